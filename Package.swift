@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: Input → Smoother → InkRenderer → Display, with the kiosk in the middle
+// and Export on the side. The pure core (Ink, Input decoding, Kiosk, Export) imports no C
+// module; each C library sits behind exactly one Swift adapter module.
+let package = Package(
+    name: "signpad",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "signpad", targets: ["signpad"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure Swift core.
+        .target(name: "SignpadInk"),
+        .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
+        .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
+        .target(name: "SignpadExport", dependencies: ["SignpadInk"]),
+
+        // C libraries, one system library each, with a shim for what Swift cannot import.
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // Linux adapters, one per C library.
+        .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput"]),
+        .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
+        .target(name: "SignpadText", dependencies: ["CCairo", "SignpadInk"]),
+        .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
+
+        // Wiring: config, the daemon loop, replay and bench.
+        .target(name: "SignpadDaemon", dependencies: [
+            "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "signpad", dependencies: [
+            "SignpadDaemon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .target(name: "SignpadTestSupport", dependencies: ["SignpadInk", "SignpadInput"], path: "Tests/SignpadTestSupport"),
+        .testTarget(name: "SignpadInkTests", dependencies: ["SignpadInk", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
+        .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadDaemonTests", dependencies: ["SignpadDaemon"]),
+    ]
+)

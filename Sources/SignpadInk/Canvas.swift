@@ -1,0 +1,83 @@
+/// An XRGB8888 picture in RAM: each pixel is 0x00RRGGBB as a native 32-bit word, rows `stride`
+/// pixels apart, so it can mirror a DRM dumb buffer whose pitch is wider than its width.
+public struct Canvas: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// Distance between rows, in pixels (the buffer's pitch / 4).
+    public let stride: Int
+    public var pixels: [UInt32]
+
+    public init(width: Int, height: Int, stride: Int? = nil, fill: UInt32 = 0xFFFFFF) {
+        precondition(width > 0 && height > 0, "a canvas needs a positive size, got \(width)x\(height)")
+        let stride = stride ?? width
+        precondition(stride >= width, "stride \(stride) is narrower than width \(width)")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = [UInt32](repeating: fill, count: stride * height)
+    }
+
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> UInt32 {
+        get { pixels[y * stride + x] }
+        set { pixels[y * stride + x] = newValue }
+    }
+
+    public mutating func fill(_ rect: PixelRect, with color: UInt32) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for y in r.minY..<r.maxY {
+                let row = y * stride
+                for x in r.minX..<r.maxX { buffer[row + x] = color }
+            }
+        }
+    }
+
+    /// Copies `rect` from `source` (same size) into the same place here.
+    public mutating func copy(_ rect: PixelRect, from source: Canvas) {
+        let r = rect.intersection(bounds).intersection(source.bounds)
+        guard !r.isEmpty else { return }
+        pixels.withUnsafeMutableBufferPointer { dst in
+            source.pixels.withUnsafeBufferPointer { src in
+                for y in r.minY..<r.maxY {
+                    let d = dst.baseAddress! + y * stride + r.minX
+                    let s = src.baseAddress! + y * source.stride + r.minX
+                    d.update(from: s, count: r.width)
+                }
+            }
+        }
+    }
+}
+
+/// Colour helpers for XRGB8888 words.
+public enum XRGB {
+    public static func make(red: UInt8, green: UInt8, blue: UInt8) -> UInt32 {
+        UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    }
+
+    /// `background` covered by `ink` at coverage `alpha` (0…255).
+    @inline(__always)
+    public static func blend(_ background: UInt32, _ ink: UInt32, _ alpha: UInt8) -> UInt32 {
+        if alpha == 0 { return background }
+        if alpha == 255 { return ink }
+        let a = UInt32(alpha), na = 255 - a
+        let r = (((background >> 16) & 0xFF) * na + ((ink >> 16) & 0xFF) * a + 127) / 255
+        let g = (((background >> 8) & 0xFF) * na + ((ink >> 8) & 0xFF) * a + 127) / 255
+        let b = ((background & 0xFF) * na + (ink & 0xFF) * a + 127) / 255
+        return r << 16 | g << 8 | b
+    }
+
+    /// Parses "#RRGGBB" or "RRGGBB".
+    public static func parse(_ text: String) -> UInt32? {
+        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        return value
+    }
+
+    public static func hex(_ color: UInt32) -> String {
+        let digits = String(color & 0xFFFFFF, radix: 16, uppercase: true)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}

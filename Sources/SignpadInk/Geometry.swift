@@ -1,0 +1,68 @@
+/// A position on the screen in pixels; (0, 0) is the top-left corner of the top-left pixel.
+public struct Point: Equatable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
+    public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }
+
+    public func distance(to other: Point) -> Double {
+        let dx = other.x - x, dy = other.y - y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    public func midpoint(_ other: Point) -> Point { Point((x + other.x) / 2, (y + other.y) / 2) }
+
+    /// The point a fraction `t` of the way to `other`.
+    public func lerp(_ other: Point, _ t: Double) -> Point { Point(x + (other.x - x) * t, y + (other.y - y) * t) }
+}
+
+/// An integer pixel rectangle, half-open: it covers minX..<maxX × minY..<maxY.
+public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var minX: Int
+    public var minY: Int
+    public var maxX: Int
+    public var maxY: Int
+
+    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
+    }
+
+    public var width: Int { maxX - minX }
+    public var height: Int { maxY - minY }
+    public var isEmpty: Bool { maxX <= minX || maxY <= minY }
+    public var area: Int { isEmpty ? 0 : width * height }
+    public var description: String { "\(width)x\(height)+\(minX)+\(minY)" }
+
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        PixelRect(minX: max(minX, other.minX), minY: max(minY, other.minY),
+                  maxX: min(maxX, other.maxX), maxY: min(maxY, other.maxY))
+    }
+
+    public func union(_ other: PixelRect) -> PixelRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        return PixelRect(minX: min(minX, other.minX), minY: min(minY, other.minY),
+                         maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+    }
+
+    /// True when the two share a pixel or touch along an edge, so their union wastes little.
+    public func touches(_ other: PixelRect) -> Bool {
+        minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
+    }
+
+    public func contains(x: Int, y: Int) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
+}

@@ -1,0 +1,107 @@
+/// A point of a flattened curve with the pen's radius there.
+public struct FlatPoint: Equatable, Sendable {
+    public var point: Point
+    public var radius: Double
+}
+
+/// Turns ink pieces into anti-aliased coverage.
+///
+/// Curves are flattened adaptively until no control point is more than `tolerance` from its chord
+/// (the curve lies within the hull of its controls, so the polyline is within that too). Each
+/// piece of the polyline is a capsule whose coverage at a pixel centre is
+/// clamp(radius + 0.5 − distance, 0, 1): analytic, so the same piece always gives the same
+/// bytes, and composited by per-pixel maximum, so joints never double-darken and drawing order
+/// does not matter.
+public struct InkRasterizer: Sendable {
+    public static let tolerance = 0.1
+    private static let maxDepth = 16
+
+    /// Scratch polyline of the last flattened piece, reused so the hot path does not allocate.
+    public private(set) var polyline: [FlatPoint] = []
+
+    public init() { polyline.reserveCapacity(256) }
+
+    public mutating func flatten(_ piece: InkPiece) {
+        polyline.removeAll(keepingCapacity: true)
+        switch piece {
+        case .dot(let center, let diameter):
+            polyline.append(FlatPoint(point: center, radius: diameter / 2))
+        case .cubic(let s):
+            polyline.append(FlatPoint(point: s.p0, radius: s.startWidth / 2))
+            subdivide(s.p0, s.c1, s.c2, s.p3, t0: 0, t1: 1, segment: s, depth: 0)
+        }
+    }
+
+    private mutating func subdivide(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point,
+                                    t0: Double, t1: Double, segment: CubicSegment, depth: Int) {
+        if depth >= Self.maxDepth || Self.isFlat(p0, p1, p2, p3) {
+            let radius = (segment.startWidth + (segment.endWidth - segment.startWidth) * t1) / 2
+            polyline.append(FlatPoint(point: p3, radius: radius))
+            return
+        }
+        let p01 = p0.midpoint(p1), p12 = p1.midpoint(p2), p23 = p2.midpoint(p3)
+        let p012 = p01.midpoint(p12), p123 = p12.midpoint(p23)
+        let mid = p012.midpoint(p123)
+        let tm = (t0 + t1) / 2
+        subdivide(p0, p01, p012, mid, t0: t0, t1: tm, segment: segment, depth: depth + 1)
+        subdivide(mid, p123, p23, p3, t0: tm, t1: t1, segment: segment, depth: depth + 1)
+    }
+
+    static func isFlat(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> Bool {
+        distance(p1, toSegment: p0, p3) <= tolerance && distance(p2, toSegment: p0, p3) <= tolerance
+    }
+
+    static func distance(_ p: Point, toSegment a: Point, _ b: Point) -> Double {
+        let ab = b - a, ap = p - a
+        let length2 = ab.x * ab.x + ab.y * ab.y
+        let t = length2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / length2, 0), 1) : 0
+        return p.distance(to: a + ab * t)
+    }
+
+    /// The pixels a capsule from `a` to `b` can touch: its pen radius plus the 1 px of antialiasing.
+    @inline(__always)
+    public static func bounds(_ a: FlatPoint, _ b: FlatPoint) -> PixelRect {
+        let r = max(a.radius, b.radius) + 0.5
+        return PixelRect(minX: Int((min(a.point.x, b.point.x) - r).rounded(.down)),
+                         minY: Int((min(a.point.y, b.point.y) - r).rounded(.down)),
+                         maxX: Int((max(a.point.x, b.point.x) + r).rounded(.up)),
+                         maxY: Int((max(a.point.y, b.point.y) + r).rounded(.up)))
+    }
+
+    /// Calls `touched` with each capsule's clipped bounds, then `pixel` with each covered pixel.
+    @inline(__always)
+    public func forEachCoverage(clip: PixelRect, touched: (PixelRect) -> Void, pixel: (Int, Int, UInt8) -> Void) {
+        let count = polyline.count
+        if count == 1 {
+            capsule(polyline[0], polyline[0], clip: clip, touched: touched, pixel: pixel)
+            return
+        }
+        for i in 1..<count {
+            capsule(polyline[i - 1], polyline[i], clip: clip, touched: touched, pixel: pixel)
+        }
+    }
+
+    @inline(__always)
+    private func capsule(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect,
+                         touched: (PixelRect) -> Void, pixel: (Int, Int, UInt8) -> Void) {
+        let box = Self.bounds(a, b).intersection(clip)
+        guard !box.isEmpty else { return }
+        touched(box)
+        let ax = a.point.x, ay = a.point.y
+        let dx = b.point.x - ax, dy = b.point.y - ay
+        let length2 = dx * dx + dy * dy
+        let inverse = length2 > 0 ? 1 / length2 : 0
+        let dr = b.radius - a.radius
+        for y in box.minY..<box.maxY {
+            let py = Double(y) + 0.5 - ay
+            for x in box.minX..<box.maxX {
+                let px = Double(x) + 0.5 - ax
+                let t = min(max((px * dx + py * dy) * inverse, 0), 1)
+                let ex = px - dx * t, ey = py - dy * t
+                let cover = a.radius + dr * t + 0.5 - (ex * ex + ey * ey).squareRoot()
+                if cover <= 0 { continue }
+                pixel(x, y, cover >= 1 ? 255 : UInt8(cover * 255 + 0.5))
+            }
+        }
+    }
+}

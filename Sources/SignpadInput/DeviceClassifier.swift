@@ -1,0 +1,54 @@
+/// What kind of contact device a capability set describes. Classified by capability, never by vendor id.
+public enum DeviceKind: String, Equatable, Sendable {
+    /// A direct-touch panel: INPUT_PROP_DIRECT with BTN_TOUCH or multitouch.
+    case touchscreen
+    /// A stylus (BTN_TOOL_PEN): hovering is not contact; BTN_TOUCH is.
+    case pen
+    /// An indirect tablet with BTN_TOUCH but no pen tool bit.
+    case tablet
+    /// An absolute pointer such as QEMU's usb-tablet: BTN_LEFT is pen-down.
+    case absolutePointer = "absolute-pointer"
+}
+
+public enum DeviceClass: Equatable, Sendable {
+    case usable(DeviceKind, multitouch: Bool)
+    case skipped(reason: String)
+
+    public var kind: DeviceKind? {
+        if case .usable(let kind, _) = self { return kind }
+        return nil
+    }
+}
+
+public enum DeviceClassifier {
+    public static func classify(_ device: DeviceDescription) -> DeviceClass {
+        typealias C = EventCode
+        let multitouch = device.hasAbs(C.ABS_MT_POSITION_X) && device.hasAbs(C.ABS_MT_POSITION_Y)
+            && device.hasAbs(C.ABS_MT_SLOT) && device.hasAbs(C.ABS_MT_TRACKING_ID)
+        let axes: (UInt16, UInt16) = multitouch ? (C.ABS_MT_POSITION_X, C.ABS_MT_POSITION_Y) : (C.ABS_X, C.ABS_Y)
+        guard let xInfo = device.absInfo[axes.0], let yInfo = device.absInfo[axes.1],
+              device.hasAbs(axes.0), device.hasAbs(axes.1) else {
+            return .skipped(reason: "no absolute X/Y axes (a keyboard, mouse or button device)")
+        }
+        for (code, info) in [(axes.0, xInfo), (axes.1, yInfo)] where info.maximum <= info.minimum {
+            return .skipped(reason: "\(EventCode.absName(code)) has min \(info.minimum) and max \(info.maximum): no usable range")
+        }
+        let direct = device.hasProperty(C.INPUT_PROP_DIRECT)
+        if device.hasKey(C.BTN_TOOL_PEN) {
+            return .usable(.pen, multitouch: false)
+        }
+        if direct && (multitouch || device.hasKey(C.BTN_TOUCH)) {
+            return .usable(.touchscreen, multitouch: multitouch)
+        }
+        if device.hasKey(C.BTN_TOOL_FINGER) || device.hasProperty(C.INPUT_PROP_POINTER) {
+            return .skipped(reason: "a touchpad (indirect finger input moves a pointer, it does not sign)")
+        }
+        if device.hasKey(C.BTN_LEFT) {
+            return .usable(.absolutePointer, multitouch: false)
+        }
+        if device.hasKey(C.BTN_TOUCH) {
+            return .usable(.tablet, multitouch: false)
+        }
+        return .skipped(reason: "absolute axes but no BTN_TOUCH, BTN_LEFT or multitouch to tell when it touches")
+    }
+}

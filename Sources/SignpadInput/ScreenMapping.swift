@@ -1,0 +1,88 @@
+import SignpadInk
+
+/// How a panel is mounted relative to the picture.
+public enum Rotation: Int, Equatable, Sendable, CaseIterable {
+    case none = 0, quarter = 90, half = 180, threeQuarter = 270
+}
+
+/// libinput's calibration matrix: six numbers (a b c d e f) applied to normalised coordinates,
+/// x' = a·x + b·y + c, y' = d·x + e·y + f.
+public struct CalibrationMatrix: Equatable, Sendable {
+    public var values: [Double]
+
+    public static let identity = CalibrationMatrix(values: [1, 0, 0, 0, 1, 0])!
+
+    public init?(values: [Double]) {
+        guard values.count == 6, values.allSatisfy({ $0.isFinite }) else { return nil }
+        self.values = values
+    }
+
+    /// Parses the `LIBINPUT_CALIBRATION_MATRIX` udev property: six numbers separated by spaces.
+    public init?(udevProperty: String) {
+        let numbers = udevProperty.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }
+        self.init(values: numbers)
+    }
+
+    public static func rotation(_ rotation: Rotation) -> CalibrationMatrix {
+        switch rotation {
+        case .none: return .identity
+        case .quarter: return CalibrationMatrix(values: [0, -1, 1, 1, 0, 0])!
+        case .half: return CalibrationMatrix(values: [-1, 0, 1, 0, -1, 1])!
+        case .threeQuarter: return CalibrationMatrix(values: [0, 1, 0, -1, 0, 1])!
+        }
+    }
+
+    /// The matrix that applies `self` first, then `next`.
+    public func then(_ next: CalibrationMatrix) -> CalibrationMatrix {
+        let m = values, n = next.values
+        return CalibrationMatrix(values: [
+            n[0] * m[0] + n[1] * m[3], n[0] * m[1] + n[1] * m[4], n[0] * m[2] + n[1] * m[5] + n[2],
+            n[3] * m[0] + n[4] * m[3], n[3] * m[1] + n[4] * m[4], n[3] * m[2] + n[4] * m[5] + n[5],
+        ])!
+    }
+
+    public func apply(_ x: Double, _ y: Double) -> (Double, Double) {
+        (values[0] * x + values[1] * y + values[2], values[3] * x + values[4] * y + values[5])
+    }
+}
+
+/// Maps device units to screen pixels the way libinput does:
+/// normalise with (v − min) / (max − min + 1), apply calibration, then rotation and flips, scale, clamp.
+public struct ScreenMapping: Equatable, Sendable {
+    public var xAxis: AbsInfo
+    public var yAxis: AbsInfo
+    public var pressureAxis: AbsInfo?
+    public var screenWidth: Int
+    public var screenHeight: Int
+    public var transform: CalibrationMatrix
+
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, screenWidth: Int, screenHeight: Int,
+                calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
+                flipX: Bool = false, flipY: Bool = false) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.pressureAxis = pressureAxis.flatMap { $0.maximum > $0.minimum ? $0 : nil }
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        var transform = calibration.then(.rotation(rotation))
+        if flipX { transform = transform.then(CalibrationMatrix(values: [-1, 0, 1, 0, 1, 0])!) }
+        if flipY { transform = transform.then(CalibrationMatrix(values: [1, 0, 0, 0, -1, 1])!) }
+        self.transform = transform
+    }
+
+    public func point(x: Int32, y: Int32) -> Point {
+        let nx = Double(Int64(x) - Int64(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
+        let ny = Double(Int64(y) - Int64(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
+        let (tx, ty) = transform.apply(nx, ny)
+        return Point(Self.clamp(tx * Double(screenWidth), screenWidth), Self.clamp(ty * Double(screenHeight), screenHeight))
+    }
+
+    public func pressure(_ raw: Int32) -> Double? {
+        guard let axis = pressureAxis else { return nil }
+        return min(max(Double(raw - axis.minimum) / Double(axis.maximum - axis.minimum), 0), 1)
+    }
+
+    private static func clamp(_ v: Double, _ size: Int) -> Double {
+        min(max(v, 0), Double(size) - 1.0 / 256)
+    }
+}

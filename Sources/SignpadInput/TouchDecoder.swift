@@ -1,0 +1,221 @@
+import SignpadInk
+
+/// Turns the raw event stream of one device into the strokes of the one contact signpad follows.
+///
+/// The same decoder serves the live device and evemu replays. Events are collected until
+/// SYN_REPORT and the frame is judged as a whole, as the kernel means it.
+///
+/// Multitouch (protocol B): only the first contact of a touch sequence is followed; the others are
+/// ignored until every finger has lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
+/// QEMU's virtio multitouch never releases it). MT_TOOL_PALM cancels. SYN_DROPPED ends the stroke
+/// at its last good sample; the stroke resumes as a new one when the device is in sync again.
+public struct TouchDecoder: Sendable {
+    public let kind: DeviceKind
+    public let multitouch: Bool
+    public var mapping: ScreenMapping
+
+    struct Slot: Equatable, Sendable {
+        var trackingID: Int32 = -1
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var pressure: Int32 = 0
+        var palm = false
+    }
+
+    private var slots: [Slot]
+    private var previous: [Slot]
+    private var currentSlot = 0
+    /// Single-touch state: axis values and the contact buttons.
+    private var single = Slot()
+    private var touchDown = false
+    private var leftDown = false
+    private var penInRange = false
+    private var inContact = false
+    private var followed: Int?
+    /// Slots whose contact must lift before another sequence can begin.
+    private var ignoreUntilAllLift = false
+    private var dropping = false
+    /// The contact that was being followed when events were dropped; it resumes as a new stroke.
+    private var resumeTrackingID: Int32?
+    private var stroking = false
+    private var lastPoint: Point?
+
+    public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
+        self.kind = kind
+        self.multitouch = multitouch
+        self.mapping = mapping
+        let slotCount = multitouch ? Int((device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1) : 0
+        slots = Array(repeating: Slot(), count: max(slotCount, 0))
+        previous = slots
+    }
+
+    /// The state read from the device at open. Contacts already down are ignored until they lift,
+    /// so a stroke never starts in the middle of a finger's path.
+    public mutating func setInitialState(slots initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
+                                         touching: Bool, x: Int32, y: Int32) {
+        for (index, state) in initial.enumerated() where index < slots.count {
+            slots[index].trackingID = state.trackingID
+            slots[index].x = state.x
+            slots[index].y = state.y
+        }
+        previous = slots
+        self.currentSlot = currentSlot
+        single.x = x
+        single.y = y
+        ignoreUntilAllLift = slots.contains { $0.trackingID >= 0 } || touching
+        inContact = false
+    }
+
+    /// Feeds one event; calls `emit` for each stroke event a completed frame produced.
+    public mutating func feed(_ event: InputEvent, emit: (StrokeEvent) -> Void) {
+        typealias C = EventCode
+        if dropping {
+            if event.type == C.EV_SYN && event.code == C.SYN_REPORT {
+                dropping = false
+                previous = slots
+            } else {
+                absorb(event)
+            }
+            return
+        }
+        switch event.type {
+        case C.EV_SYN where event.code == C.SYN_DROPPED:
+            if stroking {
+                stroking = false
+                emit(.cancel)
+            }
+            resumeTrackingID = followed.map { slots[$0].trackingID }
+            followed = nil
+            ignoreUntilAllLift = false
+            inContact = false
+            dropping = true
+        case C.EV_SYN where event.code == C.SYN_REPORT:
+            frame(time: event.seconds, emit: emit)
+        default:
+            absorb(event)
+        }
+    }
+
+    /// Ends any stroke in progress, as when the device goes away.
+    public mutating func cancel(emit: (StrokeEvent) -> Void) {
+        if stroking { emit(.cancel) }
+        stroking = false
+        followed = nil
+        inContact = false
+        for index in slots.indices { slots[index] = Slot() }
+        previous = slots
+        touchDown = false
+        leftDown = false
+        penInRange = false
+    }
+
+    private mutating func absorb(_ event: InputEvent) {
+        typealias C = EventCode
+        if event.type == C.EV_KEY {
+            let pressed = event.value != 0
+            switch event.code {
+            case C.BTN_TOUCH: touchDown = pressed
+            case C.BTN_LEFT: leftDown = pressed
+            case C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER: penInRange = pressed
+            default: break
+            }
+            return
+        }
+        guard event.type == C.EV_ABS else { return }
+        if multitouch {
+            switch event.code {
+            case C.ABS_MT_SLOT: currentSlot = Int(event.value)
+            case C.ABS_MT_TRACKING_ID where slots.indices.contains(currentSlot):
+                slots[currentSlot].trackingID = event.value
+                if event.value >= 0 { slots[currentSlot].palm = false }
+            case C.ABS_MT_POSITION_X where slots.indices.contains(currentSlot): slots[currentSlot].x = event.value
+            case C.ABS_MT_POSITION_Y where slots.indices.contains(currentSlot): slots[currentSlot].y = event.value
+            case C.ABS_MT_PRESSURE where slots.indices.contains(currentSlot): slots[currentSlot].pressure = event.value
+            case C.ABS_MT_TOOL_TYPE where slots.indices.contains(currentSlot):
+                slots[currentSlot].palm = event.value == C.MT_TOOL_PALM
+            default: break
+            }
+        } else {
+            switch event.code {
+            case C.ABS_X: single.x = event.value
+            case C.ABS_Y: single.y = event.value
+            case C.ABS_PRESSURE: single.pressure = event.value
+            default: break
+            }
+        }
+    }
+
+    private mutating func frame(time: Double, emit: (StrokeEvent) -> Void) {
+        if multitouch { multitouchFrame(time: time, emit: emit) } else { singleFrame(time: time, emit: emit) }
+    }
+
+    private mutating func singleFrame(time: Double, emit: (StrokeEvent) -> Void) {
+        let contact: Bool
+        switch kind {
+        case .pen: contact = touchDown && penInRange
+        case .absolutePointer: contact = leftDown
+        case .touchscreen, .tablet: contact = touchDown
+        }
+        if ignoreUntilAllLift {
+            if !contact { ignoreUntilAllLift = false }
+            return
+        }
+        update(contact: contact, x: single.x, y: single.y, pressure: single.pressure, palm: false, time: time, emit: emit)
+    }
+
+    private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
+        defer { previous = slots }
+        let anyActive = slots.contains { $0.trackingID >= 0 }
+        if ignoreUntilAllLift {
+            if !anyActive { ignoreUntilAllLift = false }
+            return
+        }
+        if followed == nil, let resume = resumeTrackingID {
+            resumeTrackingID = nil
+            if let index = slots.firstIndex(where: { $0.trackingID == resume && !$0.palm }) {
+                followed = index
+                previous[index].trackingID = -1
+            }
+        }
+        if followed == nil {
+            let wasActive = previous.contains { $0.trackingID >= 0 }
+            guard !wasActive, let first = slots.firstIndex(where: { $0.trackingID >= 0 && !$0.palm }) else {
+                if anyActive { ignoreUntilAllLift = true }
+                return
+            }
+            followed = first
+        }
+        guard let index = followed else { return }
+        let slot = slots[index]
+        let sameContact = slot.trackingID >= 0 && (previous[index].trackingID < 0 || previous[index].trackingID == slot.trackingID)
+        update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, palm: slot.palm, time: time, emit: emit)
+        if !sameContact || slot.palm {
+            followed = nil
+            if slots.contains(where: { $0.trackingID >= 0 }) { ignoreUntilAllLift = true }
+        }
+    }
+
+    private mutating func update(contact: Bool, x: Int32, y: Int32, pressure: Int32, palm: Bool,
+                                 time: Double, emit: (StrokeEvent) -> Void) {
+        if palm {
+            if stroking { emit(.cancel) }
+            stroking = false
+            inContact = false
+            return
+        }
+        let point = mapping.point(x: x, y: y)
+        let sample = Sample(point, time: time, pressure: mapping.pressure(pressure))
+        if contact && !inContact {
+            emit(.down(sample))
+            stroking = true
+            lastPoint = point
+        } else if contact && stroking && point != lastPoint {
+            emit(.move(sample))
+            lastPoint = point
+        } else if !contact && inContact && stroking {
+            emit(.up)
+            stroking = false
+        }
+        inContact = contact
+    }
+}

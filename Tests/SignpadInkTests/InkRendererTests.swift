@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import SignpadInk
+import SignpadTestSupport
+
+/// Replays stroke events through smoother and renderer the way the daemon does, checking after
+/// every event that nothing changed outside the reported dirty rectangles.
+struct IncrementalRun {
+    var renderer: InkRenderer
+    var smoother = MidpointSmoother()
+    var dry: [InkPiece] = []
+    var events = 0
+    var unreported = 0
+
+    init(width: Int, height: Int, stride: Int? = nil) {
+        renderer = InkRenderer(width: width, height: height, stride: stride)
+    }
+
+    mutating func run(_ strokeEvents: [StrokeEvent]) {
+        for event in strokeEvents {
+            let before = renderer.canvas
+            let step = smoother.handle(event)
+            dry.append(contentsOf: step.dry)
+            var dirty = DirtyRegion()
+            renderer.apply(step, dirty: &dirty)
+            unreported += changedOutside(dirty, before: before, after: renderer.canvas)
+            events += 1
+        }
+    }
+}
+
+func changedOutside(_ dirty: DirtyRegion, before: Canvas, after: Canvas) -> Int {
+    var count = 0
+    before.pixels.withUnsafeBytes { b in
+        after.pixels.withUnsafeBytes { a in
+            let rowBytes = after.stride * 4
+            for y in 0..<after.height where memcmp(b.baseAddress! + y * rowBytes, a.baseAddress! + y * rowBytes, rowBytes) != 0 {
+                for x in 0..<after.width where before[x, y] != after[x, y] && !dirty.contains(x: x, y: y) {
+                    count += 1
+                }
+            }
+        }
+    }
+    return count
+}
+
+/// All dry pieces drawn at once, in one pass over one list.
+func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = nil) -> Canvas {
+    var renderer = InkRenderer(width: width, height: height, stride: stride)
+    var dirty = DirtyRegion()
+    for piece in pieces { renderer.drawDry(piece, dirty: &dirty) }
+    return renderer.canvas
+}
+
+@Suite struct InkRendererTests {
+    let zigzag: [StrokeEvent] = stroke((0..<30).map { (i: Int) -> (Double, Double) in
+        let dy: Double = i % 2 == 0 ? -15 : 15
+        return (10 + Double(i) * 6, 40 + dy)
+    })
+
+    @Test func incrementalDrawingEqualsOneFullRenderAndLeavesNoWetInk() {
+        var run = IncrementalRun(width: 220, height: 90)
+        run.run(zigzag)
+        #expect(run.unreported == 0)
+        #expect(run.renderer.canvas == renderWhole(run.dry, width: 220, height: 90))
+        #expect(run.renderer.canvas != InkRenderer(width: 220, height: 90).canvas, "the stroke drew something")
+    }
+
+    @Test func pitchedCanvasDrawsTheSamePixels() {
+        var plain = IncrementalRun(width: 220, height: 90)
+        var pitched = IncrementalRun(width: 220, height: 90, stride: 256)
+        plain.run(zigzag)
+        pitched.run(zigzag)
+        for y in 0..<90 {
+            for x in 0..<220 { #expect(plain.renderer.canvas[x, y] == pitched.renderer.canvas[x, y]) }
+        }
+        #expect(pitched.renderer.canvas.pixels[220..<256].allSatisfy { $0 == 0xFFFFFF })
+    }
+
+    @Test func drawingOrderDoesNotMatter() {
+        let pieces = dryPieces(zigzag)
+        #expect(renderWhole(pieces, width: 220, height: 90) == renderWhole(pieces.reversed(), width: 220, height: 90))
+    }
+
+    @Test func jointsDoNotDoubleDarken() {
+        // A straight stroke made of many pieces has the same darkness along its length.
+        let pieces = dryPieces(stroke((0..<20).map { (10 + Double($0) * 5, 20.5) }))
+        let canvas = renderWhole(pieces, width: 120, height: 40)
+        let centre = (20..<100).map { canvas[$0, 20] }
+        #expect(Set(centre).count == 1, "centre row should be uniform, got \(Set(centre))")
+        #expect(centre.first == 0x000000)
+    }
+
+    @Test func clearRemovesAllInk() {
+        var run = IncrementalRun(width: 220, height: 90)
+        run.run(zigzag)
+        var dirty = DirtyRegion()
+        run.renderer.clearInk(dirty: &dirty)
+        #expect(run.renderer.canvas == InkRenderer(width: 220, height: 90).canvas)
+        #expect(!dirty.isEmpty)
+    }
+
+    @Test func inkStaysInsideTheClip() {
+        var renderer = InkRenderer(width: 100, height: 100)
+        renderer.clip = PixelRect(x: 20, y: 20, width: 60, height: 60)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(0, 50), c1: Point(30, 50), c2: Point(70, 50), p3: Point(100, 50), startWidth: 4, endWidth: 4)), dirty: &dirty)
+        #expect(renderer.canvas[10, 50] == 0xFFFFFF)
+        #expect(renderer.canvas[50, 50] == 0x000000)
+        #expect(dirty.rects.allSatisfy { $0.minX >= 20 && $0.maxX <= 80 })
+    }
+
+    @Test func dirtyRectanglesAreTightToThePen() {
+        var renderer = InkRenderer(width: 100, height: 100)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.dot(center: Point(50, 50), diameter: 4), dirty: &dirty)
+        // radius 2 plus 1 px of antialiasing on each side, at most.
+        #expect(dirty.bounds.width <= 6 && dirty.bounds.height <= 6)
+        #expect(dirty.contains(x: 50, y: 50))
+    }
+
+    @Test func flatteningStaysWithinATenthOfAPixel() {
+        var rasterizer = InkRasterizer()
+        let curve = CubicSegment(p0: Point(0, 0), c1: Point(100, 0), c2: Point(0, 100), p3: Point(100, 100), startWidth: 2, endWidth: 2)
+        rasterizer.flatten(.cubic(curve))
+        let polyline = rasterizer.polyline.map(\.point)
+        for i in 0...400 {
+            let p = curve.point(at: Double(i) / 400)
+            let nearest = zip(polyline, polyline.dropFirst()).map { distanceToSegment(p, $0, $1) }.min()!
+            #expect(nearest <= 0.1 + 1e-9)
+        }
+    }
+}
+
+func distanceToSegment(_ p: Point, _ a: Point, _ b: Point) -> Double {
+    let ab = b - a, ap = p - a
+    let l2 = ab.x * ab.x + ab.y * ab.y
+    let t = l2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / l2, 0), 1) : 0
+    return p.distance(to: a + ab * t)
+}
+
+@Suite(.enabled(if: SharedRecordings.available, "skipped: ../shared/data/recordings is absent (a fresh clone has no shared recordings)"))
+struct InkOnRealRecordingsTests {
+    @Test(arguments: SharedRecordings.all)
+    func everyJunctionIsC1(name: String) throws {
+        let events = try SharedRecordings.strokeEvents(name)
+        let checked = expectC1Junctions(dryPieces(events))
+        #expect(checked > 10, "\(name): only \(checked) junctions checked")
+    }
+
+    @Test(arguments: SharedRecordings.all)
+    func incrementalEqualsWholeAndEveryChangeIsReported(name: String) throws {
+        let events = try SharedRecordings.strokeEvents(name)
+        var run = IncrementalRun(width: 800, height: 480)
+        run.run(events)
+        #expect(run.events == events.count)
+        #expect(run.unreported == 0, "\(name): \(run.unreported) pixels changed outside the dirty rectangles")
+        #expect(run.renderer.canvas == renderWhole(run.dry, width: 800, height: 480), "\(name): no wet pixel may remain")
+    }
+
+    @Test(arguments: SharedRecordings.all)
+    func everyStrokeEndsOnItsLastSample(name: String) throws {
+        let events = try SharedRecordings.strokeEvents(name)
+        var smoother = MidpointSmoother()
+        var lastSample: Point?
+        var ends = 0
+        for event in events {
+            if case .down(let s) = event { lastSample = s.point }
+            if case .move(let s) = event { lastSample = s.point }
+            let step = smoother.handle(event)
+            if step.strokeEnded, let lastSample, let end = step.dry.last {
+                if case .cubic = end { #expect(end.endPoint == lastSample) }
+                ends += 1
+            }
+        }
+        #expect(ends >= 1)
+    }
+}
