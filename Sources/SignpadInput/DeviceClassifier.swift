@@ -2,10 +2,8 @@
 public enum DeviceKind: String, Equatable, Sendable {
     /// A direct-touch panel: INPUT_PROP_DIRECT with BTN_TOUCH or multitouch.
     case touchscreen
-    /// A stylus (BTN_TOOL_PEN): hovering is not contact; BTN_TOUCH is.
+    /// A stylus (BTN_TOOL_PEN or BTN_STYLUS): hovering is not contact; BTN_TOUCH is.
     case pen
-    /// An indirect tablet with BTN_TOUCH but no pen tool bit.
-    case tablet
     /// An absolute pointer such as QEMU's usb-tablet: BTN_LEFT is pen-down.
     case absolutePointer = "absolute-pointer"
 }
@@ -33,21 +31,23 @@ public enum DeviceClassifier {
         for (code, info) in [(axes.0, xInfo), (axes.1, yInfo)] where info.maximum <= info.minimum {
             return .skipped(reason: "\(EventCode.absName(code)) has min \(info.minimum) and max \(info.maximum): no usable range")
         }
+        // The order follows udev's input_id, which libinput relies on.
         let direct = device.hasProperty(C.INPUT_PROP_DIRECT)
-        if device.hasKey(C.BTN_TOOL_PEN) {
+        if device.hasKey(C.BTN_TOOL_PEN) || device.hasKey(C.BTN_STYLUS) {
             return .usable(.pen, multitouch: false)
+        }
+        if device.hasKey(C.BTN_TOOL_FINGER) && !direct {
+            return .skipped(reason: "a touchpad (indirect finger input moves a pointer, it does not sign)")
         }
         if direct && (multitouch || device.hasKey(C.BTN_TOUCH)) {
             return .usable(.touchscreen, multitouch: multitouch)
         }
-        if device.hasKey(C.BTN_TOOL_FINGER) || device.hasProperty(C.INPUT_PROP_POINTER) {
-            return .skipped(reason: "a touchpad (indirect finger input moves a pointer, it does not sign)")
-        }
         if device.hasKey(C.BTN_LEFT) {
             return .usable(.absolutePointer, multitouch: false)
         }
-        if device.hasKey(C.BTN_TOUCH) {
-            return .usable(.tablet, multitouch: false)
+        // Panels older than INPUT_PROP_DIRECT (the 3M MicroTouch) say only BTN_TOUCH or multitouch.
+        if multitouch || device.hasKey(C.BTN_TOUCH) {
+            return .usable(.touchscreen, multitouch: multitouch)
         }
         return .skipped(reason: "absolute axes but no BTN_TOUCH, BTN_LEFT or multitouch to tell when it touches")
     }

@@ -18,7 +18,7 @@ public struct EvemuRecording: Equatable, Sendable {
     }
 
     /// Parses EVEMU 1.x text: header lines N: I: P: B: A: and event lines `E: sec.usec type code value`.
-    public static func parse(_ text: String, file: String) throws -> EvemuRecording {
+    public static func parse(_ text: String, file: String) throws(EvemuError) -> EvemuRecording {
         var device = DeviceDescription(name: "")
         var sawName = false
         var bitBytes: [UInt16: [UInt8]] = [:]

@@ -30,6 +30,7 @@ public enum EventCode {
     public static let BTN_TOOL_RUBBER: UInt16 = 0x141
     public static let BTN_TOOL_FINGER: UInt16 = 0x145
     public static let BTN_TOUCH: UInt16 = 0x14a
+    public static let BTN_STYLUS: UInt16 = 0x14b
 
     public static let ABS_X: UInt16 = 0x00
     public static let ABS_Y: UInt16 = 0x01

@@ -13,6 +13,7 @@ public struct TouchDecoder: Sendable {
     public let kind: DeviceKind
     public let multitouch: Bool
     public var mapping: ScreenMapping
+    private let hasPenToolBit: Bool
 
     struct Slot: Equatable, Sendable {
         var trackingID: Int32 = -1
@@ -44,6 +45,7 @@ public struct TouchDecoder: Sendable {
         self.kind = kind
         self.multitouch = multitouch
         self.mapping = mapping
+        hasPenToolBit = device.hasKey(EventCode.BTN_TOOL_PEN)
         let slotCount = multitouch ? Int((device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1) : 0
         slots = Array(repeating: Slot(), count: max(slotCount, 0))
         previous = slots
@@ -152,9 +154,10 @@ public struct TouchDecoder: Sendable {
     private mutating func singleFrame(time: Double, emit: (StrokeEvent) -> Void) {
         let contact: Bool
         switch kind {
-        case .pen: contact = touchDown && penInRange
+        // A pen out of proximity is never in contact, whatever BTN_TOUCH last said.
+        case .pen: contact = touchDown && (penInRange || !hasPenToolBit)
         case .absolutePointer: contact = leftDown
-        case .touchscreen, .tablet: contact = touchDown
+        case .touchscreen: contact = touchDown
         }
         if ignoreUntilAllLift {
             if !contact { ignoreUntilAllLift = false }

@@ -1,0 +1,86 @@
+import Testing
+import SignpadInk
+import SignpadInput
+import SignpadTestSupport
+
+struct StrokeSummary {
+    var strokes: [[Sample]] = []
+    var endings: [StrokeEvent] = []
+
+    init(_ events: [StrokeEvent]) {
+        for event in events {
+            switch event {
+            case .down(let s): strokes.append([s])
+            case .move(let s): strokes[strokes.count - 1].append(s)
+            case .up, .cancel: endings.append(event)
+            }
+        }
+    }
+}
+
+@Suite(.enabled(if: SharedRecordings.available, "skipped: ../shared/data/recordings is absent (a fresh clone has no shared recordings)"))
+struct RecordingDecodingTests {
+    func recording(_ name: String) throws -> EvemuRecording {
+        try EvemuRecording.parse(SharedRecordings.text(name), file: name)
+    }
+
+    @Test func atmelScribbleIsOneLongStrokeInsideTheScreen() throws {
+        let summary = StrokeSummary(try SharedRecordings.strokeEvents(SharedRecordings.atmel, width: 800, height: 480))
+        #expect(summary.strokes.count == 1)
+        #expect(summary.endings.count == 1)
+        #expect(summary.strokes[0].count > 1000)
+        #expect(summary.strokes[0].allSatisfy { $0.point.x >= 0 && $0.point.x < 800 && $0.point.y >= 0 && $0.point.y < 480 })
+    }
+
+    @Test func threeMFollowsOnlyTheFirstContactOfEachSequence() throws {
+        let rec = try recording(SharedRecordings.threeM)
+        // Count touch sequences independently: frames where the number of live contacts goes from 0 to more.
+        var ids = [Int32](repeating: -1, count: 60), slot = 0, wasActive = false, sequences = 0
+        for e in rec.events {
+            if e.type == EventCode.EV_ABS && e.code == EventCode.ABS_MT_SLOT { slot = Int(e.value) }
+            if e.type == EventCode.EV_ABS && e.code == EventCode.ABS_MT_TRACKING_ID { ids[slot] = e.value }
+            if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_REPORT {
+                let active = ids.contains { $0 >= 0 }
+                if active && !wasActive { sequences += 1 }
+                wasActive = active
+            }
+        }
+        let events = try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event)
+        let summary = StrokeSummary(events)
+        #expect(sequences == 11)
+        #expect(summary.strokes.count == sequences)
+        #expect(summary.endings.count == summary.strokes.count, "every stroke ends")
+        #expect(events.last == .cancel, "the last finger never lifts: the recording's end closes it")
+        // A followed contact never jumps to another finger: consecutive samples stay close.
+        for stroke in summary.strokes {
+            for (a, b) in zip(stroke, stroke.dropFirst()) { #expect(a.point.distance(to: b.point) < 200) }
+        }
+    }
+
+    @Test func wacomHoverDrawsNothingAndPressureIsNormalised() throws {
+        let rec = try recording(SharedRecordings.wacom)
+        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, multitouch: false))
+        let summary = StrokeSummary(try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event))
+        #expect(summary.strokes.count == 1)
+        let touchFrames = rec.events.filter { $0.type == EventCode.EV_KEY && $0.code == EventCode.BTN_TOUCH && $0.value == 1 }.first!
+        #expect(summary.strokes[0][0].time >= touchFrames.seconds, "nothing is drawn before the pen touches")
+        let syncFrames = rec.events.filter { $0.type == EventCode.EV_SYN }.count
+        #expect(summary.strokes[0].count < syncFrames, "hover frames are not ink")
+        #expect(summary.strokes[0].allSatisfy { ($0.pressure ?? -1) >= 0 && ($0.pressure ?? 2) <= 1 })
+        #expect(summary.strokes[0].contains { ($0.pressure ?? 0) > 0.1 })
+    }
+
+    @Test func ucLogicPenIsOneStroke() throws {
+        let rec = try recording(SharedRecordings.uclogic)
+        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, multitouch: false))
+        let summary = StrokeSummary(try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event))
+        #expect(summary.strokes.count == 1)
+        #expect(summary.strokes[0].allSatisfy { $0.pressure != nil })
+    }
+
+    @Test func atmelIsATouchscreen() throws {
+        #expect(DeviceClassifier.classify(try recording(SharedRecordings.atmel).device) == .usable(.touchscreen, multitouch: true))
+        #expect(DeviceClassifier.classify(try recording(SharedRecordings.threeM).device) == .usable(.touchscreen, multitouch: true),
+                "the 3M panel predates INPUT_PROP_DIRECT; udev's rule still calls it a touchscreen")
+    }
+}

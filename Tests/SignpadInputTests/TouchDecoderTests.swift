@@ -1,0 +1,255 @@
+import Testing
+import SignpadInk
+import SignpadInput
+
+typealias C = EventCode
+
+/// A small multitouch panel, 0…999 on both axes, 4 slots, INPUT_PROP_DIRECT.
+func panel() -> DeviceDescription {
+    var d = DeviceDescription(name: "test panel")
+    d.properties = [C.INPUT_PROP_DIRECT]
+    d.codes[C.EV_KEY] = [C.BTN_TOUCH]
+    d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_MT_SLOT, C.ABS_MT_POSITION_X, C.ABS_MT_POSITION_Y, C.ABS_MT_TRACKING_ID, C.ABS_MT_TOOL_TYPE]
+    for code in [C.ABS_X, C.ABS_Y, C.ABS_MT_POSITION_X, C.ABS_MT_POSITION_Y] { d.absInfo[code] = AbsInfo(minimum: 0, maximum: 999) }
+    d.absInfo[C.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: 3)
+    d.absInfo[C.ABS_MT_TRACKING_ID] = AbsInfo(minimum: 0, maximum: 65535)
+    d.absInfo[C.ABS_MT_TOOL_TYPE] = AbsInfo(minimum: 0, maximum: 2)
+    return d
+}
+
+/// Builds raw event streams frame by frame.
+struct Stream {
+    var events: [InputEvent] = []
+    var time: Int64 = 1_000_000
+
+    mutating func frame(_ body: [(UInt16, UInt16, Int32)]) {
+        time += 10_000
+        for (type, code, value) in body { events.append(InputEvent(microseconds: time, type: type, code: code, value: value)) }
+        events.append(InputEvent(microseconds: time, type: C.EV_SYN, code: C.SYN_REPORT, value: 0))
+    }
+
+    mutating func raw(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        events.append(InputEvent(microseconds: time, type: type, code: code, value: value))
+    }
+
+    func decode(_ device: DeviceDescription = panel(), width: Int = 1000, height: Int = 1000) throws -> [StrokeEvent] {
+        var decoder = try TouchDecoder(device: device, screenWidth: width, screenHeight: height)
+        var out: [StrokeEvent] = []
+        for e in events { decoder.feed(e) { out.append($0) } }
+        return out
+    }
+}
+
+func touch(slot: Int32, id: Int32, x: Int32, y: Int32) -> [(UInt16, UInt16, Int32)] {
+    [(C.EV_ABS, C.ABS_MT_SLOT, slot), (C.EV_ABS, C.ABS_MT_TRACKING_ID, id), (C.EV_ABS, C.ABS_MT_POSITION_X, x), (C.EV_ABS, C.ABS_MT_POSITION_Y, y)]
+}
+
+func moveTo(slot: Int32, x: Int32, y: Int32) -> [(UInt16, UInt16, Int32)] {
+    [(C.EV_ABS, C.ABS_MT_SLOT, slot), (C.EV_ABS, C.ABS_MT_POSITION_X, x), (C.EV_ABS, C.ABS_MT_POSITION_Y, y)]
+}
+
+func points(_ events: [StrokeEvent]) -> [Point] {
+    events.compactMap {
+        switch $0 {
+        case .down(let s), .move(let s): return s.point
+        default: return nil
+        }
+    }
+}
+
+@Suite struct TouchDecoderTests {
+    @Test func aLiftIsATrackingIdOfMinusOneEvenWithoutBtnTouchRelease() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 5, x: 100, y: 100) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
+        s.frame(moveTo(slot: 0, x: 200, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let out = try s.decode()
+        #expect(out.count == 3)
+        #expect(out[0] == .down(Sample(Point(100, 100), time: 1.01)))
+        #expect(points(out) == [Point(100, 100), Point(200, 100)])
+        #expect(out[2] == .up)
+    }
+
+    @Test func secondFingerIsIgnoredUntilTheSequenceEnds() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        s.frame(touch(slot: 1, id: 2, x: 800, y: 800))
+        s.frame(moveTo(slot: 1, x: 810, y: 810) + moveTo(slot: 0, x: 120, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(moveTo(slot: 1, x: 820, y: 820))  // the second finger alone: still ignored
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // a new sequence
+        let out = try s.decode()
+        #expect(points(out) == [Point(100, 100), Point(120, 100), Point(300, 300)])
+        #expect(out.filter { $0 == .up }.count == 1)
+    }
+
+    @Test func palmCancelsTheStroke() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        s.frame(moveTo(slot: 0, x: 150, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
+        s.frame(moveTo(slot: 0, x: 400, y: 400))
+        let out = try s.decode()
+        #expect(out.last == .cancel)
+        #expect(!points(out).contains(Point(400, 400)))
+    }
+
+    @Test func synDroppedEndsTheStrokeAtTheLastGoodSampleWithoutBridgingTheGap() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        s.frame(moveTo(slot: 0, x: 150, y: 100))
+        s.raw(C.EV_SYN, C.SYN_DROPPED, 0)
+        s.frame(moveTo(slot: 0, x: 500, y: 500))  // lost events, ended by the SYN_REPORT
+        s.frame(moveTo(slot: 0, x: 600, y: 500))
+        s.frame(moveTo(slot: 0, x: 650, y: 500))
+        s.frame([(C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let out = try s.decode()
+        #expect(out[0] == .down(Sample(Point(100, 100), time: 1.01)))
+        #expect(out[1] == .move(Sample(Point(150, 100), time: 1.02)))
+        #expect(out[2] == .cancel)
+        guard case .down(let resumed) = out[3] else { Issue.record("expected the stroke to resume as a new one, got \(out[3])"); return }
+        #expect(resumed.point == Point(600, 500))
+        #expect(out.last == .up)
+    }
+
+    @Test func unplugMidStrokeEndsTheStroke() throws {
+        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        var out: [StrokeEvent] = []
+        for e in s.events { decoder.feed(e) { out.append($0) } }
+        decoder.cancel { out.append($0) }
+        #expect(out.count == 2)
+        #expect(out.last == .cancel)
+    }
+
+    @Test func contactsAlreadyDownAtOpenAreIgnoredUntilTheyLift() throws {
+        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
+        var s = Stream()
+        s.frame(moveTo(slot: 0, x: 510, y: 500))
+        s.frame([(C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(touch(slot: 0, id: 8, x: 100, y: 100))
+        var out: [StrokeEvent] = []
+        for e in s.events { decoder.feed(e) { out.append($0) } }
+        #expect(points(out) == [Point(100, 100)])
+    }
+
+    @Test func outOfRangeValuesAreClampedToTheScreen() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: -50, y: 5000))
+        let p = points(try s.decode())[0]
+        #expect(p.x == 0)
+        #expect(p.y < 1000 && p.y > 999)
+    }
+
+    @Test func absolutePointerDrawsWhileTheLeftButtonIsDown() throws {
+        var d = DeviceDescription(name: "QEMU QEMU USB Tablet")
+        d.codes[C.EV_KEY] = [C.BTN_LEFT, 0x111, 0x112]
+        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 32767)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 32767)
+        #expect(DeviceClassifier.classify(d) == .usable(.absolutePointer, multitouch: false))
+        var s = Stream()
+        s.frame([(C.EV_ABS, C.ABS_X, 16384), (C.EV_ABS, C.ABS_Y, 16384)])  // moving, no button: nothing
+        s.frame([(C.EV_KEY, C.BTN_LEFT, 1)])
+        s.frame([(C.EV_ABS, C.ABS_X, 20000)])
+        s.frame([(C.EV_KEY, C.BTN_LEFT, 0)])
+        let out = try s.decode(d, width: 1024, height: 768)
+        #expect(points(out) == [Point(512, 384), Point(625, 384)])
+        #expect(out.last == .up)
+    }
+
+    @Test func penHoverIsNotInk() throws {
+        var d = DeviceDescription(name: "pen")
+        d.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
+        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_PRESSURE]
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_PRESSURE] = AbsInfo(minimum: 0, maximum: 1023)
+        var s = Stream()
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
+        s.frame([(C.EV_ABS, C.ABS_X, 20)])
+        s.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_PRESSURE, 1023)])
+        s.frame([(C.EV_ABS, C.ABS_X, 30), (C.EV_ABS, C.ABS_PRESSURE, 0)])
+        s.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
+        s.frame([(C.EV_ABS, C.ABS_X, 90)])
+        let out = try s.decode(d)
+        #expect(points(out) == [Point(20, 10), Point(30, 10)])
+        guard case .down(let first) = out[0], case .move(let second) = out[1] else { Issue.record("expected down, move"); return }
+        #expect(first.pressure == 1)
+        #expect(second.pressure == 0)
+    }
+
+    @Test func devicesWithoutARangeAreSkippedWithTheReason() {
+        var d = panel()
+        d.absInfo[C.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 0)
+        guard case .skipped(let reason) = DeviceClassifier.classify(d) else { Issue.record("expected skipped"); return }
+        #expect(reason.contains("ABS_MT_POSITION_X"))
+        #expect(DeviceClassifier.classify(DeviceDescription(name: "keyboard")).kind == nil)
+    }
+}
+
+@Suite struct ScreenMappingTests {
+    let axis = AbsInfo(minimum: 0, maximum: 99)
+
+    @Test func mapsTheWayLibinputDoes() {
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 200, screenHeight: 100)
+        #expect(m.point(x: 0, y: 0) == Point(0, 0))
+        #expect(m.point(x: 50, y: 50) == Point(100, 50))  // (50 - 0) * 200 / (99 - 0 + 1)
+    }
+
+    @Test(arguments: [(Rotation.none, Point(20, 10)), (.quarter, Point(180, 10)), (.half, Point(180, 90)), (.threeQuarter, Point(20, 90))])
+    func rotationTurnsThePanel(rotation: Rotation, expected: Point) {
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 200, screenHeight: 100, rotation: rotation)
+        let p = m.point(x: 10, y: 10)
+        #expect(abs(p.x - expected.x) < 1e-9 && abs(p.y - expected.y) < 1e-9, "\(rotation): \(p)")
+    }
+
+    @Test func calibrationMatrixFromUdev() throws {
+        let matrix = try #require(CalibrationMatrix(udevProperty: "0.5 0 0.25 0 0.5 0.25"))
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, calibration: matrix)
+        #expect(m.point(x: 0, y: 0) == Point(25, 25))
+        #expect(CalibrationMatrix(udevProperty: "1 0 0") == nil)
+    }
+
+    @Test func flipsMirrorTheAxes() {
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, flipX: true)
+        #expect(m.point(x: 0, y: 10) == Point(100 - 1.0 / 256, 10))
+    }
+}
+
+@Suite struct EvemuParsingTests {
+    let header = "# EVEMU 1.3\nN: Test\nI: 0003 0001 0002 0003\nP: 02 00\nB: 00 0b\nB: 01 00 00 00 00 00 00 00 00\nB: 03 03\nA: 00 0 99 0 0 0\nA: 01 0 99 0 0\n"
+
+    @Test func parsesHeaderAndEvents() throws {
+        let rec = try EvemuRecording.parse(header + "E: 1.000010 0003 0000 42\t# ABS_X\nE: 1.000010 0000 0000 0000\n", file: "t.evemu")
+        #expect(rec.device.name == "Test")
+        #expect(rec.device.hasProperty(C.INPUT_PROP_DIRECT))
+        #expect(rec.device.absInfo[C.ABS_Y]?.maximum == 99)
+        #expect(rec.events == [InputEvent(microseconds: 1_000_010, type: 3, code: 0, value: 42), InputEvent(microseconds: 1_000_010, type: 0, code: 0, value: 0)])
+    }
+
+    @Test(arguments: [
+        ("E: 1.5 0003 zz 1\n", 10, "hex event code"),
+        ("E: 1.000001 0003 0000\n", 10, "E: <sec>.<usec>"),
+        ("E: x.000001 0003 0000 1\n", 10, "timestamp"),
+        ("A: 02 0 nine 0 0\n", 10, "decimal min max"),
+        ("Q: what\n", 10, "N:, I:, P:, B:, A: or E:"),
+    ])
+    func malformedLinesNameTheLineAndWhatWasExpected(line: String, number: Int, expected: String) {
+        do {
+            _ = try EvemuRecording.parse(header + line, file: "bad.evemu")
+            Issue.record("parsing should fail")
+        } catch {
+            #expect(error.line == number)
+            #expect(error.file == "bad.evemu")
+            #expect(error.message.contains(expected), "\(error)")
+        }
+    }
+
+    @Test func aFileWithoutADeviceNameIsRejected() {
+        #expect(throws: EvemuError.self) { try EvemuRecording.parse("E: 0.000001 0000 0000 0\n", file: "x") }
+    }
+}
