@@ -1,10 +1,5 @@
 import SignpadInk
 
-/// How a panel is mounted relative to the picture.
-public enum Rotation: Int, Equatable, Sendable, CaseIterable {
-    case none = 0, quarter = 90, half = 180, threeQuarter = 270
-}
-
 /// libinput's calibration matrix: six numbers (a b c d e f) applied to normalised coordinates,
 /// x' = a·x + b·y + c, y' = d·x + e·y + f.
 public struct CalibrationMatrix: Equatable, Sendable {

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CDRM
+import SignpadInk
+
+/// What the kernel said about DirtyFB, so the daemon can log it and the VM test can check it.
+public enum DirtyFBState: String, Equatable, Sendable {
+    case unknown
+    /// The driver needs it and takes it (virtio-gpu, cirrus, newer bochs).
+    case required
+    /// ENOSYS or EINVAL: the driver scans the buffer out directly; no more calls are made.
+    case notNeeded = "not-needed"
+}
+
+/// Settings for taking the screen.
+public struct DisplayOptions: Equatable, Sendable {
+    /// A card path such as /dev/dri/card1; nil picks the first card with a connected display.
+    public var device: String?
+    /// A connector name such as HDMI-A-1; nil picks the first connected one.
+    public var connector: String?
+    /// A mode such as 1920x1080; nil picks the preferred one, else the largest.
+    public var mode: String?
+    public var rotation: Rotation
+    /// The console whose VT is switched to graphics mode while signpad runs; nil leaves it alone.
+    public var vt: String?
+
+    public init(device: String? = nil, connector: String? = nil, mode: String? = nil, rotation: Rotation = .none, vt: String? = "/dev/tty0") {
+        self.device = device
+        self.connector = connector
+        self.mode = mode
+        self.rotation = rotation
+        self.vt = vt
+    }
+}
+
+/// The kiosk screen through KMS, one small step per function as in drm-howto, undone in reverse.
+public final class DRMDisplay: Display {
+    public let path: String
+    public let connectorName: String
+    public let modeName: String
+    public let scanout: Scanout
+    public private(set) var dirtyFB = DirtyFBState.unknown
+    /// True while another process holds master: drawing goes on in RAM, nothing reaches the panel.
+    public private(set) var masterLost = false
+    public private(set) var bytesCopied = 0
+
+    private let fd: Int32
+    private let connectorID: UInt32
+    private let crtcID: UInt32
+    private var mode: drmModeModeInfo
+    private let buffer: DumbBuffer
+    private let savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
+    private var console: Int32 = -1
+    private let log: (String) -> Void
+    private var closed = false
+
+    public init(options: DisplayOptions, log: @escaping (String) -> Void) throws(DisplayError) {
+        self.log = log
+        let card = try Self.openCard(options.device)
+        fd = card.fd
+        path = card.path
+        do {
+            let output = try Self.pickOutput(fd: fd, path: path, options: options)
+            connectorID = output.connector
+            connectorName = output.name
+            crtcID = output.crtc
+            mode = output.mode
+            modeName = Self.name(of: output.mode)
+            scanout = Scanout(width: Int(mode.hdisplay), height: Int(mode.vdisplay), rotation: options.rotation)
+            buffer = try DumbBuffer(fd: fd, path: path, width: UInt32(mode.hdisplay), height: UInt32(mode.vdisplay))
+            savedCRTC = drmModeGetCrtc(fd, crtcID)
+        } catch {
+            Glibc.close(card.fd)
+            throw error
+        }
+        if let vt = options.vt { enterGraphics(vt) }
+        do {
+            try setCRTC()
+        } catch {
+            close()
+            throw error
+        }
+        log("display \(path) \(connectorName) \(modeName) pitch \(buffer.pitch) rotation \(options.rotation.rawValue)")
+    }
+
+    deinit { close() }
+
+    public var pitch: Int { Int(buffer.pitch) }
+
+    /// Puts the saved CRTC back, frees the buffer, leaves graphics mode: every exit path calls this.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if let saved = savedCRTC {
+            var connector = connectorID
+            var savedMode = saved.pointee.mode
+            if saved.pointee.mode_valid != 0 {
+                _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y, &connector, 1, &savedMode)
+            } else {
+                _ = drmModeSetCrtc(fd, saved.pointee.crtc_id, 0, 0, 0, nil, 0, nil)
+            }
+            drmModeFreeCrtc(saved)
+        }
+        buffer.destroy()
+        leaveGraphics()
+        Glibc.close(fd)
+    }
+
+    public func present(_ canvas: Canvas, dirty: DirtyRegion) {
+        if masterLost {
+            guard regainMaster() else { return }
+            presentAll(canvas)
+            return
+        }
+        var scanoutRects: [PixelRect] = []
+        scanoutRects.reserveCapacity(dirty.rects.count)
+        for rect in dirty.rects {
+            scanoutRects.append(scanout.copy(rect, from: canvas, to: buffer.memory, pitch: Int(buffer.pitch)))
+            bytesCopied += rect.intersection(canvas.bounds).area * 4
+        }
+        flush(scanoutRects)
+    }
+
+    /// Copies the whole canvas: at start, and after master comes back.
+    public func presentAll(_ canvas: Canvas) {
+        present(canvas, dirty: DirtyRegion([canvas.bounds]))
+    }
+
+    private func flush(_ rects: [PixelRect]) {
+        guard dirtyFB != .notNeeded, !rects.isEmpty else { return }
+        var clips = scanout.clips(rects).map { drmModeClip(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2) }
+        let rc = drmModeDirtyFB(fd, buffer.framebuffer, &clips, UInt32(clips.count))
+        switch -rc {
+        case 0:
+            if dirtyFB == .unknown {
+                dirtyFB = .required
+                log("DirtyFB: the driver takes dirty rectangles; flushing \(clips.count) clip(s) per update")
+            }
+        case ENOSYS, EINVAL:
+            dirtyFB = .notNeeded
+            log("DirtyFB: the driver answered \(String(cString: strerror(-rc))); it scans out directly, dirty updates are off")
+        case EACCES, EPERM:
+            masterLost = true
+            log("DRM master lost on \(path): another process took the screen; drawing continues in memory")
+        default:
+            log("DirtyFB failed: \(String(cString: strerror(-rc)))")
+        }
+    }
+
+    private func regainMaster() -> Bool {
+        _ = drmSetMaster(fd)
+        do {
+            try setCRTC()
+            masterLost = false
+            log("DRM master is back on \(path): repainting")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func setCRTC() throws(DisplayError) {
+        var connector = connectorID
+        let rc = drmModeSetCrtc(fd, crtcID, buffer.framebuffer, 0, 0, &connector, 1, &mode)
+        if rc == -EACCES || rc == -EPERM || rc == -EBUSY { throw .masterHeld(path: path) }
+        if rc != 0 { throw .call(path: path, operation: "drmModeSetCrtc", errno: -rc) }
+    }
+
+    private func enterGraphics(_ vt: String) {
+        console = open(vt, O_RDWR | O_CLOEXEC)
+        guard console >= 0 else {
+            log("could not open \(vt) to hide the console (\(String(cString: strerror(errno)))); the text console may show through")
+            return
+        }
+        if signpad_vt_set_graphics(console, 1) != 0 {
+            log("KDSETMODE KD_GRAPHICS on \(vt) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func leaveGraphics() {
+        guard console >= 0 else { return }
+        _ = signpad_vt_set_graphics(console, 0)
+        Glibc.close(console)
+        console = -1
+    }
+}

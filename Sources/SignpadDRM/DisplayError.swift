@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the screen could not be taken, with what a person can do about it.
+public enum DisplayError: Error, CustomStringConvertible, Equatable {
+    case noDevice(searched: String)
+    case permissionDenied(path: String)
+    case noDumbBuffers(path: String)
+    case noConnectedConnector(path: String, connectors: [String])
+    case connectorNotFound(path: String, name: String, connectors: [String])
+    case modeNotFound(path: String, connector: String, mode: String, available: [String])
+    case noCRTC(path: String, connector: String)
+    case masterHeld(path: String)
+    case call(path: String, operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .noDevice(let searched):
+            return "no DRM display device found (\(searched)); is a KMS driver loaded? Check `ls /dev/dri` and the kernel log"
+        case .permissionDenied(let path):
+            return "\(path): permission denied; add the user to the 'video' group, or allow char-drm in the unit's DeviceAllow"
+        case .noDumbBuffers(let path):
+            return "\(path): the driver has no dumb buffers (DRM_CAP_DUMB_BUFFER is 0); name another card in [display] device"
+        case .noConnectedConnector(let path, let connectors):
+            return "\(path): no connected connector (connectors: \(connectors.joined(separator: ", "))); is the panel plugged in and powered?"
+        case .connectorNotFound(let path, let name, let connectors):
+            return "\(path): connector \(name) not found; this card has \(connectors.joined(separator: ", "))"
+        case .modeNotFound(let path, let connector, let mode, let available):
+            return "\(path): \(connector) has no mode \(mode); it offers \(available.joined(separator: ", "))"
+        case .noCRTC(let path, let connector):
+            return "\(path): no free CRTC can drive \(connector)"
+        case .masterHeld(let path):
+            return "\(path): another process holds DRM master (usually a display manager such as gdm or lightdm, a compositor, plymouth, or a getty on that VT); stop it or run signpad on a free VT"
+        case .call(let path, let operation, let errno):
+            return "\(path): \(operation) failed: \(String(cString: strerror(errno)))"
+        }
+    }
+}

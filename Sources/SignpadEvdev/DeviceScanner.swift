@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SignpadInput
+
+/// What the scanner found at one event node.
+public struct ScannedDevice {
+    public var path: String
+    public var description: DeviceDescription?
+    public var classification: DeviceClass
+    /// The device's `LIBINPUT_CALIBRATION_MATRIX` udev property, when udev set one.
+    public var udevCalibration: CalibrationMatrix?
+}
+
+public enum DeviceScanner {
+    /// Every /dev/input/event* node, in numeric order.
+    public static func eventNodes(in directory: String = "/dev/input") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name.hasPrefix("event"), let n = Int(name.dropFirst(5)) { numbers.append(n) }
+        }
+        return numbers.sorted().map { "\(directory)/event\($0)" }
+    }
+
+    /// Opens each node without grabbing it and classifies it.
+    public static func scan(_ nodes: [String] = eventNodes()) -> [ScannedDevice] {
+        nodes.map { path in
+            do {
+                let device = try EvdevDevice(path: path, grab: false)
+                defer { device.close() }
+                return ScannedDevice(path: path, description: device.description,
+                                     classification: DeviceClassifier.classify(device.description),
+                                     udevCalibration: udevCalibration(path))
+            } catch {
+                return ScannedDevice(path: path, description: nil, classification: .skipped(reason: "\(error)"), udevCalibration: nil)
+            }
+        }
+    }
+
+    /// Reads LIBINPUT_CALIBRATION_MATRIX from udev's database (/run/udev/data/c<major>:<minor>).
+    public static func udevCalibration(_ path: String, udevData: String = "/run/udev/data") -> CalibrationMatrix? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let major = (info.st_rdev >> 8) & 0xfff, minor = (info.st_rdev & 0xff) | ((info.st_rdev >> 12) & 0xfff00)
+        guard let file = fopen("\(udevData)/c\(major):\(minor)", "r") else { return nil }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        let key = "E:LIBINPUT_CALIBRATION_MATRIX="
+        while getline(&line, &capacity, file) > 0, let line {
+            let text = String(cString: line)
+            if text.hasPrefix(key) { return CalibrationMatrix(udevProperty: String(text.dropFirst(key.count)).trimmingCharacters()) }
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+    }
+}

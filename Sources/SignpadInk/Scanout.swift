@@ -1,0 +1,106 @@
+/// How the picture is turned on a portrait- or upside-down-mounted panel. The same value turns
+/// the touch input (libinput's matrices), so a touch lands where the ink appears.
+public enum Rotation: Int, Equatable, Sendable, CaseIterable {
+    case none = 0, quarter = 90, half = 180, threeQuarter = 270
+
+    public var swapsAxes: Bool { self == .quarter || self == .threeQuarter }
+}
+
+/// The geometry between the logical canvas signpad draws and the buffer the panel scans out.
+public struct Scanout: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let rotation: Rotation
+
+    public init(width: Int, height: Int, rotation: Rotation) {
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+    }
+
+    /// The size of the canvas the kiosk draws on.
+    public var logicalWidth: Int { rotation.swapsAxes ? height : width }
+    public var logicalHeight: Int { rotation.swapsAxes ? width : height }
+
+    /// Where a logical pixel lands in the scanout buffer.
+    @inline(__always)
+    public func map(x: Int, y: Int) -> (x: Int, y: Int) {
+        switch rotation {
+        case .none: return (x, y)
+        case .quarter: return (y, height - 1 - x)
+        case .half: return (width - 1 - x, height - 1 - y)
+        case .threeQuarter: return (width - 1 - y, x)
+        }
+    }
+
+    /// The scanout rectangle covering a logical rectangle.
+    public func map(_ r: PixelRect) -> PixelRect {
+        let a = map(x: r.minX, y: r.minY), b = map(x: r.maxX - 1, y: r.maxY - 1)
+        return PixelRect(minX: min(a.x, b.x), minY: min(a.y, b.y), maxX: max(a.x, b.x) + 1, maxY: max(a.y, b.y) + 1)
+    }
+
+    /// Copies `rect` of `canvas` into a scanout buffer with `pitch` bytes per row, turning it as
+    /// configured. Only writes: the destination may be write-combined memory. Returns the
+    /// scanout rectangle written.
+    @discardableResult
+    public func copy(_ rect: PixelRect, from canvas: Canvas, to destination: UnsafeMutableRawPointer, pitch: Int) -> PixelRect {
+        let r = rect.intersection(canvas.bounds)
+        guard !r.isEmpty else { return r }
+        canvas.pixels.withUnsafeBufferPointer { src in
+            if rotation == .none {
+                for y in r.minY..<r.maxY {
+                    (destination + y * pitch + r.minX * 4).copyMemory(from: src.baseAddress! + y * canvas.stride + r.minX, byteCount: r.width * 4)
+                }
+            } else {
+                for y in r.minY..<r.maxY {
+                    for x in r.minX..<r.maxX {
+                        let s = map(x: x, y: y)
+                        (destination + s.y * pitch + s.x * 4).storeBytes(of: src[y * canvas.stride + x], as: UInt32.self)
+                    }
+                }
+            }
+        }
+        return map(r)
+    }
+
+    /// DRM DirtyFB clips for scanout rectangles: at most `limit` (the kernel takes 256), clamped
+    /// to the buffer, 16-bit with x2/y2 exclusive.
+    public func clips(_ rects: [PixelRect], limit: Int = 256) -> [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] {
+        let bounds = PixelRect(x: 0, y: 0, width: min(width, 65535), height: min(height, 65535))
+        return DirtyRegion(rects.map { $0.intersection(bounds) }).coalesced(toAtMost: limit).map {
+            (UInt16($0.minX), UInt16($0.minY), UInt16($0.maxX), UInt16($0.maxY))
+        }
+    }
+}
+
+/// Where the picture goes: the DRM panel, or an offscreen buffer for replay, tests and the bench.
+public protocol Display: AnyObject {
+    var scanout: Scanout { get }
+    /// Shows `dirty` of `canvas` (logical coordinates) on the screen.
+    func present(_ canvas: Canvas, dirty: DirtyRegion)
+}
+
+/// A display in RAM with the same interface as the panel.
+public final class OffscreenDisplay: Display {
+    public let scanout: Scanout
+    /// What the panel would show, in scanout orientation.
+    public private(set) var screen: Canvas
+    /// Bytes copied to the screen so far.
+    public private(set) var bytesCopied = 0
+
+    public init(width: Int, height: Int, rotation: Rotation = .none) {
+        scanout = Scanout(width: width, height: height, rotation: rotation)
+        screen = Canvas(width: width, height: height, fill: 0)
+    }
+
+    public func present(_ canvas: Canvas, dirty: DirtyRegion) {
+        let pitch = screen.stride * 4
+        let scanout = self.scanout
+        screen.pixels.withUnsafeMutableBytes { buffer in
+            for rect in dirty.rects {
+                scanout.copy(rect, from: canvas, to: buffer.baseAddress!, pitch: pitch)
+                bytesCopied += rect.intersection(canvas.bounds).area * 4
+            }
+        }
+    }
+}
