@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a signature could not be written; the signature itself is kept and retried.
+public struct ExportError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    public var operation: String
+    public var errno: Int32
+
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        switch errno {
+        case ENOSPC: return "\(path): \(operation): the disk is full (\(reason))"
+        case ENOENT: return "\(path): \(operation): the export folder is missing (\(reason))"
+        case EACCES, EPERM, EROFS: return "\(path): \(operation): the export folder is not writable (\(reason))"
+        default: return "\(path): \(operation) failed: \(reason)"
+        }
+    }
+}
+
+/// Writes files so that a reader of the folder never sees a partial one: each goes to a hidden
+/// temporary name in the same folder, is fsynced, renamed into place, and the folder is fsynced.
+public struct FolderWriter: Sendable {
+    public let directory: String
+    public let group: String?
+
+    public init(directory: String, group: String? = nil) {
+        self.directory = directory
+        self.group = group
+    }
+
+    public static let temporaryPrefix = ".signpad-"
+
+    /// Creates the folder (0750) if needed and removes temporary files a crash left behind.
+    public func prepare() throws(ExportError) {
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
+        if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
+        guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name.hasPrefix(Self.temporaryPrefix) { unlink("\(directory)/\(name)") }
+        }
+    }
+
+    public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
+        try prepare()
+        for file in files { try writeOne(name: file.name, bytes: file.bytes) }
+        try syncDirectory()
+    }
+
+    private func writeOne(name: String, bytes: [UInt8]) throws(ExportError) {
+        let final = "\(directory)/\(name)", temporary = "\(directory)/\(Self.temporaryPrefix)\(name)"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
+        var failure: ExportError?
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = ExportError(path: temporary, operation: "writing", errno: errno)
+                    return
+                }
+                written += n
+            }
+        }
+        if failure == nil && fchmod(fd, 0o640) != 0 { failure = ExportError(path: temporary, operation: "chmod", errno: errno) }
+        if failure == nil, let gid = groupID(), fchown(fd, UInt32.max, gid) != 0 {
+            failure = ExportError(path: temporary, operation: "chown to group \(group ?? "")", errno: errno)
+        }
+        if failure == nil && fsync(fd) != 0 { failure = ExportError(path: temporary, operation: "fsync", errno: errno) }
+        if close(fd) != 0 && failure == nil { failure = ExportError(path: temporary, operation: "close", errno: errno) }
+        if failure == nil && rename(temporary, final) != 0 { failure = ExportError(path: final, operation: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    private func syncDirectory() throws(ExportError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw ExportError(path: directory, operation: "fsync of the folder", errno: errno) }
+    }
+
+    private func groupID() -> gid_t? {
+        guard let group, let entry = getgrnam(group) else { return nil }
+        return entry.pointee.gr_gid
+    }
+}

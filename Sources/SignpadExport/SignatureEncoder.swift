@@ -1,0 +1,33 @@
+import Foundation
+import SignpadInk
+
+/// Everything one signature becomes: the chosen formats, then the metadata file naming them.
+public enum SignatureEncoder {
+    public static func newID(at seconds: Double) -> String {
+        ISO8601.basic(seconds) + "-" + UUID().uuidString.lowercased()
+    }
+
+    /// Files in the order they must appear: the metadata last, so a reader that sees it sees all.
+    public static func files(for record: SignatureRecord, options: ExportOptions) throws -> [(name: String, bytes: [UInt8])] {
+        var files: [(name: String, bytes: [UInt8])] = []
+        let image = SignatureImage(record.signature, options: options)
+        for format in options.formats {
+            let name = "\(record.id).\(format.rawValue)"
+            switch format {
+            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor)))
+            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent).utf8)))
+            case .inkml: files.append((name, Array(InkMLEncoder.encode(record).utf8)))
+            case .json: files.append((name, try SignaturePadJSON.encode(record, options: options)))
+            }
+        }
+        let metadata = SignatureMetadata(
+            id: record.id, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
+            device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
+            strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
+            files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        files.append(("\(record.id).meta.json", Array(try encoder.encode(metadata))))
+        return files
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import SignpadInk
+
+/// SVG of the same smoothed strokes as the PNG, in the PNG's pixel coordinates.
+public enum SVGEncoder {
+    public static func encode(_ image: SignatureImage, ink: UInt32, transparent: Bool) -> String {
+        var out = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(image.width)" height="\(image.height)" viewBox="0 0 \(image.width) \(image.height)">
+
+        """
+        if !transparent { out += "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n" }
+        let color = XRGB.hex(ink)
+        out += "<g fill=\"none\" stroke=\"\(color)\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        for stroke in image.pieces {
+            for piece in stroke {
+                switch piece {
+                case .dot(let c, let d):
+                    out += "<circle cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(d / 2))\" fill=\"\(color)\" stroke=\"none\"/>\n"
+                case .cubic(let s):
+                    let width = (s.startWidth + s.endWidth) / 2
+                    out += "<path stroke-width=\"\(n(width))\" d=\"M\(n(s.p0.x)) \(n(s.p0.y))C\(n(s.c1.x)) \(n(s.c1.y)) \(n(s.c2.x)) \(n(s.c2.y)) \(n(s.p3.x)) \(n(s.p3.y))\"/>\n"
+                }
+            }
+        }
+        out += "</g>\n</svg>\n"
+        return out
+    }
+
+    static func n(_ v: Double) -> String { String(format: "%.3f", v) }
+}
+
+/// W3C InkML: channels X Y T F declared once in a traceFormat, each trace referring to its context.
+/// X and Y are screen pixels, T milliseconds since the first sample, F pressure 0…1 (−1 when the
+/// device has none). Numbers are written so they read back to the same Double.
+public enum InkMLEncoder {
+    public static func encode(_ record: SignatureRecord) -> String {
+        var out = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(record.id)">
+          <definitions>
+            <context xml:id="ctx0">
+              <canvas xml:id="screen" traceFormatRef="#tf0"/>
+              <traceFormat xml:id="tf0">
+                <channel name="X" type="decimal" units="px"/>
+                <channel name="Y" type="decimal" units="px"/>
+                <channel name="T" type="decimal" units="ms"/>
+                <channel name="F" type="decimal"/>
+              </traceFormat>
+            </context>
+          </definitions>
+          <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
+          <annotation type="screen">\(record.screenWidth)x\(record.screenHeight)</annotation>
+
+        """
+        for stroke in record.signature.strokes {
+            let points = stroke.map { "\($0.point.x) \($0.point.y) \(record.milliseconds($0)) \($0.pressure ?? -1)" }
+            out += "  <trace contextRef=\"#ctx0\">\(points.joined(separator: ", "))</trace>\n"
+        }
+        out += "</ink>\n"
+        return out
+    }
+}
+
+/// signature_pad's point-group JSON, which its `fromData` loads: x, y in screen pixels, time in
+/// milliseconds since 1970, pressure 0…1.
+public enum SignaturePadJSON {
+    public struct Group: Codable, Equatable {
+        public var penColor: String
+        public var dotSize: Double
+        public var minWidth: Double
+        public var maxWidth: Double
+        public var velocityFilterWeight: Double
+        public var compositeOperation: String
+        public var points: [PointData]
+    }
+
+    public struct PointData: Codable, Equatable {
+        public var x: Double
+        public var y: Double
+        public var time: Double
+        public var pressure: Double
+    }
+
+    public static func encode(_ record: SignatureRecord, options: ExportOptions) throws -> [UInt8] {
+        let (lo, hi, weight): (Double, Double, Double) = {
+            switch options.pen.width {
+            case .constant(let w): return (w, w, 0.7)
+            case .pressure(let a, let b): return (a, b, 0.7)
+            case .velocity(let a, let b, let k): return (a, b, k)
+            }
+        }()
+        let ink = options.inkColor
+        let color = "rgb(\((ink >> 16) & 0xff), \((ink >> 8) & 0xff), \(ink & 0xff))"
+        let groups = record.signature.strokes.map { stroke in
+            Group(penColor: color, dotSize: options.pen.width.dotDiameter, minWidth: lo, maxWidth: hi,
+                  velocityFilterWeight: weight, compositeOperation: "source-over",
+                  points: stroke.map {
+                      PointData(x: $0.point.x, y: $0.point.y, time: (record.startedAt * 1000).rounded() + record.milliseconds($0),
+                                pressure: $0.pressure ?? 0.5)
+                  })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(groups))
+    }
+}
+
+enum ISO8601 {
+    static func string(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// 20261121T170502Z: sortable and safe in a file name.
+    static func basic(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds)).replacingOccurrences(of: ":", with: "")
+    }
+}
+
+/// The metadata file: what was captured and a SHA-256 of every other file.
+public struct SignatureMetadata: Codable, Equatable {
+    public struct FileEntry: Codable, Equatable {
+        public var sha256: String
+        public var bytes: Int
+    }
+
+    public struct Screen: Codable, Equatable {
+        public var width: Int
+        public var height: Int
+    }
+
+    public var id: String
+    public var captureStart: String
+    public var captureEnd: String
+    public var device: String
+    public var screen: Screen
+    public var strokes: Int
+    public var samples: Int
+    public var files: [String: FileEntry]
+}

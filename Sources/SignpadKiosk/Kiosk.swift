@@ -1,0 +1,197 @@
+import SignpadInk
+
+/// The rules of the screen, without any device: what a touch means, when a signature is
+/// accepted, when the screen is wiped.
+public struct KioskRules: Equatable, Sendable {
+    /// Total ink length (px) a signature needs.
+    public var minInkLength: Double = 60
+    /// The larger side of the ink's bounding box (px) a signature needs.
+    public var minInkExtent: Double = 30
+    /// Seconds without a touch after which an unconfirmed signature is wiped (0: never).
+    public var idleTimeout: Double = 60
+    /// Seconds the "Saved" confirmation stays.
+    public var savedSeconds: Double = 2
+    /// Seconds a hint stays.
+    public var hintSeconds: Double = 3
+    /// A double tap outside the box confirms, for layouts without buttons.
+    public var doubleTapConfirms = false
+    public var doubleTapSeconds = 0.4
+
+    public init() {}
+}
+
+/// What the kiosk shows besides ink.
+public enum KioskMessage: Equatable, Sendable {
+    case none
+    case tooLittleInk
+    case saving
+    case saved
+    /// For staff: the export failed and is being retried; the reason says why.
+    case saveFailed(String)
+}
+
+/// What the daemon must do after a kiosk event.
+public enum KioskEffect: Equatable, Sendable {
+    /// Send this stroke event to the smoother and renderer.
+    case ink(StrokeEvent)
+    /// Wipe all ink from the screen.
+    case clearInk
+    /// Hand this signature to the exporter; it reports back with `exportFinished`.
+    case save(Signature, exportID: Int)
+    /// Buttons or message changed: repaint the screen's furniture.
+    case repaintChrome
+}
+
+/// The kiosk state machine.
+public struct Kiosk: Sendable {
+    public let layout: KioskLayout
+    public let rules: KioskRules
+    public private(set) var message = KioskMessage.none
+    public private(set) var pressedButton: KioskLayout.Button?
+    /// The signature being written now.
+    public private(set) var signature = Signature()
+    /// Exports handed out and not yet written.
+    public private(set) var pendingExports: Set<Int> = []
+
+    private var messageUntil = Double.infinity
+    private var lastActivity = 0.0
+    private var nextExportID = 1
+    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, moved: Bool) }
+    private var touch = Touch.none
+    private var lastOutsideTap: Double?
+
+    public init(layout: KioskLayout, rules: KioskRules = KioskRules()) {
+        self.layout = layout
+        self.rules = rules
+    }
+
+    public var hasInk: Bool { !signature.isEmpty }
+
+    public mutating func handle(_ event: StrokeEvent, now: Double) -> [KioskEffect] {
+        lastActivity = now
+        var effects: [KioskEffect] = []
+        switch event {
+        case .down(let sample):
+            if let button = layout.button(at: sample.point) {
+                touch = .button(button)
+                pressedButton = button
+                effects.append(.repaintChrome)
+            } else if layout.inBox(sample.point) {
+                touch = .ink
+                if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
+                signature.strokes.append([sample])
+                effects.append(.ink(event))
+            } else {
+                touch = .outside(start: now, origin: sample.point, moved: false)
+            }
+        case .move(let sample):
+            switch touch {
+            case .ink:
+                signature.strokes[signature.strokes.count - 1].append(sample)
+                effects.append(.ink(event))
+            case .button(let button):
+                let over = layout.button(at: sample.point) == button ? button : nil
+                if over != pressedButton {
+                    pressedButton = over
+                    effects.append(.repaintChrome)
+                }
+            case .outside(let start, let origin, let moved):
+                touch = .outside(start: start, origin: origin, moved: moved || sample.point.distance(to: origin) > 10)
+            case .none:
+                break
+            }
+        case .up, .cancel:
+            switch touch {
+            case .ink:
+                effects.append(.ink(event))
+            case .button(let button):
+                // Pressed only if released on the same button: pressedButton follows the finger.
+                let releasedOnButton = pressedButton == button
+                pressedButton = nil
+                effects.append(.repaintChrome)
+                if event == .up && releasedOnButton { effects += press(button, now: now) }
+            case .outside(let start, _, let moved):
+                if event == .up && !moved && rules.doubleTapConfirms && now - start < rules.doubleTapSeconds {
+                    if let last = lastOutsideTap, now - last < rules.doubleTapSeconds {
+                        lastOutsideTap = nil
+                        effects += press(.done, now: now)
+                    } else {
+                        lastOutsideTap = now
+                    }
+                }
+            case .none:
+                break
+            }
+            touch = .none
+        }
+        return effects
+    }
+
+    /// Time passes: messages expire, an idle signature is wiped.
+    public mutating func tick(now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
+        if rules.idleTimeout > 0 && hasInk && now - lastActivity >= rules.idleTimeout, case .none = touch {
+            signature = Signature()
+            effects.append(.clearInk)
+        }
+        return effects
+    }
+
+    /// The next time `tick` has something to do.
+    public func nextDeadline() -> Double {
+        var deadline = messageUntil
+        if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
+        return deadline
+    }
+
+    public mutating func exportFinished(_ id: Int, error: String?, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        if let error {
+            setMessage(.saveFailed(error), now: now, into: &effects, seconds: .infinity)
+        } else {
+            pendingExports.remove(id)
+            if pendingExports.isEmpty { setMessage(.saved, now: now, into: &effects, seconds: rules.savedSeconds) }
+        }
+        return effects
+    }
+
+    /// Confirms as the Done button does; used at the end of a replay.
+    public mutating func confirm(now: Double) -> [KioskEffect] { press(.done, now: now) }
+
+    private mutating func press(_ button: KioskLayout.Button, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        switch button {
+        case .clear:
+            signature = Signature()
+            effects.append(.clearInk)
+            if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
+        case .done:
+            guard meetsMinimum else {
+                setMessage(.tooLittleInk, now: now, into: &effects, seconds: rules.hintSeconds)
+                return effects
+            }
+            let id = nextExportID
+            nextExportID += 1
+            pendingExports.insert(id)
+            effects.append(.save(signature, exportID: id))
+            signature = Signature()
+            effects.append(.clearInk)
+            if case .saveFailed = message {} else { setMessage(.saving, now: now, into: &effects, seconds: .infinity) }
+        }
+        return effects
+    }
+
+    /// The minimum-ink rule: enough length and a large enough box, so a dot or a tick is refused.
+    public var meetsMinimum: Bool {
+        guard let bounds = signature.bounds else { return false }
+        let extent = max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y)
+        return signature.inkLength >= rules.minInkLength && extent >= rules.minInkExtent
+    }
+
+    private mutating func setMessage(_ new: KioskMessage, now: Double, into effects: inout [KioskEffect], seconds: Double = .infinity) {
+        message = new
+        messageUntil = seconds.isFinite ? now + seconds : .infinity
+        effects.append(.repaintChrome)
+    }
+}

@@ -1,0 +1,45 @@
+import SignpadInk
+
+/// Where everything is on a screen of a given size: prompt, signature box, two buttons.
+public struct KioskLayout: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let prompt: PixelRect
+    public let box: PixelRect
+    /// The baseline's y inside the box, and where its small "x" sits.
+    public let baselineY: Int
+    public let crossCenter: Point
+    public let clearButton: PixelRect
+    public let doneButton: PixelRect
+    /// Where hints and staff messages appear.
+    public let message: PixelRect
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        let margin = max(width, height) / 40
+        let promptHeight = height / 10
+        let buttonHeight = max(height / 9, 40)
+        prompt = PixelRect(x: margin, y: margin, width: width - 2 * margin, height: promptHeight)
+        let boxTop = prompt.maxY + margin / 2
+        let buttonsTop = height - margin - buttonHeight
+        message = PixelRect(x: margin, y: buttonsTop - margin / 2 - promptHeight / 2, width: width - 2 * margin, height: promptHeight / 2)
+        box = PixelRect(minX: margin, minY: boxTop, maxX: width - margin, maxY: message.minY - margin / 4)
+        baselineY = box.minY + box.height * 3 / 4
+        crossCenter = Point(Double(box.minX + margin + box.height / 20), Double(baselineY - box.height / 12))
+        let buttonWidth = max(width / 4, 80)
+        clearButton = PixelRect(x: margin, y: buttonsTop, width: buttonWidth, height: buttonHeight)
+        doneButton = PixelRect(x: width - margin - buttonWidth, y: buttonsTop, width: buttonWidth, height: buttonHeight)
+    }
+
+    public enum Button: String, Equatable, Sendable { case clear, done }
+
+    public func button(at p: Point) -> Button? {
+        let x = Int(p.x), y = Int(p.y)
+        if clearButton.contains(x: x, y: y) { return .clear }
+        if doneButton.contains(x: x, y: y) { return .done }
+        return nil
+    }
+
+    public func inBox(_ p: Point) -> Bool { box.contains(x: Int(p.x), y: Int(p.y)) }
+}

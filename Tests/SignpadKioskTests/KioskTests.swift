@@ -1,0 +1,135 @@
+import Testing
+import SignpadInk
+import SignpadKiosk
+
+func at(_ p: Point, _ t: Double = 0) -> Sample { Sample(p, time: t) }
+
+extension Kiosk {
+    /// A finger touching down at `from`, moving through `through`, lifting.
+    mutating func swipe(_ points: [Point], now: Double) -> [KioskEffect] {
+        var effects = handle(.down(at(points[0], now)), now: now)
+        for p in points.dropFirst() { effects += handle(.move(at(p, now)), now: now) }
+        return effects + handle(.up, now: now)
+    }
+
+    mutating func tap(_ p: Point, now: Double) -> [KioskEffect] { swipe([p], now: now) }
+}
+
+func centre(_ r: PixelRect) -> Point { Point(Double(r.minX + r.maxX) / 2, Double(r.minY + r.maxY) / 2) }
+
+func signatureSwipe(_ layout: KioskLayout) -> [Point] {
+    let c = centre(layout.box)
+    return (0..<20).map { Point(c.x - 150 + Double($0) * 15, c.y + Double($0 % 3) * 10) }
+}
+
+func saves(_ effects: [KioskEffect]) -> [Signature] {
+    effects.compactMap { if case .save(let s, _) = $0 { return s } else { return nil } }
+}
+
+@Suite struct KioskTests {
+    let layout = KioskLayout(width: 1024, height: 600)
+
+    @Test func layoutFitsTheScreenAndNothingOverlaps() {
+        for (w, h) in [(800, 480), (1024, 600), (1920, 1080), (1080, 1920)] {
+            let l = KioskLayout(width: w, height: h)
+            let screen = PixelRect(x: 0, y: 0, width: w, height: h)
+            for r in [l.prompt, l.box, l.clearButton, l.doneButton, l.message] {
+                #expect(r.intersection(screen) == r && !r.isEmpty, "\(w)x\(h): \(r)")
+            }
+            #expect(l.box.intersection(l.clearButton).isEmpty && l.box.intersection(l.doneButton).isEmpty)
+            #expect(l.clearButton.intersection(l.doneButton).isEmpty)
+        }
+    }
+
+    @Test func inkInTheBoxIsCapturedAndForwarded() {
+        var kiosk = Kiosk(layout: layout)
+        let effects = kiosk.swipe(signatureSwipe(layout), now: 1)
+        #expect(effects.filter { if case .ink = $0 { return true } else { return false } }.count == 21)
+        #expect(kiosk.signature.strokes.count == 1)
+        #expect(kiosk.signature.sampleCount == 20)
+    }
+
+    @Test func aTouchStartingOnAButtonIsNeverInk() {
+        var kiosk = Kiosk(layout: layout)
+        let effects = kiosk.swipe([centre(layout.clearButton), centre(layout.box)], now: 1)
+        #expect(!effects.contains { if case .ink = $0 { return true } else { return false } })
+        #expect(!effects.contains(.clearInk), "released off the button: not pressed")
+        #expect(kiosk.signature.isEmpty)
+    }
+
+    @Test func clearWipesTheInk() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        let effects = kiosk.tap(centre(layout.clearButton), now: 2)
+        #expect(effects.contains(.clearInk))
+        #expect(kiosk.signature.isEmpty)
+    }
+
+    @Test func doneSavesOnceAndWipesTheScreenForTheNextCustomer() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        let effects = kiosk.tap(centre(layout.doneButton), now: 2)
+        let saved = saves(effects)
+        #expect(saved.count == 1)
+        #expect(saved.first?.sampleCount == 20)
+        #expect(effects.contains(.clearInk))
+        #expect(kiosk.message == .saving)
+        _ = kiosk.exportFinished(1, error: nil, now: 2.1)
+        #expect(kiosk.message == .saved)
+        _ = kiosk.tick(now: 2.1 + kiosk.rules.savedSeconds)
+        #expect(kiosk.message == .none)
+        #expect(saves(kiosk.tap(centre(layout.doneButton), now: 5)).isEmpty, "nothing left to save")
+    }
+
+    @Test func aDotOrATickIsNotASignature() {
+        var kiosk = Kiosk(layout: layout)
+        let c = centre(layout.box)
+        _ = kiosk.tap(c, now: 1)
+        _ = kiosk.swipe([c, Point(c.x + 8, c.y + 8)], now: 1.5)
+        let effects = kiosk.tap(centre(layout.doneButton), now: 2)
+        #expect(saves(effects).isEmpty)
+        #expect(kiosk.message == .tooLittleInk)
+        #expect(!kiosk.signature.isEmpty, "the customer can keep signing")
+        _ = kiosk.tick(now: 2 + kiosk.rules.hintSeconds)
+        #expect(kiosk.message == .none)
+    }
+
+    @Test func idleTimeoutWipesAnUnconfirmedSignature() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 10)
+        #expect(kiosk.nextDeadline() == 10 + kiosk.rules.idleTimeout)
+        #expect(kiosk.tick(now: 20).isEmpty)
+        #expect(kiosk.tick(now: 10 + kiosk.rules.idleTimeout) == [.clearInk])
+        #expect(kiosk.signature.isEmpty)
+    }
+
+    @Test func aFailedSaveIsShownToStaffAndClearStillWorks() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        _ = kiosk.tap(centre(layout.doneButton), now: 2)
+        _ = kiosk.exportFinished(1, error: "/srv/signatures: the disk is full", now: 2.2)
+        #expect(kiosk.message == .saveFailed("/srv/signatures: the disk is full"))
+        #expect(kiosk.pendingExports == [1], "still pending: the exporter retries it")
+        _ = kiosk.swipe(signatureSwipe(layout), now: 3)
+        #expect(kiosk.tap(centre(layout.clearButton), now: 4).contains(.clearInk))
+        _ = kiosk.tick(now: 1000)
+        #expect(kiosk.message == .saveFailed("/srv/signatures: the disk is full"), "a staff message stays until the save succeeds")
+        _ = kiosk.exportFinished(1, error: nil, now: 1001)
+        #expect(kiosk.message == .saved)
+        #expect(kiosk.pendingExports.isEmpty)
+    }
+
+    @Test func doubleTapOutsideTheBoxConfirmsWhenEnabled() {
+        var rules = KioskRules()
+        rules.doubleTapConfirms = true
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        let outside = Point(Double(layout.width) / 2, 3)
+        #expect(saves(kiosk.tap(outside, now: 2)).isEmpty)
+        #expect(saves(kiosk.tap(outside, now: 2.2)).count == 1)
+        var off = Kiosk(layout: layout)
+        _ = off.swipe(signatureSwipe(layout), now: 1)
+        _ = off.tap(outside, now: 2)
+        #expect(saves(off.tap(outside, now: 2.2)).isEmpty, "disabled by default")
+    }
+}
