@@ -30,7 +30,7 @@ let package = Package(
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput"]),
         .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
-        .target(name: "SignpadText", dependencies: ["CCairo", "SignpadInk"]),
+        .target(name: "SignpadText", dependencies: ["CCairo", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
 
         // Wiring: config, the daemon loop, replay and bench.

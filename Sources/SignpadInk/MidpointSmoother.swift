@@ -47,6 +47,9 @@ public struct MidpointSmoother: Sendable {
     private var isTapSoFar = true
     public private(set) var isDrawing = false
 
+    /// Samples received that no dry curve reaches yet (0 outside a stroke).
+    public var samplesBehindDryInk: Int { isDrawing ? pending.count - 1 + (skipped == nil ? 0 : 1) : 0 }
+
     public init(options: SmootherOptions = SmootherOptions()) {
         self.options = options
         self.widths = WidthTracker(model: options.width)

@@ -1,0 +1,225 @@
+import SignpadDRM
+import SignpadExport
+import SignpadInk
+import SignpadKiosk
+
+/// The effective configuration: the file's values over the defaults, flags over the file.
+public struct Config: Sendable {
+    public var display = DisplayOptions()
+    public var inputDevice: String?
+    public var grab = true
+    public var calibration: [Double]?
+    public var flipX = false
+    public var flipY = false
+    public var inkColor: UInt32 = 0x000000
+    public var pen = SmootherOptions()
+    public var style = KioskStyle()
+    public var backgroundImage: String?
+    public var labels = KioskLabels()
+    public var rules = KioskRules()
+    public var exportDirectory = "/var/lib/signpad/signatures"
+    public var export = ExportOptions()
+    public var retrySeconds = 5.0
+    public var logLevel = "info"
+    /// Every key with its effective value, in file order of the tables, for `check-config`.
+    public private(set) var effective: [(key: String, value: TOMLValue)] = []
+
+    public static let defaultPath = "/etc/signpad/signpad.toml"
+
+    /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
+    public static func load(text: String, file: String, overrides: [String] = []) throws(ConfigError) -> Config {
+        var entries = try TOMLParser.parse(text, file: file)
+        for (index, override) in overrides.enumerated() {
+            let parsed = try TOMLParser.parse(override, file: "--set #\(index + 1)")
+            guard parsed.count == 1, let (key, entry) = parsed.first else {
+                throw ConfigError(file: "--set", line: index + 1, key: nil, message: "expected table.key=value, got \(override)")
+            }
+            entries[key] = TOMLParser.Entry(value: entry.value, line: 0)
+        }
+        var reader = ConfigReader(entries: entries, file: file)
+        var config = Config()
+        try config.read(&reader)
+        try reader.rejectUnknownKeys()
+        config.effective = reader.effective
+        return config
+    }
+
+    private mutating func read(_ r: inout ConfigReader) throws(ConfigError) {
+        display.device = try r.optionalString("display.device", default: "")
+        display.connector = try r.optionalString("display.connector", default: "")
+        display.mode = try r.optionalString("display.mode", default: "")
+        let rotation = try r.integer("display.rotation", default: 0)
+        guard let turned = Rotation(rawValue: rotation) else { throw r.error("display.rotation", "expected 0, 90, 180 or 270") }
+        display.rotation = turned
+        display.vt = try r.optionalString("display.vt", default: "/dev/tty0")
+
+        inputDevice = try r.optionalString("input.device", default: "")
+        grab = try r.bool("input.grab", default: true)
+        let matrix = try r.numbers("input.calibration", default: [])
+        guard matrix.isEmpty || matrix.count == 6 else { throw r.error("input.calibration", "expected 6 numbers (libinput's a b c d e f) or []") }
+        calibration = matrix.isEmpty ? nil : matrix
+        flipX = try r.bool("input.flip_x", default: false)
+        flipY = try r.bool("input.flip_y", default: false)
+
+        inkColor = try r.color("ink.color", default: "#000000")
+        let width = try r.number("ink.width", default: 2.5)
+        let minWidth = try r.number("ink.min_width", default: 1.0)
+        let maxWidth = try r.number("ink.max_width", default: 4.0)
+        let weight = try r.number("ink.velocity_filter_weight", default: 0.7)
+        switch try r.string("ink.width_mode", default: "constant") {
+        case "constant": pen.width = .constant(width)
+        case "pressure": pen.width = .pressure(min: minWidth, max: maxWidth)
+        case "velocity": pen.width = .velocity(min: minWidth, max: maxWidth, filterWeight: weight)
+        default: throw r.error("ink.width_mode", "expected \"constant\", \"pressure\" or \"velocity\"")
+        }
+        pen.minDistance = try r.number("ink.min_distance", default: 0.5)
+
+        style.font = try r.string("kiosk.font", default: style.font)
+        style.background = try r.color("kiosk.background_color", default: XRGB.hex(style.background))
+        style.text = try r.color("kiosk.text_color", default: XRGB.hex(style.text))
+        backgroundImage = try r.optionalString("kiosk.background_image", default: "")
+        labels.prompt = try r.string("kiosk.prompt", default: labels.prompt)
+        labels.clear = try r.string("kiosk.clear_label", default: labels.clear)
+        labels.done = try r.string("kiosk.done_label", default: labels.done)
+        labels.tooLittleInk = try r.string("kiosk.too_little_ink", default: labels.tooLittleInk)
+        labels.saving = try r.string("kiosk.saving", default: labels.saving)
+        labels.saved = try r.string("kiosk.saved", default: labels.saved)
+        labels.saveFailed = try r.string("kiosk.save_failed", default: labels.saveFailed)
+        rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout)
+        rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds)
+        rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength)
+        rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent)
+        rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
+
+        exportDirectory = try r.string("export.directory", default: exportDirectory)
+        let formats = try r.strings("export.formats", default: ExportFormat.allCases.map(\.rawValue))
+        export.formats = []
+        for name in formats {
+            guard let format = ExportFormat(rawValue: name) else { throw r.error("export.formats", "unknown format \"\(name)\"; expected png, svg, inkml or json") }
+            export.formats.append(format)
+        }
+        export.margin = try r.integer("export.margin", default: 16)
+        export.scale = try r.number("export.scale", default: 1.0)
+        guard export.scale > 0 else { throw r.error("export.scale", "expected a number above 0") }
+        switch try r.string("export.background", default: "white") {
+        case "white": export.transparent = false
+        case "transparent": export.transparent = true
+        default: throw r.error("export.background", "expected \"white\" or \"transparent\"")
+        }
+        export.group = try r.optionalString("export.group", default: "")
+        retrySeconds = try r.number("export.retry_seconds", default: 5)
+        export.inkColor = inkColor
+        export.pen = pen
+
+        logLevel = try r.string("daemon.log_level", default: "info")
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw r.error("daemon.log_level", "expected trace, debug, info, notice, warning, error or critical")
+        }
+    }
+
+    /// The effective configuration as a TOML file.
+    public var effectiveTOML: String {
+        var out = ""
+        var table = ""
+        for (key, value) in effective {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts[0] != table {
+                table = parts[0]
+                out += (out.isEmpty ? "" : "\n") + "[\(table)]\n"
+            }
+            out += "\(parts[1]) = \(value)\n"
+        }
+        return out
+    }
+}
+
+/// Typed reads from the parsed file that remember which keys were used and what they became.
+struct ConfigReader {
+    let entries: [String: TOMLParser.Entry]
+    let file: String
+    var used: Set<String> = []
+    var effective: [(key: String, value: TOMLValue)] = []
+
+    func error(_ key: String, _ message: String) -> ConfigError {
+        ConfigError(file: entries[key]?.line == 0 ? "--set" : file, line: entries[key]?.line ?? 0, key: key, message: message)
+    }
+
+    mutating func raw(_ key: String, _ fallback: TOMLValue) -> TOMLValue {
+        used.insert(key)
+        let value = entries[key]?.value ?? fallback
+        effective.append((key, value))
+        return value
+    }
+
+    mutating func string(_ key: String, default d: String) throws(ConfigError) -> String {
+        guard case .string(let s) = raw(key, .string(d)) else { throw mismatch(key, "a string") }
+        return s
+    }
+
+    /// A string where "" means "not set".
+    mutating func optionalString(_ key: String, default d: String) throws(ConfigError) -> String? {
+        let s = try string(key, default: d)
+        return s.isEmpty ? nil : s
+    }
+
+    mutating func integer(_ key: String, default d: Int) throws(ConfigError) -> Int {
+        guard case .integer(let i) = raw(key, .integer(d)) else { throw mismatch(key, "an integer") }
+        return i
+    }
+
+    mutating func number(_ key: String, default d: Double) throws(ConfigError) -> Double {
+        switch raw(key, .float(d)) {
+        case .float(let f): return f
+        case .integer(let i): return Double(i)
+        default: throw mismatch(key, "a number")
+        }
+    }
+
+    mutating func bool(_ key: String, default d: Bool) throws(ConfigError) -> Bool {
+        guard case .bool(let b) = raw(key, .bool(d)) else { throw mismatch(key, "true or false") }
+        return b
+    }
+
+    mutating func numbers(_ key: String, default d: [Double]) throws(ConfigError) -> [Double] {
+        guard case .array(let items) = raw(key, .array(d.map { .float($0) })) else { throw mismatch(key, "an array of numbers") }
+        var result: [Double] = []
+        for item in items {
+            switch item {
+            case .float(let f): result.append(f)
+            case .integer(let i): result.append(Double(i))
+            default: throw mismatch(key, "an array of numbers")
+            }
+        }
+        return result
+    }
+
+    mutating func strings(_ key: String, default d: [String]) throws(ConfigError) -> [String] {
+        guard case .array(let items) = raw(key, .array(d.map { .string($0) })) else { throw mismatch(key, "an array of strings") }
+        var result: [String] = []
+        for item in items {
+            guard case .string(let s) = item else { throw mismatch(key, "an array of strings") }
+            result.append(s)
+        }
+        return result
+    }
+
+    mutating func color(_ key: String, default d: String) throws(ConfigError) -> UInt32 {
+        let text = try string(key, default: d)
+        guard let color = XRGB.parse(text) else { throw error(key, "expected a colour like \"#1A2B3C\", got \"\(text)\"") }
+        return color
+    }
+
+    func mismatch(_ key: String, _ expected: String) -> ConfigError {
+        error(key, "expected \(expected), got \(entries[key]?.value.typeName ?? "nothing")")
+    }
+
+    func rejectUnknownKeys() throws(ConfigError) {
+        let unknown = entries.filter { !used.contains($0.key) }.sorted { $0.value.line < $1.value.line }
+        if let (key, entry) = unknown.first {
+            let table = key.split(separator: ".").first.map(String.init) ?? ""
+            let known = used.filter { $0.hasPrefix(table + ".") }.sorted().joined(separator: ", ")
+            throw ConfigError(file: entry.line == 0 ? "--set" : file, line: entry.line, key: key,
+                              message: "unknown key" + (known.isEmpty ? " (unknown table [\(table)])" : "; [\(table)] takes \(known)"))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import SignpadDRM
+import SignpadEvdev
+import SignpadInk
+import SignpadInput
+import SignpadSystemd
+
+/// `signpad run`: one poll loop over the touch device, signals, export results and timers.
+public final class Daemon {
+    let config: Config
+    let logger: Logger
+    var device: EvdevDevice?
+    var decoder: TouchDecoder?
+    var latencies: [Double] = []
+    var nextRescan = 0.0
+    var missingLogged = false
+
+    public init(config: Config, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    public static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    public func run() throws -> Int32 {
+        let service = ServiceManager()
+        let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
+        let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
+        defer { display.close() }
+        let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds)
+        defer { exporter.stop() }
+        do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept in memory and retried") }
+        let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
+        openDevice(session: session, now: Self.monotonic())
+        service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
+        logger.info("ready: export folder \(config.exportDirectory)")
+        var nextWatchdog = Self.monotonic()
+
+        loop: while true {
+            let now = Self.monotonic()
+            if let interval = service.watchdogInterval, now >= nextWatchdog {
+                service.watchdog()
+                nextWatchdog = now + interval
+            }
+            if device == nil && now >= nextRescan { openDevice(session: session, now: now) }
+            var deadline = min(session.nextDeadline, now + 1)
+            if service.watchdogInterval != nil { deadline = min(deadline, nextWatchdog) }
+            if device == nil { deadline = min(deadline, nextRescan) }
+            var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
+            if let device { fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)) }
+            let timeout = Int32(max(0, min((deadline - now) * 1000, 1000)).rounded(.up))
+            if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
+                throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if fds[0].revents != 0, let signal = signals.take() {
+                logger.notice("received signal \(signal): stopping")
+                break loop
+            }
+            if fds.count > 2 && fds[2].revents != 0 { readInput(session: session, hangup: fds[2].revents & Int16(POLLHUP | POLLERR) != 0) }
+            session.tick(now: Self.monotonic())
+        }
+
+        service.stopping()
+        let pending = exporter.pending
+        if pending > 0 {
+            logger.notice("finishing \(pending) pending export(s) before exit")
+            if !exporter.waitUntilIdle(timeout: 20) {
+                logger.critical("\(exporter.pending) signature(s) could not be written to \(config.exportDirectory) before exit: \(session.failures.last ?? "")")
+            }
+        }
+        session.tick(now: Self.monotonic())
+        session.blank()
+        report(session: session, display: display)
+        return 0
+    }
+
+    func openDevice(session: Session, now: Double) {
+        nextRescan = now + 1
+        let nodes = config.inputDevice.map { $0.hasPrefix("/") ? [$0] : DeviceScanner.eventNodes() } ?? DeviceScanner.eventNodes()
+        for scanned in DeviceScanner.scan(nodes) {
+            guard let description = scanned.description, scanned.classification.kind != nil else { continue }
+            if let wanted = config.inputDevice, !wanted.hasPrefix("/"), description.name != wanted { continue }
+            do {
+                let opened = try EvdevDevice(path: scanned.path, grab: config.grab)
+                let scanout = session.display.scanout
+                let calibration = config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? scanned.udevCalibration ?? .identity
+                var decoder = try TouchDecoder(device: opened.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                                               calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
+                opened.seed(&decoder)
+                device = opened
+                self.decoder = decoder
+                session.deviceName = description.name
+                missingLogged = false
+                logger.info("input \(scanned.path) \"\(description.name)\" as \(scanned.classification.kind!.rawValue)\(config.grab ? ", grabbed" : "")")
+                return
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
+        if !missingLogged {
+            logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
+            missingLogged = true
+        }
+    }
+
+    func readInput(session: Session, hangup: Bool) {
+        guard let device, var decoder else { return }
+        let status = device.read { event in
+            decoder.feed(event) { stroke in
+                session.handle(stroke, now: Self.monotonic())
+                if case .move = stroke { latencies.append(Self.monotonic() - event.seconds) }
+            }
+        }
+        if status == .gone || hangup {
+            decoder.cancel { session.handle($0, now: Self.monotonic()) }
+            logger.warning("\(device.path) went away; ending the stroke and waiting for it to come back")
+            device.close()
+            self.device = nil
+            self.decoder = nil
+            nextRescan = Self.monotonic() + 0.5
+            return
+        }
+        self.decoder = decoder
+    }
+
+    func report(session: Session, display: DRMDisplay) {
+        let sorted = latencies.filter { $0 >= 0 && $0 < 10 }.sorted()
+        let frame = Double(display.scanout.width * display.scanout.height * 4)
+        let perEvent = Double(session.inkBytes) / Double(max(session.inkEvents, 1))
+        if sorted.isEmpty {
+            logger.notice("latency: no ink events")
+        } else {
+            let p50 = sorted[sorted.count / 2] * 1e6, p99 = sorted[min(sorted.count * 99 / 100, sorted.count - 1)] * 1e6
+            logger.notice("latency event→DirtyFB: n=\(sorted.count) p50=\(Int(p50)) µs p99=\(Int(p99)) µs; flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.dirtyFB.rawValue)")
+        }
+    }
+}
+
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
+final class SignalWatcher {
+    let fd: Int32
+    private let writeFD: Int32
+
+    init(_ signals: [Int32]) throws {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw DaemonError(description: "pipe: \(String(cString: strerror(errno)))") }
+        fd = fds[0]
+        writeFD = fds[1]
+        for f in fds { _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK) }
+        SignalWatcher.target.store(writeFD)
+        for s in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                var byte = UInt8(truncatingIfNeeded: signal)
+                _ = write(SignalWatcher.target.load(), &byte, 1)
+            }
+            sigaction(s, &action, nil)
+        }
+    }
+
+    func take() -> Int32? {
+        var byte: UInt8 = 0
+        return read(fd, &byte, 1) == 1 ? Int32(byte) : nil
+    }
+
+    /// The write end for the handler: a C signal handler cannot capture context.
+    static let target = AtomicFD()
+}
+
+final class AtomicFD: @unchecked Sendable {
+    private var value: Int32 = -1
+    func store(_ fd: Int32) { value = fd }
+    func load() -> Int32 { value }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SignpadExport
+import SignpadInk
+import SignpadInput
+
+public struct ReplayError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The whole kiosk offscreen on a recording: the same decoder, kiosk, renderer and exporter as
+/// the daemon, with the recording's clock.
+public struct Replay {
+    public var config: Config
+    public var width: Int
+    public var height: Int
+    public var confirmAtEnd = true
+
+    public init(config: Config, width: Int, height: Int) {
+        self.config = config
+        self.width = width
+        self.height = height
+    }
+
+    public struct Outcome {
+        public var saved: [String]
+        public var failed: [String]
+        public var screen: Canvas
+        public var session: Session
+    }
+
+    public func run(_ recording: EvemuRecording, outputDirectory: String, log: @escaping (String) -> Void) throws -> Outcome {
+        var config = self.config
+        config.exportDirectory = outputDirectory
+        let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
+        let exporter = Exporter(directory: outputDirectory, options: config.export, retrySeconds: config.retrySeconds)
+        defer { exporter.stop() }
+        try exporter.prepare()
+        let session = try Session(config: config, display: display, exporter: exporter, deviceName: recording.device.name, log: log)
+        let scanout = display.scanout
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
+                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
+        var now = recording.events.first?.seconds ?? 0
+        for event in recording.events {
+            now = event.seconds
+            if now >= session.nextDeadline { session.tick(now: now) }
+            decoder.feed(event) { session.handle($0, now: now) }
+        }
+        decoder.cancel { session.handle($0, now: now) }
+        if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
+        guard exporter.waitUntilIdle(timeout: 30) else {
+            session.tick(now: now)
+            throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.failures.last ?? "timed out")")
+        }
+        session.tick(now: now)
+        return Outcome(saved: session.saved, failed: session.failures, screen: display.screen, session: session)
+    }
+}
+
+/// Writes a canvas as an RGB PNG (screenshots).
+public func writePNG(_ canvas: Canvas, to path: String) throws {
+    let bytes = PNGEncoder.encode(width: canvas.width, height: canvas.height, channels: .rgb) { canvas[$0, $1] }
+    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SignpadExport
+import SignpadInk
+import SignpadKiosk
+import SignpadText
+
+/// One kiosk on one display: stroke events in, pixels and exports out. The daemon and the
+/// offscreen replay both drive this, so what a recording shows is what the panel shows.
+public final class Session {
+    public let config: Config
+    public let display: Display
+    public let exporter: Exporter
+    public private(set) var kiosk: Kiosk
+    public private(set) var renderer: InkRenderer
+    public var deviceName: String
+    /// Counters for the latency report.
+    public private(set) var inkEvents = 0
+    public private(set) var inkBytes = 0
+    /// Ids of the signatures written so far, and the export failures seen.
+    public private(set) var saved: [String] = []
+    public private(set) var failures: [String] = []
+
+    private var smoother: MidpointSmoother
+    private let painter: ChromePainter
+    private var chrome: Canvas
+    private var dirty = DirtyRegion()
+    private var wallAtFirstSample: Double?
+    private let log: (String) -> Void
+
+    public init(config: Config, display: Display, exporter: Exporter, deviceName: String, log: @escaping (String) -> Void) throws {
+        self.config = config
+        self.display = display
+        self.exporter = exporter
+        self.deviceName = deviceName
+        self.log = log
+        let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
+        let layout = KioskLayout(width: width, height: height)
+        kiosk = Kiosk(layout: layout, rules: config.rules)
+        smoother = MidpointSmoother(options: config.pen)
+        painter = try ChromePainter(style: config.style, backgroundImage: config.backgroundImage, width: width, height: height)
+        chrome = Canvas(width: width, height: height)
+        renderer = InkRenderer(background: chrome, inkColor: config.inkColor, clip: layout.box.insetBy(2))
+        repaintChrome(whole: true)
+        display.present(renderer.canvas, dirty: DirtyRegion([renderer.canvas.bounds]))
+    }
+
+    /// One stroke event from the decoder; `now` is monotonic seconds.
+    public func handle(_ event: StrokeEvent, now: Double) {
+        apply(kiosk.handle(event, now: now), now: now)
+    }
+
+    public func tick(now: Double) {
+        apply(kiosk.tick(now: now), now: now)
+        for result in exporter.results() {
+            if let error = result.error {
+                log("export of \(result.recordID) failed, kept in memory and retried in \(config.retrySeconds) s: \(error)")
+                failures.append(error)
+            } else {
+                saved.append(result.recordID)
+                log("saved \(result.recordID) to \(config.exportDirectory)")
+            }
+            apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
+        }
+    }
+
+    /// Confirms as the Done button does (the end of a replay).
+    public func confirm(now: Double) { apply(kiosk.confirm(now: now), now: now) }
+
+    public var nextDeadline: Double { kiosk.nextDeadline() }
+
+    /// Wipes ink and messages: nothing of a signature stays on screen at exit.
+    public func blank() {
+        dirty.removeAll()
+        smoother = MidpointSmoother(options: config.pen)
+        renderer.clearInk(dirty: &dirty)
+        display.present(renderer.canvas, dirty: dirty)
+    }
+
+    private func apply(_ effects: [KioskEffect], now: Double) {
+        guard !effects.isEmpty else { return }
+        dirty.removeAll()
+        for effect in effects {
+            switch effect {
+            case .ink(let event):
+                if case .down(let sample) = event, kiosk.signature.strokes.count == 1 {
+                    wallAtFirstSample = Date().timeIntervalSince1970 - max(now - sample.time, 0)
+                }
+                renderer.apply(smoother.handle(event), dirty: &dirty)
+                inkEvents += 1
+            case .clearInk:
+                smoother = MidpointSmoother(options: config.pen)
+                renderer.clearInk(dirty: &dirty)
+            case .save(let signature, let exportID):
+                exporter.submit(record(for: signature, now: now), exportID: exportID)
+            case .repaintChrome:
+                repaintChrome()
+            }
+        }
+        if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }
+        display.present(renderer.canvas, dirty: dirty)
+    }
+
+    private func record(for signature: Signature, now: Double) -> SignatureRecord {
+        let first = signature.strokes.first?.first?.time ?? now
+        let last = signature.strokes.last?.last?.time ?? now
+        let start = wallAtFirstSample ?? Date().timeIntervalSince1970
+        return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
+                               endedAt: start + (last - first), device: deviceName,
+                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height)
+    }
+
+    private func repaintChrome(whole: Bool = false) {
+        let items = KioskScreen.items(layout: kiosk.layout, labels: config.labels, style: config.style,
+                                      message: kiosk.message, pressed: kiosk.pressedButton)
+        painter.paint(items, into: &chrome)
+        let layout = kiosk.layout
+        // After the first paint only the message and the buttons change.
+        let changing = whole ? [renderer.canvas.bounds] : [layout.message, layout.clearButton, layout.doneButton]
+        for rect in changing { renderer.updateBackground(rect, from: chrome, dirty: &dirty) }
+    }
+}
+
+extension PixelRect {
+    func insetBy(_ d: Int) -> PixelRect { PixelRect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d) }
+}

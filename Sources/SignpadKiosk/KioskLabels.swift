@@ -1,0 +1,23 @@
+/// Every word the kiosk shows, so a kiosk can speak its own language.
+public struct KioskLabels: Equatable, Sendable {
+    public var prompt = "Please sign in the box below"
+    public var clear = "Clear"
+    public var done = "Done"
+    public var tooLittleInk = "Please sign with your full signature"
+    public var saving = "Saving…"
+    public var saved = "Thank you — saved"
+    /// Shown with the reason when an export fails; meant for staff.
+    public var saveFailed = "Not saved yet — staff: "
+
+    public init() {}
+
+    public func text(for message: KioskMessage) -> String? {
+        switch message {
+        case .none: return nil
+        case .tooLittleInk: return tooLittleInk
+        case .saving: return saving
+        case .saved: return saved
+        case .saveFailed(let reason): return saveFailed + reason
+        }
+    }
+}

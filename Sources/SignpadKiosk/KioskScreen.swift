@@ -1,0 +1,55 @@
+import SignpadInk
+
+/// Colours and font of the kiosk's furniture.
+public struct KioskStyle: Equatable, Sendable {
+    public var font = "DejaVu Sans"
+    public var background: UInt32 = 0xFFFFFF
+    public var text: UInt32 = 0x202020
+    public var boxBorder: UInt32 = 0xB0B0B0
+    public var baseline: UInt32 = 0x808080
+    public var button: UInt32 = 0xE8E8E8
+    public var buttonPressed: UInt32 = 0xA0C4FF
+    public var message: UInt32 = 0xB00020
+
+    public init() {}
+}
+
+/// One rectangle of text or shape to paint; the painter knows nothing of the kiosk's rules.
+public struct ChromeItem: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case text(String, size: Double, color: UInt32)
+        case frame(color: UInt32, lineWidth: Double)
+        case button(String, pressed: Bool)
+        case line(from: Point, to: Point, color: UInt32, width: Double)
+        case cross(center: Point, size: Double, color: UInt32)
+    }
+
+    public var rect: PixelRect
+    public var kind: Kind
+
+    public init(_ rect: PixelRect, _ kind: Kind) {
+        self.rect = rect
+        self.kind = kind
+    }
+}
+
+/// What the screen shows for a kiosk state: the furniture around the ink.
+public enum KioskScreen {
+    public static func items(layout: KioskLayout, labels: KioskLabels, style: KioskStyle, message: KioskMessage,
+                             pressed: KioskLayout.Button?) -> [ChromeItem] {
+        let box = layout.box
+        var items: [ChromeItem] = [
+            ChromeItem(layout.prompt, .text(labels.prompt, size: Double(layout.prompt.height) * 0.45, color: style.text)),
+            ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)),
+            ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
+                                  to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)),
+            ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)),
+            ChromeItem(layout.clearButton, .button(labels.clear, pressed: pressed == .clear)),
+            ChromeItem(layout.doneButton, .button(labels.done, pressed: pressed == .done)),
+        ]
+        if let text = labels.text(for: message) {
+            items.append(ChromeItem(layout.message, .text(text, size: Double(layout.message.height) * 0.7, color: style.message)))
+        }
+        return items
+    }
+}

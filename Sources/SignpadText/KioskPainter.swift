@@ -1,0 +1,149 @@
+import CCairo
+import SignpadInk
+import SignpadKiosk
+
+/// Why the painter could not start.
+public struct PainterError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+}
+
+/// Paints text and shapes into a canvas with cairo.
+public struct ChromePainter {
+    public let style: KioskStyle
+    private let backgroundImage: Canvas?
+
+    public init(style: KioskStyle, backgroundImage path: String?, width: Int, height: Int) throws(PainterError) {
+        self.style = style
+        if let path {
+            backgroundImage = try Self.loadPNG(path, fitTo: width, height)
+        } else {
+            backgroundImage = nil
+        }
+    }
+
+    /// Paints the whole screen.
+    public func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
+        let width = canvas.width, height = canvas.height, stride = canvas.stride
+        canvas.pixels.withUnsafeMutableBytes { bytes in
+            let surface = cairo_image_surface_create_for_data(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                              CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride * 4))
+            let cr = cairo_create(surface)
+            defer {
+                cairo_destroy(cr)
+                cairo_surface_flush(surface)
+                cairo_surface_destroy(surface)
+            }
+            setColor(cr, style.background)
+            cairo_paint(cr)
+            if let image = backgroundImage { paintImage(cr, image) }
+            cairo_select_font_face(cr, style.font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            for item in items { draw(cr, item) }
+        }
+    }
+
+    private func draw(_ cr: OpaquePointer?, _ item: ChromeItem) {
+        let r = item.rect
+        switch item.kind {
+        case .text(let text, let size, let color):
+            setColor(cr, color)
+            centredText(cr, text, in: r, size: size)
+        case .frame(let color, let lineWidth):
+            setColor(cr, color)
+            cairo_set_line_width(cr, lineWidth)
+            cairo_rectangle(cr, Double(r.minX) + lineWidth / 2, Double(r.minY) + lineWidth / 2, Double(r.width) - lineWidth, Double(r.height) - lineWidth)
+            cairo_stroke(cr)
+        case .button(let label, let pressed):
+            roundedRect(cr, r, radius: Double(r.height) / 5)
+            setColor(cr, pressed ? style.buttonPressed : style.button)
+            cairo_fill_preserve(cr)
+            setColor(cr, style.boxBorder)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+            setColor(cr, style.text)
+            centredText(cr, label, in: r, size: Double(r.height) * 0.4)
+        case .line(let a, let b, let color, let width):
+            setColor(cr, color)
+            cairo_set_line_width(cr, width)
+            cairo_move_to(cr, a.x, a.y)
+            cairo_line_to(cr, b.x, b.y)
+            cairo_stroke(cr)
+        case .cross(let c, let size, let color):
+            setColor(cr, color)
+            cairo_set_line_width(cr, max(size / 8, 1.5))
+            cairo_move_to(cr, c.x - size / 2, c.y - size / 2)
+            cairo_line_to(cr, c.x + size / 2, c.y + size / 2)
+            cairo_move_to(cr, c.x + size / 2, c.y - size / 2)
+            cairo_line_to(cr, c.x - size / 2, c.y + size / 2)
+            cairo_stroke(cr)
+        }
+    }
+
+    private func centredText(_ cr: OpaquePointer?, _ text: String, in r: PixelRect, size: Double) {
+        var fontSize = size
+        var extents = cairo_text_extents_t()
+        // Shrink long labels (translations can be longer) until they fit their rectangle.
+        repeat {
+            cairo_set_font_size(cr, fontSize)
+            cairo_text_extents(cr, text, &extents)
+            if extents.x_advance <= Double(r.width) * 0.95 { break }
+            fontSize *= 0.9
+        } while fontSize > 6
+        let x = Double(r.minX) + (Double(r.width) - extents.x_advance) / 2
+        let y = Double(r.minY) + (Double(r.height) - extents.height) / 2 - extents.y_bearing
+        cairo_move_to(cr, x, y)
+        cairo_show_text(cr, text)
+    }
+
+    private func roundedRect(_ cr: OpaquePointer?, _ r: PixelRect, radius: Double) {
+        let x = Double(r.minX), y = Double(r.minY), w = Double(r.width), h = Double(r.height)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
+        cairo_arc(cr, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
+        cairo_arc(cr, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    private func setColor(_ cr: OpaquePointer?, _ c: UInt32) {
+        cairo_set_source_rgb(cr, Double((c >> 16) & 0xff) / 255, Double((c >> 8) & 0xff) / 255, Double(c & 0xff) / 255)
+    }
+
+    private func paintImage(_ cr: OpaquePointer?, _ image: Canvas) {
+        var copy = image
+        copy.pixels.withUnsafeMutableBytes { bytes in
+            let surface = cairo_image_surface_create_for_data(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24,
+                                                              Int32(image.width), Int32(image.height), Int32(image.stride * 4))
+            cairo_set_source_surface(cr, surface, 0, 0)
+            cairo_paint(cr)
+            cairo_surface_destroy(surface)
+        }
+    }
+
+    /// Reads a PNG into a canvas, scaled to cover `width`×`height` (background images, tests).
+    public static func loadPNG(_ path: String, fitTo width: Int? = nil, _ height: Int? = nil) throws(PainterError) -> Canvas {
+        let image = cairo_image_surface_create_from_png(path)
+        defer { cairo_surface_destroy(image) }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else {
+            throw PainterError(description: "\(path): not a readable PNG (\(String(cString: cairo_status_to_string(cairo_surface_status(image)))))")
+        }
+        let iw = Int(cairo_image_surface_get_width(image)), ih = Int(cairo_image_surface_get_height(image))
+        let w = width ?? iw, h = height ?? ih
+        var canvas = Canvas(width: w, height: h)
+        canvas.pixels.withUnsafeMutableBytes { bytes in
+            let surface = cairo_image_surface_create_for_data(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24,
+                                                              Int32(w), Int32(h), Int32(w * 4))
+            let cr = cairo_create(surface)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+            let scale = max(Double(w) / Double(iw), Double(h) / Double(ih))
+            cairo_scale(cr, scale, scale)
+            cairo_set_source_surface(cr, image, 0, 0)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_flush(surface)
+            cairo_surface_destroy(surface)
+        }
+        for i in canvas.pixels.indices { canvas.pixels[i] &= 0xFFFFFF }
+        return canvas
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SignpadDaemon
+import SignpadEvdev
+import SignpadInput
+
+@main
+struct Signpad: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A Linux kiosk signature pad: evdev in, smooth ink on a DRM screen, signatures to a folder.",
+        subcommands: [Run.self, Replay.self, Demo.self, Bench.self, Devices.self, CheckConfig.self])
+}
+
+/// --config and --set, shared by the commands that read a configuration.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .long, help: "The TOML configuration file (default \(Config.defaultPath) when it exists).")
+    var config: String?
+
+    @Option(name: .customLong("set"), help: "Override one key, e.g. --set export.directory=\\\"/srv/sig\\\" or --set display.rotation=90.")
+    var overrides: [String] = []
+
+    func load(defaultToSystemFile: Bool) throws -> Config {
+        let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
+        var text = ""
+        if let path {
+            guard let data = FileManager.default.contents(atPath: path), let s = String(data: data, encoding: .utf8) else {
+                throw ValidationError("\(path): cannot read the configuration file")
+            }
+            text = s
+        }
+        return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+    }
+}
+
+func makeLogger(level: String) -> Logger {
+    LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+    var logger = Logger(label: "signpad")
+    logger.logLevel = Logger.Level(rawValue: level) ?? .info
+    return logger
+}
+
+func parseScreen(_ text: String) throws -> (Int, Int) {
+    let parts = text.split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 1920x1080, got \(text)") }
+    return (parts[0], parts[1])
+}
+
+func loadRecording(_ path: String) throws -> EvemuRecording {
+    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        throw ValidationError("\(path): cannot read the recording")
+    }
+    return try EvemuRecording.parse(text, file: path)
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the kiosk on the screen and touch panel (the systemd service).")
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: true)
+        let logger = makeLogger(level: config.logLevel)
+        do {
+            throw ExitCode(try Daemon(config: config, logger: logger).run())
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the whole kiosk offscreen on an evemu recording.")
+    @Argument(help: "An evemu-record file.") var recording: String
+    @Option(name: .long, help: "Where the exports and screen.png go.") var outputDir: String
+    @Option(name: .long, help: "The screen size, WIDTHxHEIGHT.") var screen = "1280x800"
+    @Flag(name: .long, help: "Do not save an unconfirmed signature at the end.") var noConfirmAtEnd = false
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: false)
+        let (w, h) = try parseScreen(screen)
+        try replay(recording: recording, outputDir: outputDir, width: w, height: h, confirm: !noConfirmAtEnd, config: config)
+    }
+}
+
+func replay(recording path: String, outputDir: String, width: Int, height: Int, confirm: Bool, config: Config) throws {
+    let recording = try loadRecording(path)
+    var replay = SignpadDaemon.Replay(config: config, width: width, height: height)
+    replay.confirmAtEnd = confirm
+    let outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
+    let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
+    try writePNG(outcome.screen, to: screenPath)
+    for id in outcome.saved {
+        for format in config.export.formats.map(\.rawValue) + ["meta.json"] {
+            print((outputDir as NSString).appendingPathComponent("\(id).\(format)"))
+        }
+    }
+    print(screenPath)
+    if outcome.saved.isEmpty { FileHandle.standardError.write(Data("signpad: no signature was saved\n".utf8)) }
+}
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Replay the bundled signature and write its exports and a screenshot.")
+    @Option(name: .long, help: "Where the exports go.") var outputDir = "./signatures"
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = ["demo/signature.evemu", here.appendingPathComponent("../../demo/signature.evemu").path,
+                          here.appendingPathComponent("../share/signpad/demo/signature.evemu").path, "/usr/share/signpad/demo/signature.evemu"]
+        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw ValidationError("the bundled signature is missing; looked in \(candidates.joined(separator: ", "))")
+        }
+        try replay(recording: path, outputDir: outputDir, width: 1280, height: 800, confirm: true, config: try options.load(defaultToSystemFile: false))
+    }
+}
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
+    @Option(name: .long, help: "An evemu recording (default: the bundled demo signature).") var recording = "demo/signature.evemu"
+    @Option(name: .long, help: "The canvas size, WIDTHxHEIGHT.") var screen = "1920x1080"
+    @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
+
+    func run() throws {
+        let (w, h) = try parseScreen(screen)
+        let events = try loadRecording(recording).strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
+        let rows = SignpadDaemon.Bench(events: events, width: w, height: h).run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        } else {
+            print(SignpadDaemon.Bench.table(rows, recording: recording, width: w, height: h), terminator: "")
+        }
+    }
+}
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List input devices, how signpad classifies them, and why it skips some.")
+
+    func run() throws {
+        let nodes = DeviceScanner.eventNodes()
+        guard !nodes.isEmpty else {
+            print("No input devices: /dev/input has no event nodes. (In a container or VM without input, use `signpad demo` or `signpad replay`.)")
+            return
+        }
+        for device in DeviceScanner.scan(nodes) {
+            print("Device:      \(device.description?.name ?? "?")")
+            print("Kernel:      \(device.path)")
+            switch device.classification {
+            case .usable(let kind, let multitouch):
+                print("Class:       \(kind.rawValue)\(multitouch ? " (multitouch, follows the first contact)" : "")")
+            case .skipped(let reason):
+                print("Class:       skipped: \(reason)")
+            }
+            if let d = device.description {
+                print("Id:          bus \(hex(d.bus)) vendor \(hex(d.vendor)) product \(hex(d.product))")
+                for (code, name) in [(EventCode.ABS_X, "x"), (EventCode.ABS_Y, "y"), (EventCode.ABS_MT_POSITION_X, "mt x"),
+                                     (EventCode.ABS_MT_POSITION_Y, "mt y"), (EventCode.ABS_PRESSURE, "pressure"), (EventCode.ABS_MT_PRESSURE, "mt pressure")] {
+                    if let info = d.absInfo[code] {
+                        let resolution = info.resolution > 0 ? ", \(info.resolution) units/mm" : ""
+                        print("Axis \(name):".padding(toLength: 13, withPad: " ", startingAt: 0) + "\(info.minimum)…\(info.maximum)\(resolution)")
+                    }
+                }
+            }
+            if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
+            print("")
+        }
+    }
+
+    func hex(_ v: UInt16) -> String { String(format: "%04x", v) }
+}
+
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.")
+    @Argument(help: "The TOML file.") var file: String
+    @Option(name: .customLong("set"), help: "Override one key as `signpad run` would.") var overrides: [String] = []
+
+    func run() throws {
+        let config = try ConfigOptions.parse(["--config", file] + overrides.flatMap { ["--set", $0] }).load(defaultToSystemFile: false)
+        print(config.effectiveTOML, terminator: "")
+    }
+}
