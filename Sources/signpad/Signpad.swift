@@ -24,10 +24,11 @@ struct ConfigOptions: ParsableArguments {
         let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
         var text = ""
         if let path {
-            guard let data = FileManager.default.contents(atPath: path), let s = String(data: data, encoding: .utf8) else {
-                throw ValidationError("\(path): cannot read the configuration file")
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw ValidationError("\(path): cannot read the configuration file (\(error.localizedDescription))")
             }
-            text = s
         }
         return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
     }

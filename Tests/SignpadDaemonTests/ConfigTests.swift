@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import SignpadDaemon
+import SignpadInk
+
+@Suite struct ConfigTests {
+    @Test func defaultsWithoutAFile() throws {
+        let config = try Config.load(text: "", file: "(none)")
+        #expect(config.exportDirectory == "/var/lib/signpad/signatures")
+        #expect(config.pen.width == .constant(2.5))
+        #expect(config.display.rotation == .none)
+        #expect(config.effectiveTOML.contains("[export]\ndirectory = \"/var/lib/signpad/signatures\""))
+    }
+
+    @Test func readsEveryKindOfValue() throws {
+        let text = """
+        # a kiosk in portrait
+        [display]
+        rotation = 90
+        connector = "HDMI-A-1"
+        [input]
+        calibration = [1, 0, 0, 0, 1.0, 0]  # identity
+        [ink]
+        width_mode = "velocity"
+        color = "#102030"
+        [export]
+        formats = ["png", "json"]
+        scale = 2
+        [kiosk]
+        prompt = "Bitte hier unterschreiben"
+        """
+        let config = try Config.load(text: text, file: "k.toml")
+        #expect(config.display.rotation == .quarter)
+        #expect(config.display.connector == "HDMI-A-1")
+        #expect(config.calibration == [1, 0, 0, 0, 1, 0])
+        #expect(config.pen.width == .velocity(min: 1, max: 4, filterWeight: 0.7))
+        #expect(config.inkColor == 0x102030)
+        #expect(config.export.formats == [.png, .json])
+        #expect(config.export.scale == 2)
+        #expect(config.labels.prompt == "Bitte hier unterschreiben")
+    }
+
+    @Test(arguments: [
+        ("[export]\ndirectry = \"/x\"\n", 2, "export.directry", "unknown key"),
+        ("[display]\nrotation = \"90\"\n", 2, "display.rotation", "expected an integer, got a string"),
+        ("[display]\nrotation = 45\n", 2, "display.rotation", "expected 0, 90, 180 or 270"),
+        ("\n\n[ink]\ncolor = \"black\"\n", 4, "ink.color", "expected a colour"),
+        ("[input]\ncalibration = [1, 2]\n", 2, "input.calibration", "6 numbers"),
+        ("[export]\nformats = [\"png\", \"pdf\"]\n", 2, "export.formats", "unknown format \"pdf\""),
+        ("[kiosk]\nprompt = \"unclosed\n", 2, "kiosk.prompt", "closing \""),
+        ("[nosuch]\nkey = 1\n", 2, "nosuch.key", "unknown table"),
+        ("[ink]\nwidth = 2\nwidth = 3\n", 3, "ink.width", "defined twice"),
+    ])
+    func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
+        do {
+            _ = try Config.load(text: text, file: "/etc/signpad/signpad.toml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.file == "/etc/signpad/signpad.toml")
+            #expect(error.line == line, "\(error)")
+            #expect(error.key == key, "\(error)")
+            #expect(error.message.contains(expected), "\(error)")
+        }
+    }
+
+    @Test func commandLineOverridesTheFile() throws {
+        let config = try Config.load(text: "[display]\nrotation = 90\n", file: "f", overrides: ["display.rotation=180", "export.directory=\"/tmp/x\""])
+        #expect(config.display.rotation == .half)
+        #expect(config.exportDirectory == "/tmp/x")
+        #expect(throws: ConfigError.self) { try Config.load(text: "", file: "f", overrides: ["display.rotaton=1"]) }
+    }
+
+    @Test func theSampleConfigDocumentsEveryKeyWithItsDefault() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config/signpad.toml")
+        let text = try String(contentsOf: sample, encoding: .utf8)
+        let fromSample = try Config.load(text: text, file: sample.path)
+        let defaults = try Config.load(text: "", file: "(defaults)")
+        #expect(fromSample.effectiveTOML == defaults.effectiveTOML, "config/signpad.toml must hold the defaults")
+        let documented = try TOMLParser.parse(text, file: sample.path)
+        #expect(Set(documented.keys) == Set(defaults.effective.map(\.key)), "every key is in the sample")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import SignpadDaemon
+import SignpadExport
+import SignpadInk
+import SignpadInput
+import SignpadKiosk
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func demoRecording() throws -> EvemuRecording {
+    let path = packageRoot.appendingPathComponent("demo/signature.evemu").path
+    return try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+}
+
+func scratch() -> String { NSTemporaryDirectory() + "signpad-replay-" + UUID().uuidString }
+
+func quietConfig(_ overrides: [String] = []) throws -> Config { try Config.load(text: "", file: "(test)", overrides: overrides) }
+
+/// Appends a tap at a screen point (in a 0…4095 panel mapped to the replay's screen) to a recording.
+func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), id: Int32) -> EvemuRecording {
+    var r = recording
+    var t = (r.events.last?.microseconds ?? 0) + 300_000
+    let x = Int32(p.x / Double(screen.0) * 4096), y = Int32(p.y / Double(screen.1) * 4096)
+    for frame: [(UInt16, UInt16, Int32)] in [[(3, 0x2f, 0), (3, 0x39, id), (3, 0x35, x), (3, 0x36, y)], [(3, 0x39, -1)]] {
+        for (type, code, value) in frame + [(0, 0, 0)] { r.events.append(InputEvent(microseconds: t, type: type, code: code, value: value)) }
+        t += 50_000
+    }
+    return r
+}
+
+@Suite struct ReplayTests {
+    @Test func theDemoSignatureIsSavedInEveryFormatAndTheScreenIsBlankAfterwards() throws {
+        let dir = scratch()
+        let outcome = try Replay(config: quietConfig(), width: 1280, height: 800).run(try demoRecording(), outputDirectory: dir) { _ in }
+        #expect(outcome.saved.count == 1)
+        let id = try #require(outcome.saved.first)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
+        #expect(names == Set(["png", "svg", "inkml", "json", "meta.json"].map { "\(id).\($0)" }))
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).meta.json")))
+        #expect(meta.strokes == 5)
+        #expect(meta.device == "signpad demo touchscreen")
+        for (name, entry) in meta.files {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name)")))
+            #expect(SHA256.hex(bytes) == entry.sha256)
+        }
+        // Nothing of the signature stays: the box holds no ink pixel.
+        let box = outcome.session.kiosk.layout.box
+        let screen = outcome.screen
+        var inkLeft = 0
+        for y in (box.minY + 4)..<(box.maxY - 4) {
+            for x in (box.minX + 4)..<(box.maxX - 4) where screen[x, y] == 0x000000 { inkLeft += 1 }
+        }
+        #expect(inkLeft == 0)
+    }
+
+    @Test func clearButtonTapWipesAndNothingIsSaved() throws {
+        let layout = KioskLayout(width: 1280, height: 800)
+        let cleared = appendingTap(try demoRecording(), at: Point(Double(layout.clearButton.minX + 20), Double(layout.clearButton.minY + 20)), screen: (1280, 800), id: 90)
+        var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
+        replay.confirmAtEnd = true
+        let outcome = try replay.run(cleared, outputDirectory: scratch()) { _ in }
+        #expect(outcome.saved.isEmpty, "after Clear there is nothing left to save")
+    }
+
+    @Test func doneButtonTapSavesOnce() throws {
+        let layout = KioskLayout(width: 1280, height: 800)
+        let done = appendingTap(try demoRecording(), at: Point(Double(layout.doneButton.minX + 20), Double(layout.doneButton.minY + 20)), screen: (1280, 800), id: 91)
+        var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
+        replay.confirmAtEnd = false
+        let outcome = try replay.run(done, outputDirectory: scratch()) { _ in }
+        #expect(outcome.saved.count == 1)
+    }
+
+    @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
+        let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let display = OffscreenDisplay(width: 800, height: 480)
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
+        session.confirm(now: 100)
+        #expect(!exporter.waitUntilIdle(timeout: 0.5), "the export keeps failing")
+        session.tick(now: 101)
+        guard case .saveFailed(let reason) = session.kiosk.message else { Issue.record("expected a staff message, got \(session.kiosk.message)"); return }
+        #expect(reason.contains("/proc/signpad-cannot-exist"))
+        #expect(exporter.pending == 1, "the signature is still held")
+    }
+
+    @Test func anExportThatFailsIsWrittenOnceTheFolderWorks() throws {
+        let parent = scratch()
+        let dir = parent + "/signatures"
+        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let display = OffscreenDisplay(width: 800, height: 480)
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
+        session.confirm(now: 100)  // the parent folder does not exist yet: fails
+        #expect(!exporter.waitUntilIdle(timeout: 0.3))
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        session.tick(now: 102)
+        #expect(session.saved.count == 1)
+        #expect(session.kiosk.message == .saved)
+    }
+}
+
+@Suite struct BenchTests {
+    @Test func signpadDrawsTheLeastAndNeverLags() throws {
+        let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
+        let rows = Bench(events: events, width: 640, height: 400).run()
+        #expect(rows.count == 4)
+        let signpad = rows[3], backing = rows[1]
+        #expect(signpad.maxInkLag == 0)
+        #expect(backing.maxInkLag > 0, "without a wet tail the ink trails the finger")
+        #expect(signpad.bytesPerEvent < backing.bytesPerEvent / 50)
+        #expect(rows[2].bytesPerEvent < backing.bytesPerEvent)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import SignpadExport
+import SignpadInk
+
+/// A small signature with two strokes and a tap, pressure on some samples.
+func sampleRecord() -> SignatureRecord {
+    var strokes: [[Sample]] = []
+    strokes.append((0..<40).map { i in Sample(Point(100 + Double(i) * 5.25, 200 + 30 * sin(Double(i) / 4)), time: 10 + Double(i) * 0.01, pressure: Double(i) / 40) })
+    strokes.append((0..<25).map { i in Sample(Point(150 + Double(i) * 3, 150 + Double(i) * 4.125), time: 11 + Double(i) * 0.012) })
+    strokes.append([Sample(Point(320.5, 140.25), time: 12)])
+    return SignatureRecord(id: "20261121T170502Z-test", signature: Signature(strokes: strokes), startedAt: 1_795_000_000.25,
+                           endedAt: 1_795_000_002.25, device: "test panel", screenWidth: 800, screenHeight: 480)
+}
+
+func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+func toolExists(_ tool: String) -> Bool { (try? run("which", [tool]).status) == 0 }
+
+func temporaryDirectory() -> String {
+    let path = NSTemporaryDirectory() + "signpad-test-" + UUID().uuidString
+    return path
+}
+
+@Suite struct ExportFormatTests {
+    @Test func sha256MatchesKnownVectors() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array(repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test(.enabled(if: toolExists("pngcheck"), "skipped: pngcheck is not installed (scripts/install-deps installs it)"))
+    func pngPassesPngcheckInBothBackgrounds() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for transparent in [false, true] {
+            let image = SignatureImage(sampleRecord().signature, options: ExportOptions(transparent: transparent))
+            let path = dir + "/t\(transparent).png"
+            try Data(image.png(transparent: transparent, ink: 0x000000)).write(to: URL(fileURLWithPath: path))
+            let check = try run("pngcheck", ["-v", path])
+            #expect(check.status == 0, "\(check.output)")
+            #expect(check.output.contains(transparent ? "RGB+alpha" : "24-bit RGB"), "\(check.output)")
+        }
+    }
+
+    @Test func pngIsTrimmedToTheInkWithTheMarginAndScale() {
+        let signature = sampleRecord().signature
+        let bounds = signature.bounds!
+        let one = SignatureImage(signature, options: ExportOptions(margin: 10, scale: 1))
+        let two = SignatureImage(signature, options: ExportOptions(margin: 10, scale: 2))
+        #expect(abs(Double(one.width) - (bounds.max.x - bounds.min.x + 2 * (1.25 + 1 + 10))) <= 1)
+        #expect(abs(Double(two.width) - (2 * Double(one.width) - 20)) <= 2, "the margin is in output pixels, not scaled")
+        let r = one.render(background: 0xFFFFFF, ink: 0)
+        // The margin is blank, the ink is inside.
+        #expect((0..<one.height).allSatisfy { r.canvas[0, $0] == 0xFFFFFF && r.canvas[5, $0] == 0xFFFFFF })
+        #expect(r.canvas.pixels.contains(0x000000))
+    }
+
+    @Test(.enabled(if: toolExists("rsvg-convert"), "skipped: rsvg-convert is not installed (scripts/install-deps installs it)"))
+    func svgRendersToTheSameInkAsThePNG() throws {
+        let record = sampleRecord()
+        let options = ExportOptions(margin: 8)
+        let image = SignatureImage(record.signature, options: options)
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let svgPath = dir + "/s.svg", rendered = dir + "/s.png"
+        try SVGEncoder.encode(image, ink: 0, transparent: false).write(toFile: svgPath, atomically: true, encoding: .utf8)
+        let conversion = try run("rsvg-convert", ["-o", rendered, svgPath])
+        #expect(conversion.status == 0, "\(conversion.output)")
+        let svgPixels = try PNGReader.rgb(rendered)
+        #expect(svgPixels.width == image.width && svgPixels.height == image.height)
+        // Compare ink masks: a pixel is ink when darker than mid-grey. Antialiasing may differ at
+        // the edges, so allow a one-pixel neighbourhood.
+        let ours = image.render(background: 0xFFFFFF, ink: 0).canvas
+        func dark(_ v: UInt32) -> Bool { (v & 0xFF) < 128 }
+        var inkPixels = 0, unmatched = 0
+        for y in 1..<(image.height - 1) {
+            for x in 1..<(image.width - 1) where dark(ours[x, y]) {
+                inkPixels += 1
+                let near = (-1...1).contains { dy in (-1...1).contains { dx in dark(svgPixels.pixel(x + dx, y + dy)) } }
+                if !near { unmatched += 1 }
+            }
+        }
+        #expect(inkPixels > 500)
+        #expect(Double(unmatched) / Double(inkPixels) < 0.01, "\(unmatched) of \(inkPixels) ink pixels have no SVG ink near them")
+    }
+
+    @Test func inkmlRoundTripsToTheSameSamples() throws {
+        let record = sampleRecord()
+        let text = InkMLEncoder.encode(record)
+        #expect(text.contains("<traceFormat xml:id=\"tf0\">"))
+        #expect(text.contains("<channel name=\"F\""))
+        let traces = try InkMLReader.traces(text)
+        #expect(traces.count == record.signature.strokes.count)
+        for (trace, stroke) in zip(traces, record.signature.strokes) {
+            #expect(trace.contextRef == "#ctx0")
+            #expect(trace.points.count == stroke.count)
+            #expect(trace.points.first?.x == stroke.first?.point.x && trace.points.first?.y == stroke.first?.point.y)
+            #expect(trace.points.last?.x == stroke.last?.point.x && trace.points.last?.y == stroke.last?.point.y)
+            for (p, s) in zip(trace.points, stroke) {
+                #expect(p.x == s.point.x && p.y == s.point.y)
+                #expect(abs(p.t - (s.time - record.firstSampleTime) * 1000) < 0.001)
+                #expect(p.f == (s.pressure ?? -1))
+            }
+        }
+    }
+
+    @Test func signaturePadJSONRoundTripsToTheSameSamples() throws {
+        let record = sampleRecord()
+        let data = try SignaturePadJSON.encode(record, options: ExportOptions())
+        let groups = try JSONDecoder().decode([SignaturePadJSON.Group].self, from: Data(data))
+        #expect(groups.count == record.signature.strokes.count)
+        for (group, stroke) in zip(groups, record.signature.strokes) {
+            #expect(group.penColor == "rgb(0, 0, 0)")
+            #expect(group.points.map(\.x) == stroke.map(\.point.x))
+            #expect(group.points.map(\.y) == stroke.map(\.point.y))
+            #expect(abs(group.points[0].time - (record.startedAt * 1000 + (stroke[0].time - record.firstSampleTime) * 1000)) < 1)
+        }
+        // The keys signature_pad's fromData reads.
+        let object = try JSONSerialization.jsonObject(with: Data(data)) as! [[String: Any]]
+        #expect(Set(object[0].keys).isSuperset(of: ["penColor", "dotSize", "minWidth", "maxWidth", "points"]))
+        #expect(Set((object[0]["points"] as! [[String: Any]])[0].keys) == ["x", "y", "time", "pressure"])
+    }
+
+    @Test func metadataNamesEveryFileWithItsHash() throws {
+        let files = try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions())
+        #expect(files.map(\.name).last == "20261121T170502Z-test.meta.json", "metadata is written last")
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(files.last!.bytes))
+        #expect(meta.strokes == 3 && meta.samples == 66)
+        #expect(meta.files.count == 4)
+        for file in files.dropLast() { #expect(meta.files[file.name]?.sha256 == SHA256.hex(file.bytes)) }
+    }
+}
+
+@Suite struct FolderWriterTests {
+    @Test func writesAtomicallyWithTheRightModesAndCleansUpCrashLeftovers() throws {
+        let dir = temporaryDirectory()
+        let writer = FolderWriter(directory: dir)
+        try writer.prepare()
+        FileManager.default.createFile(atPath: dir + "/\(FolderWriter.temporaryPrefix)half.png", contents: Data([1, 2]))
+        try writer.write([("a.png", [1, 2, 3]), ("a.meta.json", Array("{}".utf8))])
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(names == ["a.meta.json", "a.png"], "no temporary file is left")
+        let fileMode = try FileManager.default.attributesOfItem(atPath: dir + "/a.png")[.posixPermissions] as? Int
+        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        #expect(fileMode == 0o640)
+        #expect(dirMode == 0o750)
+        #expect(FileManager.default.contents(atPath: dir + "/a.png") == Data([1, 2, 3]))
+    }
+
+    @Test func aMissingParentIsAClearError() {
+        let writer = FolderWriter(directory: "/nonexistent-signpad/deeper/signatures")
+        do {
+            try writer.write([("a.png", [1])])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("/nonexistent-signpad/deeper/signatures"))
+            #expect(error.description.contains("missing"))
+        }
+    }
+}
