@@ -36,7 +36,8 @@ public final class Exporter: @unchecked Sendable {
         }
         wakeFD = fds[0]
         wakeWriteFD = fds[1]
-        let thread = Thread { [unowned self] in self.work() }
+        // The thread holds the exporter until stop() lets it finish.
+        let thread = Thread { self.work() }
         thread.name = "signpad-export"
         self.thread = thread
         thread.start()
@@ -48,7 +49,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     /// Removes temporary files a crash left behind; reports a folder that cannot be used.
-    public func prepare() throws(ExportError) { try writer.prepare() }
+    public func prepare() throws { try writer.prepare() }
 
     public func submit(_ record: SignatureRecord, exportID: Int) {
         condition.lock()
@@ -71,7 +72,7 @@ public final class Exporter: @unchecked Sendable {
     public var pending: Int {
         condition.lock()
         defer { condition.unlock() }
-        return queue.count + (busy ? 1 : 0)
+        return queue.count  // the signature being written stays queued until it is written
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.

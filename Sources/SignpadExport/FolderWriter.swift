@@ -33,7 +33,7 @@ public struct FolderWriter: Sendable {
     public static let temporaryPrefix = ".signpad-"
 
     /// Creates the folder (0750) if needed and removes temporary files a crash left behind.
-    public func prepare() throws(ExportError) {
+    public func prepare() throws {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
         guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
@@ -44,13 +44,13 @@ public struct FolderWriter: Sendable {
         }
     }
 
-    public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
+    public func write(_ files: [(name: String, bytes: [UInt8])]) throws {
         try prepare()
         for file in files { try writeOne(name: file.name, bytes: file.bytes) }
         try syncDirectory()
     }
 
-    private func writeOne(name: String, bytes: [UInt8]) throws(ExportError) {
+    private func writeOne(name: String, bytes: [UInt8]) throws {
         let final = "\(directory)/\(name)", temporary = "\(directory)/\(Self.temporaryPrefix)\(name)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
@@ -80,7 +80,7 @@ public struct FolderWriter: Sendable {
         }
     }
 
-    private func syncDirectory() throws(ExportError) {
+    private func syncDirectory() throws {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno) }
         defer { close(fd) }

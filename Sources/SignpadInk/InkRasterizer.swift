@@ -13,15 +13,21 @@ public struct FlatPoint: Equatable, Sendable {
 /// bytes, and composited by per-pixel maximum, so joints never double-darken and drawing order
 /// does not matter.
 public struct InkRasterizer: Sendable {
+    /// Maximum distance (px) between a dry curve and its polyline.
     public static let tolerance = 0.1
+    /// The wet tail lives for one sample and is redrawn on every event; it is flattened coarser.
+    public static let wetTolerance = 0.5
     private static let maxDepth = 16
 
     /// Scratch polyline of the last flattened piece, reused so the hot path does not allocate.
     public private(set) var polyline: [FlatPoint] = []
+    private var controlLimit = tolerance / 0.75
 
     public init() { polyline.reserveCapacity(256) }
 
-    public mutating func flatten(_ piece: InkPiece) {
+    public mutating func flatten(_ piece: InkPiece, tolerance: Double = InkRasterizer.tolerance) {
+        // A cubic strays from its chord by at most 3/4 of its farthest control point's distance.
+        controlLimit = tolerance / 0.75
         polyline.removeAll(keepingCapacity: true)
         switch piece {
         case .dot(let center, let diameter):
@@ -34,7 +40,7 @@ public struct InkRasterizer: Sendable {
 
     private mutating func subdivide(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point,
                                     t0: Double, t1: Double, segment: CubicSegment, depth: Int) {
-        if depth >= Self.maxDepth || Self.isFlat(p0, p1, p2, p3) {
+        if depth >= Self.maxDepth || Self.isFlat(p0, p1, p2, p3, limit: controlLimit) {
             let radius = (segment.startWidth + (segment.endWidth - segment.startWidth) * t1) / 2
             polyline.append(FlatPoint(point: p3, radius: radius))
             return
@@ -47,8 +53,8 @@ public struct InkRasterizer: Sendable {
         subdivide(mid, p123, p23, p3, t0: tm, t1: t1, segment: segment, depth: depth + 1)
     }
 
-    static func isFlat(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) -> Bool {
-        distance(p1, toSegment: p0, p3) <= tolerance && distance(p2, toSegment: p0, p3) <= tolerance
+    static func isFlat(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, limit: Double) -> Bool {
+        distance(p1, toSegment: p0, p3) <= limit && distance(p2, toSegment: p0, p3) <= limit
     }
 
     static func distance(_ p: Point, toSegment a: Point, _ b: Point) -> Double {
@@ -68,40 +74,61 @@ public struct InkRasterizer: Sendable {
                          maxY: Int((max(a.point.y, b.point.y) + r).rounded(.up)))
     }
 
-    /// Calls `touched` with each capsule's clipped bounds, then `pixel` with each covered pixel.
-    @inline(__always)
-    public func forEachCoverage(clip: PixelRect, touched: (PixelRect) -> Void, pixel: (Int, Int, UInt8) -> Void) {
+    /// Gives `sink` each capsule's clipped bounds, then each covered pixel. Generic so the
+    /// per-pixel call is specialised and inlined, not an indirect call.
+    public func forEachCoverage<Sink: CoverageSink>(clip: PixelRect, into sink: inout Sink) {
         let count = polyline.count
         if count == 1 {
-            capsule(polyline[0], polyline[0], clip: clip, touched: touched, pixel: pixel)
+            capsule(polyline[0], polyline[0], clip: clip, into: &sink)
             return
         }
         for i in 1..<count {
-            capsule(polyline[i - 1], polyline[i], clip: clip, touched: touched, pixel: pixel)
+            capsule(polyline[i - 1], polyline[i], clip: clip, into: &sink)
         }
     }
 
     @inline(__always)
-    private func capsule(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect,
-                         touched: (PixelRect) -> Void, pixel: (Int, Int, UInt8) -> Void) {
+    private func capsule<Sink: CoverageSink>(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, into sink: inout Sink) {
         let box = Self.bounds(a, b).intersection(clip)
         guard !box.isEmpty else { return }
-        touched(box)
+        sink.touched(box)
         let ax = a.point.x, ay = a.point.y
         let dx = b.point.x - ax, dy = b.point.y - ay
         let length2 = dx * dx + dy * dy
         let inverse = length2 > 0 ? 1 / length2 : 0
         let dr = b.radius - a.radius
+        let reach = max(a.radius, b.radius) + 0.5
+        let reach2 = reach * reach
+        let lowY = min(ay, b.point.y), highY = max(ay, b.point.y)
         for y in box.minY..<box.maxY {
-            let py = Double(y) + 0.5 - ay
-            for x in box.minX..<box.maxX {
+            let cy = Double(y) + 0.5
+            // Only the part of the segment within `reach` of this row can cover it: its x range,
+            // widened by `reach`, bounds the pixels worth testing (exact coverage is unchanged).
+            var spanMin = Double(box.minX), spanMax = Double(box.maxX)
+            if abs(dy) > 1e-9 {
+                let t0 = (max(cy - reach, lowY) - ay) / dy, t1 = (min(cy + reach, highY) - ay) / dy
+                let x0 = ax + dx * min(max(t0, 0), 1), x1 = ax + dx * min(max(t1, 0), 1)
+                spanMin = max(spanMin, (min(x0, x1) - reach).rounded(.down))
+                spanMax = min(spanMax, (max(x0, x1) + reach).rounded(.up))
+            }
+            if spanMin >= spanMax { continue }
+            let py = cy - ay
+            for x in Int(spanMin)..<Int(spanMax) {
                 let px = Double(x) + 0.5 - ax
                 let t = min(max((px * dx + py * dy) * inverse, 0), 1)
                 let ex = px - dx * t, ey = py - dy * t
-                let cover = a.radius + dr * t + 0.5 - (ex * ex + ey * ey).squareRoot()
+                let distance2 = ex * ex + ey * ey
+                if distance2 >= reach2 { continue }
+                let cover = a.radius + dr * t + 0.5 - distance2.squareRoot()
                 if cover <= 0 { continue }
-                pixel(x, y, cover >= 1 ? 255 : UInt8(cover * 255 + 0.5))
+                sink.cover(x: x, y: y, cover >= 1 ? 255 : UInt8(cover * 255 + 0.5))
             }
         }
     }
+}
+
+/// Receives what the rasteriser covers.
+public protocol CoverageSink {
+    mutating func touched(_ rect: PixelRect)
+    mutating func cover(x: Int, y: Int, _ coverage: UInt8)
 }

@@ -13,6 +13,10 @@ public struct InkRenderer: Sendable {
     private var shown: [UInt8]
     private var wet = DirtyRegion()
     private var rasterizer = InkRasterizer()
+    /// Scratch for the rectangles one piece touches, reused so drawing does not allocate.
+    private var touched = DirtyRegion()
+    /// Pixels the wet tail raised above the dry ink: restoring them is all a new sample costs.
+    private var wetPixels: [WetPixel] = []
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
@@ -83,35 +87,35 @@ public struct InkRenderer: Sendable {
 
     private mutating func restoreWet(dirty: inout DirtyRegion) {
         guard !wet.isEmpty else { return }
-        let width = canvas.width, stride = canvas.stride, ink = inkColor
+        let stride = canvas.stride, ink = inkColor
         Self.withPlanes(&canvas.pixels, background.pixels, &dry, &shown) { px, bg, d, s in
-            for r in wet.rects {
-                for y in r.minY..<r.maxY {
-                    for x in r.minX..<r.maxX where s[y * width + x] != d[y * width + x] {
-                        let c = d[y * width + x]
-                        s[y * width + x] = c
-                        px[y * stride + x] = XRGB.blend(bg[y * stride + x], ink, c)
-                    }
+            wetPixels.withUnsafeBufferPointer { list in
+                for entry in list {
+                    let plane = Int(entry.plane), pixel = Int(entry.pixel)
+                    let c = d[plane]
+                    s[plane] = c
+                    px[pixel] = XRGB.blend(bg[pixel], ink, c)
                 }
             }
         }
+        _ = stride
+        wetPixels.removeAll(keepingCapacity: true)
         dirty.add(wet)
         wet.removeAll()
     }
 
     private mutating func draw(_ piece: InkPiece, dry isDry: Bool, dirty: inout DirtyRegion) {
-        rasterizer.flatten(piece)
-        let width = canvas.width, stride = canvas.stride, ink = inkColor
-        var touched = DirtyRegion()
+        rasterizer.flatten(piece, tolerance: isDry ? InkRasterizer.tolerance : InkRasterizer.wetTolerance)
+        touched.removeAll()
+        let width = canvas.width, stride = canvas.stride, ink = inkColor, clip = self.clip
         Self.withPlanes(&canvas.pixels, background.pixels, &dry, &shown) { px, bg, d, s in
-            rasterizer.forEachCoverage(clip: clip, touched: { touched.add($0) }) { x, y, c in
-                let i = y * width + x
-                if isDry && c > d[i] { d[i] = c }
-                if c > s[i] {
-                    s[i] = c
-                    px[y * stride + x] = XRGB.blend(bg[y * stride + x], ink, c)
-                }
-            }
+            var sink = Compositor(pixels: px, background: bg, dry: d, shown: s, width: width, stride: stride, ink: ink,
+                                  isDry: isDry, region: touched, wetPixels: wetPixels)
+            touched = DirtyRegion()
+            wetPixels = []
+            rasterizer.forEachCoverage(clip: clip, into: &sink)
+            touched = sink.region
+            wetPixels = sink.wetPixels
         }
         dirty.add(touched)
         if isDry {
@@ -125,12 +129,56 @@ public struct InkRenderer: Sendable {
     private static func withPlanes(_ pixels: inout [UInt32], _ background: [UInt32], _ dry: inout [UInt8], _ shown: inout [UInt8],
                                    _ body: (UnsafeMutableBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
                                             UnsafeMutableBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        var unused = DirtyRegion()
+        withPlanes(&pixels, background, &dry, &shown, &unused) { px, bg, d, s, _ in body(px, bg, d, s) }
+    }
+
+    @inline(__always)
+    private static func withPlanes(_ pixels: inout [UInt32], _ background: [UInt32], _ dry: inout [UInt8], _ shown: inout [UInt8],
+                                   _ region: inout DirtyRegion,
+                                   _ body: (UnsafeMutableBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
+                                            UnsafeMutableBufferPointer<UInt8>, UnsafeMutableBufferPointer<UInt8>, inout DirtyRegion) -> Void) {
         pixels.withUnsafeMutableBufferPointer { px in
             background.withUnsafeBufferPointer { bg in
                 dry.withUnsafeMutableBufferPointer { d in
-                    shown.withUnsafeMutableBufferPointer { s in body(px, bg, d, s) }
+                    shown.withUnsafeMutableBufferPointer { s in body(px, bg, d, s, &region) }
                 }
             }
+        }
+    }
+}
+
+struct WetPixel {
+    var plane: UInt32
+    var pixel: UInt32
+}
+
+/// Composites coverage into the planes by per-pixel maximum and recolours what rose.
+struct Compositor: CoverageSink {
+    let pixels: UnsafeMutableBufferPointer<UInt32>
+    let background: UnsafeBufferPointer<UInt32>
+    let dry: UnsafeMutableBufferPointer<UInt8>
+    let shown: UnsafeMutableBufferPointer<UInt8>
+    let width: Int
+    let stride: Int
+    let ink: UInt32
+    let isDry: Bool
+    var region: DirtyRegion
+    var wetPixels: [WetPixel]
+
+    @inline(__always)
+    mutating func touched(_ rect: PixelRect) { region.add(rect) }
+
+    @inline(__always)
+    mutating func cover(x: Int, y: Int, _ c: UInt8) {
+        let i = y * width + x
+        if isDry && c > dry[i] { dry[i] = c }
+        let was = shown[i]
+        if c > was {
+            let p = y * stride + x
+            if !isDry && was == dry[i] { wetPixels.append(WetPixel(plane: UInt32(i), pixel: UInt32(p))) }
+            shown[i] = c
+            pixels[p] = XRGB.blend(background[p], ink, c)
         }
     }
 }

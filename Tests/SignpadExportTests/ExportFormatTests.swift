@@ -63,7 +63,9 @@ func temporaryDirectory() -> String {
         #expect(abs(Double(two.width) - (2 * Double(one.width) - 20)) <= 2, "the margin is in output pixels, not scaled")
         let r = one.render(background: 0xFFFFFF, ink: 0)
         // The margin is blank, the ink is inside.
-        #expect((0..<one.height).allSatisfy { r.canvas[0, $0] == 0xFFFFFF && r.canvas[5, $0] == 0xFFFFFF })
+        let canvas = r.canvas
+        let marginIsBlank = (0..<canvas.height).allSatisfy { y in canvas[0, y] == 0xFFFFFF && canvas[5, y] == 0xFFFFFF }
+        #expect(marginIsBlank)
         #expect(r.canvas.pixels.contains(0x000000))
     }
 
@@ -165,8 +167,8 @@ func temporaryDirectory() -> String {
             try writer.write([("a.png", [1])])
             Issue.record("expected an error")
         } catch {
-            #expect(error.description.contains("/nonexistent-signpad/deeper/signatures"))
-            #expect(error.description.contains("missing"))
+            #expect("\(error)".contains("/nonexistent-signpad/deeper/signatures"))
+            #expect("\(error)".contains("missing"))
         }
     }
 }
