@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Host side of the kiosk VM test: boots the VM, answers the guest's requests on the serial
+console (screendumps over QMP, pointer input over QMP), collects the exports and the daemon's
+log, and checks them against the offscreen rendering of the same input by `signpad replay`."""
+import argparse, base64, hashlib, json, os, socket, struct, subprocess, sys, time, zlib
+
+W, H = 1024, 768
+
+
+def layout(w, h):
+    """KioskLayout from Sources/SignpadKiosk/KioskLayout.swift."""
+    margin = max(w, h) // 40
+    prompt_h = h // 10
+    button_h = max(h // 9, 40)
+    box_top = margin + prompt_h + margin // 2
+    buttons_top = h - margin - button_h
+    message_top = buttons_top - margin // 2 - prompt_h // 2
+    box = (margin, box_top, w - margin, message_top - margin // 4)
+    button_w = max(w // 4, 80)
+    clear = (margin, buttons_top, margin + button_w, buttons_top + button_h)
+    done = (w - margin - button_w, buttons_top, w - margin, buttons_top + button_h)
+    return box, clear, done
+
+
+def read_png(path):
+    d = open(path, 'rb').read()
+    pos, idat = 8, b''
+    while pos < len(d):
+        n, t = struct.unpack('>I4s', d[pos:pos + 8])
+        c = d[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if t == b'IHDR':
+            w, h, _, ct = struct.unpack('>IIBB', c[:10])
+        if t == b'IDAT':
+            idat += c
+    raw, bpp = zlib.decompress(idat), {2: 3, 6: 4}[ct]
+    stride, prev, rows = w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        rows.append(bytes(line[x * bpp + k] for x in range(w) for k in range(3)))
+    return w, h, b''.join(rows)
+
+
+def read_ppm(path):
+    d = open(path, 'rb').read()
+    parts, pos = [], 0
+    while len(parts) < 4:
+        while d[pos:pos + 1].isspace(): pos += 1
+        if d[pos:pos + 1] == b'#':
+            pos = d.index(b'\n', pos)
+            continue
+        start = pos
+        while not d[pos:pos + 1].isspace(): pos += 1
+        parts.append(d[start:pos])
+    assert parts[0] == b'P6' and parts[3] == b'255', f"{path}: not an 8-bit P6 PPM"
+    return int(parts[1]), int(parts[2]), d[pos + 1:]
+
+
+def region_diff(a, b, w, rect, threshold=48):
+    """Fraction of pixels in rect whose colour differs by more than threshold in any channel."""
+    x0, y0, x1, y1 = rect
+    diff = total = 0
+    for y in range(y0, y1):
+        ra, rb = a[(y * w + x0) * 3:(y * w + x1) * 3], b[(y * w + x0) * 3:(y * w + x1) * 3]
+        if ra == rb:
+            total += x1 - x0
+            continue
+        for i in range(0, len(ra), 3):
+            total += 1
+            if max(abs(ra[i] - rb[i]), abs(ra[i + 1] - rb[i + 1]), abs(ra[i + 2] - rb[i + 2])) > threshold:
+                diff += 1
+    return diff / max(total, 1)
+
+
+def dark_pixels(img, w, rect):
+    x0, y0, x1, y1 = rect
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if img[(y * w + x) * 3] < 80 and img[(y * w + x) * 3 + 2] < 80)
+
+
+class QMP:
+    def __init__(self, path):
+        for _ in range(200):
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.file = self.sock.makefile('rw')
+        self.file.readline()
+        self.cmd('qmp_capabilities')
+
+    def cmd(self, name, **args):
+        self.file.write(json.dumps({'execute': name, 'arguments': args}) + '\n')
+        self.file.flush()
+        while True:
+            reply = json.loads(self.file.readline())
+            if 'return' in reply or 'error' in reply:
+                if 'error' in reply:
+                    raise RuntimeError(f"QMP {name}: {reply['error']}")
+                return reply['return']
+
+
+def tablet_stroke(qmp, box):
+    x0, y0, x1, y1 = box
+    def abs_event(x, y):
+        return [{'type': 'abs', 'data': {'axis': 'x', 'value': int(x * 0x7fff / W)}},
+                {'type': 'abs', 'data': {'axis': 'y', 'value': int(y * 0x7fff / H)}}]
+    start = (x0 + (x1 - x0) * 0.25, y0 + (y1 - y0) * 0.5)
+    qmp.cmd('input-send-event', events=abs_event(*start))
+    time.sleep(0.1)
+    qmp.cmd('input-send-event', events=[{'type': 'btn', 'data': {'down': True, 'button': 'left'}}])
+    for i in range(1, 41):
+        x = start[0] + (x1 - x0) * 0.5 * i / 40
+        y = start[1] + (y1 - y0) * 0.2 * ((i % 10) - 5) / 5
+        qmp.cmd('input-send-event', events=abs_event(x, y))
+        time.sleep(0.02)
+    qmp.cmd('input-send-event', events=[{'type': 'btn', 'data': {'down': False, 'button': 'left'}}])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--initrd', required=True)
+    ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True)
+    ap.add_argument('--expected', required=True, help='folder with initial.png and signed.png from signpad replay')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--timeout', type=float, default=600)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    qmp_path = os.path.join(args.out, 'qmp.sock')
+    if os.path.exists(qmp_path): os.unlink(qmp_path)
+    gpu = ['-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}'] if args.gpu == 'bochs' else \
+          ['-vga', 'none', '-device', f'virtio-gpu-pci,xres={W},yres={H}']
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '1024', '-smp', '1', '-nodefaults', '-no-user-config',
+           '-display', 'none', *gpu, '-device', 'qemu-xhci', '-device', 'usb-tablet',
+           '-kernel', args.kernel, '-initrd', args.initrd,
+           '-append', 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e', '-serial', 'stdio',
+           '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
+    started = time.time()
+    vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    qmp = QMP(qmp_path)
+    results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
+    box, _, _ = layout(W, H)
+    booted = None
+
+    def check(name, ok, detail):
+        results.append((name, ok))
+        print(f"{'PASS' if ok else 'FAIL'} [{args.gpu}] {name}: {detail}", flush=True)
+
+    def answer():
+        vm.stdin.write(b'ok\n')
+        vm.stdin.flush()
+
+    while True:
+        if time.time() - started > args.timeout:
+            check('finished in time', False, f'no DONE after {args.timeout:.0f} s')
+            break
+        line = vm.stdout.readline()
+        if not line:
+            break
+        log.write(line)
+        text = line.decode(errors='replace').rstrip('\r\n')
+        if collecting is not None:
+            if text.startswith('E2E END') or text.startswith('E2E LOG END'):
+                if text.startswith('E2E END'): files[current] = base64.b64decode(''.join(collecting))
+                else: logs.append('\n'.join(collecting))
+                collecting = None
+            else:
+                collecting.append(text)
+            continue
+        if not text.startswith('E2E '):
+            continue
+        words = text.split()
+        if words[1] == 'screendump':
+            if booted is None:
+                booted = time.time() - started
+            path = os.path.join(args.out, words[2] + '.ppm')
+            qmp.cmd('screendump', filename=path)
+            answer()
+        elif words[1] == 'tablet':
+            tablet_stroke(qmp, box)
+            answer()
+        elif words[1] == 'FILE':
+            current, collecting = words[2], []
+        elif words[1:3] == ['LOG', 'BEGIN']:
+            collecting = []
+        elif words[1] == 'FAIL':
+            check('guest', False, text)
+        elif words[1] == 'DONE':
+            break
+    vm.wait(timeout=60)
+    elapsed = time.time() - started
+    print(f"[{args.gpu}] VM ran {elapsed:.1f} s (daemon ready {booted or -1:.1f} s after start)", flush=True)
+
+    expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
+    expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
+    shots = {}
+    for name in ['initial', 'signed', 'cleared', 'tablet']:
+        p = os.path.join(args.out, name + '.ppm')
+        shots[name] = read_ppm(p) if os.path.exists(p) else None
+    whole = (0, 0, W, H)
+    if shots['initial']:
+        d = region_diff(shots['initial'][2], expected_initial[2], W, whole)
+        check('1 daemon draws the kiosk layout', d < 0.005, f'{100 * d:.3f}% of pixels differ from the offscreen screen')
+    else:
+        check('1 daemon draws the kiosk layout', False, 'no screendump')
+    if shots['signed']:
+        d = region_diff(shots['signed'][2], expected_signed[2], W, box)
+        ink = dark_pixels(shots['signed'][2], W, box)
+        check('2 uinput ink matches signpad replay', d < 0.002 and ink > 500, f'{ink} ink pixels; {100 * d:.3f}% of the box differs (tolerance 0.2%)')
+    else:
+        check('2 uinput ink matches signpad replay', False, 'no screendump')
+    metas = [n for n in files if n.endswith('.meta.json')]
+    if metas:
+        meta = json.loads(files[metas[0]])
+        sums_ok = all(hashlib.sha256(files.get(n, b'')).hexdigest() == e['sha256'] for n, e in meta['files'].items())
+        png = [n for n in files if n.endswith('.png')]
+        pngcheck = False
+        if png:
+            p = os.path.join(args.out, png[0])
+            open(p, 'wb').write(files[png[0]])
+            pngcheck = subprocess.run(['pngcheck', p], capture_output=True).returncode == 0
+        check('2 Done writes the exports', sums_ok and pngcheck and meta['strokes'] == 5 and len(meta['files']) == 4,
+              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, pngcheck {'ok' if pngcheck else 'FAILED'}, {meta['strokes']} strokes")
+    else:
+        check('2 Done writes the exports', False, f'no metadata among {sorted(files)}')
+    if shots['cleared']:
+        d = region_diff(shots['cleared'][2], expected_initial[2], W, box)
+        check('2 Clear gives a blank box', d < 0.001, f'{100 * d:.3f}% of the box differs from the blank screen')
+    else:
+        check('2 Clear gives a blank box', False, 'no screendump')
+    if shots['tablet']:
+        ink = dark_pixels(shots['tablet'][2], W, box)
+        check('3 QMP usb-tablet draws ink', ink > 200, f'{ink} ink pixels in the box')
+    else:
+        check('3 QMP usb-tablet draws ink', False, 'no screendump')
+    all_logs = '\n'.join(logs)
+    open(os.path.join(args.out, 'signpad.log'), 'w').write(all_logs)
+    dirty = [l for l in all_logs.splitlines() if 'DirtyFB:' in l]
+    check('5 DirtyFB answer logged', bool(dirty), dirty[0].split('DirtyFB:', 1)[1].strip() if dirty else 'no DirtyFB line')
+    latency = [l for l in all_logs.splitlines() if 'latency event' in l]
+    check('6 latency reported at exit', bool(latency), latency[0].split('latency', 1)[1].strip() if latency else 'no latency line')
+    unplug = 'went away' in all_logs
+    check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
+    failed = [n for n, ok in results if not ok]
+    print(f"[{args.gpu}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
