@@ -112,6 +112,9 @@ public final class Daemon {
     func readInput(session: Session, hangup: Bool) {
         guard let device, var decoder else { return }
         let status = device.read { event in
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
+                logger.warning("\(device.path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample")
+            }
             decoder.feed(event) { stroke in
                 session.handle(stroke, now: Self.monotonic())
                 if case .move = stroke { latencies.append(Self.monotonic() - event.seconds) }

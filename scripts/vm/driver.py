@@ -22,6 +22,13 @@ def layout(w, h):
     return box, clear, done
 
 
+def layout_message(w, h):
+    margin, prompt_h, button_h = max(w, h) // 40, h // 10, max(h // 9, 40)
+    buttons_top = h - margin - button_h
+    top = buttons_top - margin // 2 - prompt_h // 2
+    return (margin, top, w - margin, top + prompt_h // 2)
+
+
 def read_png(path):
     d = open(path, 'rb').read()
     pos, idat = 8, b''
@@ -154,6 +161,8 @@ def main():
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
     results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
+    phase, phase_files, markers = 'main', {'main': {}, 'full': {}}, []
+    files = phase_files['main']
     box, _, _ = layout(W, H)
     booted = None
 
@@ -196,6 +205,11 @@ def main():
             answer()
         elif words[1] == 'FILE':
             current, collecting = words[2], []
+        elif words[1] == 'PHASE':
+            phase = words[2]
+            files = phase_files[phase]
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED'):
+            markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
         elif words[1] == 'FAIL':
@@ -203,13 +217,14 @@ def main():
         elif words[1] == 'DONE':
             break
     vm.wait(timeout=60)
+    files = phase_files['main']
     elapsed = time.time() - started
     print(f"[{args.gpu}] VM ran {elapsed:.1f} s (daemon ready {booted or -1:.1f} s after start)", flush=True)
 
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'tablet']:
+    for name in ['initial', 'signed', 'cleared', 'tablet', 'full', 'freed']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -256,6 +271,30 @@ def main():
     check('6 latency reported at exit', bool(latency), latency[0].split('latency', 1)[1].strip() if latency else 'no latency line')
     unplug = 'went away' in all_logs
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
+    check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
+          'the kernel dropped events while the daemon was frozen; it synced and kept running')
+    after_kill = next((m for m in markers if m.startswith('LIST AFTER KILL')), 'LIST AFTER KILL ?')
+    after_restart = next((m for m in markers if m.startswith('LIST AFTER RESTART')), None)
+    names = after_kill.split()[3:]
+    visible = [n for n in names if not n.startswith('.')]
+    # The metadata is renamed into place last: where it is, every other file is complete too.
+    complete = all(m[:-len('.meta.json')] + ext in visible for m in visible if m.endswith('.meta.json')
+                   for ext in ('.png', '.svg', '.inkml', '.json'))
+    leftovers = [n for n in (after_restart or '').split()[3:] if n.startswith('.signpad-')]
+    check('4 kill -9 during an export leaves no partial file', any(m == 'RESTARTED' for m in markers) and not leftovers and complete,
+          f"after kill: {' '.join(names) or 'nothing'}; after restart no temporary files: {not leftovers}; restarted: {'RESTARTED' in markers}")
+    message = layout_message(W, H)
+    if shots['full'] and shots['freed']:
+        staff = sum(1 for y in range(message[1], message[3]) for x in range(message[0], message[2])
+                    if shots['full'][2][(y * W + x) * 3] > 120 and shots['full'][2][(y * W + x) * 3 + 1] < 60)
+        full_files = phase_files['full']
+        metas = [n for n in full_files if n.endswith('.meta.json')]
+        sums_ok = len(metas) == 1 and all(hashlib.sha256(full_files.get(n, b'')).hexdigest() == e['sha256']
+                                          for n, e in json.loads(full_files[metas[0]])['files'].items())
+        check('4 full export folder: message for staff, saved once there is room', staff > 50 and sums_ok and 'disk is full' in all_logs,
+              f'{staff} red message pixels while full; {len(metas)} signature(s) written after freeing space, sha256 ok: {sums_ok}')
+    else:
+        check('4 full export folder: message for staff, saved once there is room', False, 'no screendumps')
     failed = [n for n, ok in results if not ok]
     print(f"[{args.gpu}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
