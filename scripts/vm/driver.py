@@ -208,7 +208,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT'):
             markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
@@ -224,7 +224,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'tablet', 'full', 'freed']:
+    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'full', 'freed']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -258,6 +258,13 @@ def main():
         check('2 Clear gives a blank box', d < 0.001, f'{100 * d:.3f}% of the box differs from the blank screen')
     else:
         check('2 Clear gives a blank box', False, 'no screendump')
+    if shots['restored']:
+        white = sum(1 for i in range(0, len(shots['restored'][2]), 3 * 97) if shots['restored'][2][i] > 200)
+        total = len(shots['restored'][2]) // (3 * 97)
+        check('5 the saved CRTC is back after SIGTERM', white < total * 0.05,
+              f'{100 * white / max(total, 1):.1f}% of sampled pixels are white (the kiosk screen is mostly white)')
+    else:
+        check('5 the saved CRTC is back after SIGTERM', False, 'no screendump')
     if shots['tablet']:
         ink = dark_pixels(shots['tablet'][2], W, box)
         check('3 QMP usb-tablet draws ink', ink > 200, f'{ink} ink pixels in the box')
@@ -282,7 +289,8 @@ def main():
                    for ext in ('.png', '.svg', '.inkml', '.json'))
     leftovers = [n for n in (after_restart or '').split()[3:] if n.startswith('.signpad-')]
     check('4 kill -9 during an export leaves no partial file', any(m == 'RESTARTED' for m in markers) and not leftovers and complete,
-          f"after kill: {' '.join(names) or 'nothing'}; after restart no temporary files: {not leftovers}; restarted: {'RESTARTED' in markers}")
+          f"{next((m for m in markers if m.startswith('CAUGHT')), 'CAUGHT ?').lower()}; visible after kill: {' '.join(visible) or 'nothing'}; "
+          f"no temporary files after restart: {not leftovers}; restarted: {'RESTARTED' in markers}")
     message = layout_message(W, H)
     if shots['full'] and shots['freed']:
         staff = sum(1 for y in range(message[1], message[3]) for x in range(message[0], message[2])
