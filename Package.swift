@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
         .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadInput", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadDaemonTests", dependencies: ["SignpadDaemon"]),
+        .testTarget(name: "SignpadDaemonTests", dependencies: ["SignpadDaemon", "SignpadText", "SignpadKiosk", "SignpadExport"]),
     ]
 )

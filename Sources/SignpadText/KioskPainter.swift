@@ -138,6 +138,8 @@ public struct ChromePainter {
             let scale = max(Double(w) / Double(iw), Double(h) / Double(ih))
             cairo_scale(cr, scale, scale)
             cairo_set_source_surface(cr, image, 0, 0)
+            // Without PAD a scaled image fades into the white underneath at its edges.
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
             cairo_paint(cr)
             cairo_destroy(cr)
             cairo_surface_flush(surface)

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import SignpadExport
+import SignpadInk
+import SignpadKiosk
+import SignpadText
+
+@Suite struct PainterTests {
+    @Test func aBackgroundImageBrandsTheScreenBehindTheFurniture() throws {
+        let path = NSTemporaryDirectory() + "signpad-bg-\(UUID().uuidString).png"
+        // A 4x4 brand image: teal everywhere.
+        try Data(PNGEncoder.encode(width: 4, height: 4, channels: .rgb) { _, _ in 0x008080 }).write(to: URL(fileURLWithPath: path))
+        let layout = KioskLayout(width: 320, height: 200)
+        let painter = try ChromePainter(style: KioskStyle(), backgroundImage: path, width: 320, height: 200)
+        var canvas = Canvas(width: 320, height: 200)
+        painter.paint(KioskScreen.items(layout: layout, labels: KioskLabels(), style: KioskStyle(), message: .none, pressed: nil), into: &canvas)
+        #expect(canvas[1, 1] == 0x008080, "the image covers the screen, scaled up")
+        let button = layout.doneButton
+        #expect(canvas[(button.minX + button.maxX) / 2, button.minY + 3] != 0x008080, "the buttons are drawn over it")
+    }
+
+    @Test func aBadBackgroundImageIsAClearError() {
+        do {
+            _ = try ChromePainter(style: KioskStyle(), backgroundImage: "/nonexistent/brand.png", width: 10, height: 10)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("/nonexistent/brand.png"))
+        }
+    }
+
+    @Test func labelsAreDrawnAndAPressedButtonLooksDifferent() {
+        let layout = KioskLayout(width: 640, height: 400)
+        let painter = try! ChromePainter(style: KioskStyle(), backgroundImage: nil, width: 640, height: 400)
+        var idle = Canvas(width: 640, height: 400), pressed = idle
+        painter.paint(KioskScreen.items(layout: layout, labels: KioskLabels(), style: KioskStyle(), message: .none, pressed: nil), into: &idle)
+        painter.paint(KioskScreen.items(layout: layout, labels: KioskLabels(), style: KioskStyle(), message: .none, pressed: .done), into: &pressed)
+        let p = layout.prompt
+        let promptInk = (p.minY..<p.maxY).reduce(0) { n, y in n + (p.minX..<p.maxX).filter { idle[$0, y] != 0xFFFFFF }.count }
+        #expect(promptInk > 100, "the prompt's text is on screen")
+        let d = layout.doneButton
+        #expect(idle[d.minX + 10, d.minY + d.height / 2] != pressed[d.minX + 10, d.minY + d.height / 2])
+    }
+}
