@@ -87,7 +87,7 @@ public struct InkRenderer: Sendable {
 
     private mutating func restoreWet(dirty: inout DirtyRegion) {
         guard !wet.isEmpty else { return }
-        let stride = canvas.stride, ink = inkColor
+        let ink = inkColor
         Self.withPlanes(&canvas.pixels, background.pixels, &dry, &shown) { px, bg, d, s in
             wetPixels.withUnsafeBufferPointer { list in
                 for entry in list {
@@ -98,7 +98,6 @@ public struct InkRenderer: Sendable {
                 }
             }
         }
-        _ = stride
         wetPixels.removeAll(keepingCapacity: true)
         dirty.add(wet)
         wet.removeAll()
