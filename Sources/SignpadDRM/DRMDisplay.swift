@@ -54,6 +54,9 @@ public final class DRMDisplay: Display {
     private var console: Int32 = -1
     private let log: (String) -> Void
     private var closed = false
+    /// Reused per flush so the per-event path does not allocate.
+    private var scanoutRects: [PixelRect] = []
+    private var clips: [drmModeClip] = []
 
     public init(options: DisplayOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
@@ -113,13 +116,12 @@ public final class DRMDisplay: Display {
             presentAll(canvas)
             return
         }
-        var scanoutRects: [PixelRect] = []
-        scanoutRects.reserveCapacity(dirty.rects.count)
+        scanoutRects.removeAll(keepingCapacity: true)
         for rect in dirty.rects {
             scanoutRects.append(scanout.copy(rect, from: canvas, to: buffer.memory, pitch: Int(buffer.pitch)))
             bytesCopied += rect.intersection(canvas.bounds).area * 4
         }
-        flush(scanoutRects)
+        flush()
     }
 
     /// Copies the whole canvas: at start, and after master comes back.
@@ -127,9 +129,10 @@ public final class DRMDisplay: Display {
         present(canvas, dirty: DirtyRegion([canvas.bounds]))
     }
 
-    private func flush(_ rects: [PixelRect]) {
-        guard dirtyFB != .notNeeded, !rects.isEmpty else { return }
-        var clips = scanout.clips(rects).map { drmModeClip(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2) }
+    private func flush() {
+        guard dirtyFB != .notNeeded, !scanoutRects.isEmpty else { return }
+        clips.removeAll(keepingCapacity: true)
+        scanout.forEachClip(scanoutRects) { clips.append(drmModeClip(x1: $0, y1: $1, x2: $2, y2: $3)) }
         let rc = drmModeDirtyFB(fd, buffer.framebuffer, &clips, UInt32(clips.count))
         switch -rc {
         case 0:

@@ -12,7 +12,7 @@ public final class Daemon {
     let logger: Logger
     var device: EvdevDevice?
     var decoder: TouchDecoder?
-    var latencies: [Double] = []
+    var latencies = LatencyHistogram()
     var nextRescan = 0.0
     var missingLogged = false
 
@@ -117,7 +117,7 @@ public final class Daemon {
             }
             decoder.feed(event) { stroke in
                 session.handle(stroke, now: Self.monotonic())
-                if case .move = stroke { latencies.append(Self.monotonic() - event.seconds) }
+                if case .move = stroke { latencies.record(seconds: Self.monotonic() - event.seconds) }
             }
         }
         if status == .gone || hangup {
@@ -133,14 +133,13 @@ public final class Daemon {
     }
 
     func report(session: Session, display: DRMDisplay) {
-        let sorted = latencies.filter { $0 >= 0 && $0 < 10 }.sorted()
         let frame = Double(display.scanout.width * display.scanout.height * 4)
         let perEvent = Double(session.inkBytes) / Double(max(session.inkEvents, 1))
-        if sorted.isEmpty {
+        if latencies.total == 0 {
             logger.notice("latency: no ink events")
         } else {
-            let p50 = sorted[sorted.count / 2] * 1e6, p99 = sorted[min(sorted.count * 99 / 100, sorted.count - 1)] * 1e6
-            logger.notice("latency event→DirtyFB: n=\(sorted.count) p50=\(Int(p50)) µs p99=\(Int(p99)) µs; flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.dirtyFB.rawValue)")
+            let p50 = Int(latencies.quantile(0.5)), p99 = Int(latencies.quantile(0.99))
+            logger.notice("latency event→DirtyFB: n=\(latencies.total) p50=\(p50) µs p99=\(p99) µs (±9%); flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.dirtyFB.rawValue)")
         }
     }
 }

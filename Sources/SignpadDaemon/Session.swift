@@ -24,6 +24,8 @@ public final class Session {
     private let painter: ChromePainter
     private var chrome: Canvas
     private var dirty = DirtyRegion()
+    /// Reused for every touch event so the hot path does not allocate.
+    private var effects: [KioskEffect] = []
     private var wallAtFirstSample: Double?
     private let log: (String) -> Void
 
@@ -46,7 +48,9 @@ public final class Session {
 
     /// One stroke event from the decoder; `now` is monotonic seconds.
     public func handle(_ event: StrokeEvent, now: Double) {
-        apply(kiosk.handle(event, now: now), now: now)
+        effects.removeAll(keepingCapacity: true)
+        kiosk.handle(event, now: now, into: &effects)
+        apply(effects, now: now)
     }
 
     public func tick(now: Double) {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Something went wrong with an input device; names the device and what to do.
 public struct EvdevError: Error, CustomStringConvertible, Equatable {
     public var path: String
@@ -20,7 +24,3 @@ public struct EvdevError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -66,9 +66,18 @@ public struct Scanout: Equatable, Sendable {
     /// DRM DirtyFB clips for scanout rectangles: at most `limit` (the kernel takes 256), clamped
     /// to the buffer, 16-bit with x2/y2 exclusive.
     public func clips(_ rects: [PixelRect], limit: Int = 256) -> [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] {
+        var result: [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] = []
+        forEachClip(rects, limit: limit) { result.append(($0, $1, $2, $3)) }
+        return result
+    }
+
+    /// The same clips one by one; without allocating when there are no more than `limit`.
+    public func forEachClip(_ rects: [PixelRect], limit: Int = 256, _ body: (UInt16, UInt16, UInt16, UInt16) -> Void) {
         let bounds = PixelRect(x: 0, y: 0, width: min(width, 65535), height: min(height, 65535))
-        return DirtyRegion(rects.map { $0.intersection(bounds) }).coalesced(toAtMost: limit).map {
-            (UInt16($0.minX), UInt16($0.minY), UInt16($0.maxX), UInt16($0.maxY))
+        let fits = rects.count <= limit
+        for r in fits ? rects : DirtyRegion(rects.map { $0.intersection(bounds) }).coalesced(toAtMost: limit) {
+            let c = r.intersection(bounds)
+            if !c.isEmpty { body(UInt16(c.minX), UInt16(c.minY), UInt16(c.maxX), UInt16(c.maxY)) }
         }
     }
 }

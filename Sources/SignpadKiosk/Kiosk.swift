@@ -68,8 +68,14 @@ public struct Kiosk: Sendable {
     public var hasInk: Bool { !signature.isEmpty }
 
     public mutating func handle(_ event: StrokeEvent, now: Double) -> [KioskEffect] {
-        lastActivity = now
         var effects: [KioskEffect] = []
+        handle(event, now: now, into: &effects)
+        return effects
+    }
+
+    /// The same, appending to a buffer the caller reuses, so a touch event allocates nothing.
+    public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
+        lastActivity = now
         switch event {
         case .down(let sample):
             if let button = layout.button(at: sample.point) {
@@ -124,7 +130,6 @@ public struct Kiosk: Sendable {
             }
             touch = .none
         }
-        return effects
     }
 
     /// Time passes: messages expire, an idle signature is wiped.

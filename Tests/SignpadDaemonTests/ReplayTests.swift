@@ -54,33 +54,39 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(inkLeft == 0)
     }
 
-    @Test func clearButtonTapWipesAndNothingIsSaved() throws {
-        let layout = KioskLayout(width: 1280, height: 800)
-        let cleared = appendingTap(try demoRecording(), at: Point(Double(layout.clearButton.minX + 20), Double(layout.clearButton.minY + 20)), screen: (1280, 800), id: 90)
+    /// Replays the demo signature followed by a tap on a button, on a 1280×800 screen.
+    func replayWithTap(on button: (KioskLayout) -> PixelRect, confirmAtEnd: Bool) throws -> Replay.Outcome {
+        let rect = button(KioskLayout(width: 1280, height: 800))
+        let recording = appendingTap(try demoRecording(), at: Point(Double(rect.minX + 20), Double(rect.minY + 20)), screen: (1280, 800), id: 90)
         var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
-        replay.confirmAtEnd = true
-        let outcome = try replay.run(cleared, outputDirectory: scratch()) { _ in }
+        replay.confirmAtEnd = confirmAtEnd
+        return try replay.run(recording, outputDirectory: scratch()) { _ in }
+    }
+
+    @Test func clearButtonTapWipesAndNothingIsSaved() throws {
+        let outcome = try replayWithTap(on: \.clearButton, confirmAtEnd: true)
         #expect(outcome.saved.isEmpty, "after Clear there is nothing left to save")
     }
 
     @Test func doneButtonTapSavesOnce() throws {
-        let layout = KioskLayout(width: 1280, height: 800)
-        let done = appendingTap(try demoRecording(), at: Point(Double(layout.doneButton.minX + 20), Double(layout.doneButton.minY + 20)), screen: (1280, 800), id: 91)
-        var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
-        replay.confirmAtEnd = false
-        let outcome = try replay.run(done, outputDirectory: scratch()) { _ in }
+        let outcome = try replayWithTap(on: \.doneButton, confirmAtEnd: false)
         #expect(outcome.saved.count == 1)
+    }
+
+    /// A session that has taken the demo signature and been told to save it into `exporter`.
+    func signedAndConfirmed(into exporter: Exporter) throws -> Session {
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
+        session.confirm(now: 100)
+        return session
     }
 
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
         let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
-        let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
-        let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
-        session.confirm(now: 100)
+        let session = try signedAndConfirmed(into: exporter)
         #expect(!exporter.waitUntilIdle(timeout: 0.5), "the export keeps failing")
         session.tick(now: 101)
         guard case .saveFailed(let reason) = session.kiosk.message else { Issue.record("expected a staff message, got \(session.kiosk.message)"); return }
@@ -93,12 +99,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let dir = parent + "/signatures"
         let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
-        let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
-        let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
-        session.confirm(now: 100)  // the parent folder does not exist yet: fails
+        let session = try signedAndConfirmed(into: exporter)  // the parent folder does not exist yet: fails
         #expect(!exporter.waitUntilIdle(timeout: 0.3))
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         #expect(exporter.waitUntilIdle(timeout: 10))
