@@ -1,5 +1,6 @@
-/// The rectangles an operation changed. Rectangles that overlap or touch are merged into their
-/// union, so the list stays short and no pixel is copied twice.
+/// The rectangles an operation changed. Rectangles that overlap are merged into their union, so
+/// no pixel is copied twice; rectangles that only touch are merged when their union is no larger
+/// than the two apart, so a diagonal stroke's bands do not swell into its whole bounding box.
 public struct DirtyRegion: Equatable, Sendable {
     public private(set) var rects: [PixelRect] = []
 
@@ -20,7 +21,7 @@ public struct DirtyRegion: Equatable, Sendable {
         var index = 0
         // A union can reach rectangles the original did not touch, so rescan after each merge.
         while index < rects.count {
-            if rects[index].touches(merged) {
+            if Self.shouldMerge(rects[index], merged) {
                 merged = merged.union(rects[index])
                 rects.swapAt(index, rects.count - 1)
                 rects.removeLast()
@@ -30,6 +31,12 @@ public struct DirtyRegion: Equatable, Sendable {
             }
         }
         rects.append(merged)
+    }
+
+    @inline(__always)
+    static func shouldMerge(_ a: PixelRect, _ b: PixelRect) -> Bool {
+        guard a.touches(b) else { return false }
+        return !a.intersection(b).isEmpty || a.union(b).area <= a.area + b.area
     }
 
     public mutating func add(_ other: DirtyRegion) {

@@ -59,7 +59,7 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
                          maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
     }
 
-    /// True when the two share a pixel or touch along an edge, so their union wastes little.
+    /// True when the two share a pixel or touch along an edge or corner.
     public func touches(_ other: PixelRect) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }

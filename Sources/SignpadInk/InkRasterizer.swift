@@ -10,8 +10,9 @@ public struct FlatPoint: Equatable, Sendable {
 /// (the curve lies within the hull of its controls, so the polyline is within that too). Each
 /// piece of the polyline is a capsule whose coverage at a pixel centre is
 /// clamp(radius + 0.5 − distance, 0, 1): analytic, so the same piece always gives the same
-/// bytes, and composited by per-pixel maximum, so joints never double-darken and drawing order
-/// does not matter.
+/// bytes. A piece's capsules meet in a small scratch tile by per-pixel maximum, so the canvas
+/// sees each covered pixel once however many capsules reach it; compositing into the canvas is
+/// a per-pixel maximum too, so joints never double-darken and drawing order does not matter.
 public struct InkRasterizer: Sendable {
     /// Maximum distance (px) between a dry curve and its polyline.
     public static let tolerance = 0.1
@@ -22,8 +23,12 @@ public struct InkRasterizer: Sendable {
     /// Scratch polyline of the last flattened piece, reused so the hot path does not allocate.
     public private(set) var polyline: [FlatPoint] = []
     private var controlLimit = tolerance / 0.75
+    /// Coverage of the last covered piece.
+    public private(set) var tile = CoverageTile()
 
-    public init() { polyline.reserveCapacity(256) }
+    public init() { self.init(reserving: 256) }
+
+    init(reserving capacity: Int) { polyline.reserveCapacity(capacity) }
 
     public mutating func flatten(_ piece: InkPiece, tolerance: Double = InkRasterizer.tolerance) {
         // A cubic strays from its chord by at most 3/4 of its farthest control point's distance.
@@ -74,61 +79,22 @@ public struct InkRasterizer: Sendable {
                          maxY: Int((max(a.point.y, b.point.y) + r).rounded(.up)))
     }
 
-    /// Gives `sink` each capsule's clipped bounds, then each covered pixel. Generic so the
-    /// per-pixel call is specialised and inlined, not an indirect call.
-    public func forEachCoverage<Sink: CoverageSink>(clip: PixelRect, into sink: inout Sink) {
+    /// Rasterises the flattened polyline, clipped to `clip`, into `tile`.
+    public mutating func cover(clip: PixelRect) {
         let count = polyline.count
+        var box = Self.bounds(polyline[0], polyline[0])
+        for i in 1..<max(count, 1) { box = box.union(Self.bounds(polyline[i - 1], polyline[i])) }
+        tile.begin(box.intersection(clip))
+        guard !tile.box.isEmpty else { return }
         if count == 1 {
-            capsule(polyline[0], polyline[0], clip: clip, into: &sink)
+            tile.capsule(polyline[0], polyline[0])
             return
         }
-        for i in 1..<count {
-            capsule(polyline[i - 1], polyline[i], clip: clip, into: &sink)
-        }
+        for i in 1..<count { tile.capsule(polyline[i - 1], polyline[i]) }
     }
 
-    @inline(__always)
-    private func capsule<Sink: CoverageSink>(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, into sink: inout Sink) {
-        let box = Self.bounds(a, b).intersection(clip)
-        guard !box.isEmpty else { return }
-        sink.touched(box)
-        let ax = a.point.x, ay = a.point.y
-        let dx = b.point.x - ax, dy = b.point.y - ay
-        let length2 = dx * dx + dy * dy
-        let inverse = length2 > 0 ? 1 / length2 : 0
-        let dr = b.radius - a.radius
-        let reach = max(a.radius, b.radius) + 0.5
-        let reach2 = reach * reach
-        let lowY = min(ay, b.point.y), highY = max(ay, b.point.y)
-        for y in box.minY..<box.maxY {
-            let cy = Double(y) + 0.5
-            // Only the part of the segment within `reach` of this row can cover it: its x range,
-            // widened by `reach`, bounds the pixels worth testing (exact coverage is unchanged).
-            var spanMin = Double(box.minX), spanMax = Double(box.maxX)
-            if abs(dy) > 1e-9 {
-                let t0 = (max(cy - reach, lowY) - ay) / dy, t1 = (min(cy + reach, highY) - ay) / dy
-                let x0 = ax + dx * min(max(t0, 0), 1), x1 = ax + dx * min(max(t1, 0), 1)
-                spanMin = max(spanMin, (min(x0, x1) - reach).rounded(.down))
-                spanMax = min(spanMax, (max(x0, x1) + reach).rounded(.up))
-            }
-            if spanMin >= spanMax { continue }
-            let py = cy - ay
-            for x in Int(spanMin)..<Int(spanMax) {
-                let px = Double(x) + 0.5 - ax
-                let t = min(max((px * dx + py * dy) * inverse, 0), 1)
-                let ex = px - dx * t, ey = py - dy * t
-                let distance2 = ex * ex + ey * ey
-                if distance2 >= reach2 { continue }
-                let cover = a.radius + dr * t + 0.5 - distance2.squareRoot()
-                if cover <= 0 { continue }
-                sink.cover(x: x, y: y, cover >= 1 ? 255 : UInt8(cover * 255 + 0.5))
-            }
-        }
+    /// Hands each covered row of the tile to `body` and leaves the tile blank for the next piece.
+    public mutating func drainRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
+        tile.drainRows(body)
     }
-}
-
-/// Receives what the rasteriser covers.
-public protocol CoverageSink {
-    mutating func touched(_ rect: PixelRect)
-    mutating func cover(x: Int, y: Int, _ coverage: UInt8)
 }
