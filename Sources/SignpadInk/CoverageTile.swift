@@ -1,6 +1,6 @@
 /// The coverage of one ink piece in a scratch area the size of its bounds.
 ///
-/// Its bytes are all zero between pieces: draining a row zeroes what it hands out, so a new
+/// Its bytes are all zero between pieces: whoever consumes a row zeroes what it reads, so a new
 /// piece never pays for clearing the whole area.
 public struct CoverageTile: Sendable {
     public private(set) var box = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -14,8 +14,9 @@ public struct CoverageTile: Sendable {
     mutating func begin(_ box: PixelRect) {
         self.box = box
         guard !box.isEmpty else { return }
-        // Eight spare bytes: the last row's final lanes may run past the area.
-        if values.count < box.area + 8 { values = [UInt8](repeating: 0, count: max(box.area + 8, 2 * values.count)) }
+        // A row's last lanes may run a row's width past the area.
+        let needed = box.area + box.width + 8
+        if values.count < needed { values = [UInt8](repeating: 0, count: max(needed, 2 * values.count)) }
         if starts.count < box.height {
             starts = [Int](repeating: .max, count: max(box.height, 2 * starts.count))
             ends = [Int](repeating: .min, count: starts.count)
@@ -32,27 +33,37 @@ public struct CoverageTile: Sendable {
         let length2 = dx * dx + dy * dy
         let reach = max(a.radius, b.radius) + 0.5
         let lowY = min(ay, b.point.y), highY = max(ay, b.point.y)
-        let inverseDy = 1 / dy
+        let sloped = abs(dy) > 1e-9
+        let inverseDy = sloped ? 1 / dy : 0
+        // Every row's span fits this many lanes of eight, so the loop over them runs the same
+        // number of times on every row and its branch is always predicted.
+        let widest = (sloped ? abs(dx) * min(1, 2 * reach * abs(inverseDy)) : abs(dx)) + 2 * reach + 2
+        let chunks = min(Int(widest) / 8 + 1, (r.width + 7) / 8)
         let shape = CapsuleRow(dx: Float(dx), dy: Float(dy), inverseLength2: length2 > 0 ? Float(1 / length2) : 0,
                                radius: Float(a.radius), radiusChange: Float(b.radius - a.radius))
         values.withUnsafeMutableBufferPointer { buffer in
-            for y in r.minY..<r.maxY {
-                let cy = Double(y) + 0.5
-                // Only the part of the segment within `reach` of this row can cover it: its x range,
-                // widened by `reach`, bounds the pixels worth testing (exact coverage is unchanged).
-                var spanMin = r.minX, spanMax = r.maxX
-                if abs(dy) > 1e-9 {
-                    let t0 = (max(cy - reach, lowY) - ay) * inverseDy, t1 = (min(cy + reach, highY) - ay) * inverseDy
-                    let x0 = ax + dx * min(max(t0, 0), 1), x1 = ax + dx * min(max(t1, 0), 1)
-                    spanMin = max(spanMin, floorInt(min(x0, x1) - reach))
-                    spanMax = min(spanMax, -floorInt(-(max(x0, x1) + reach)))
+            starts.withUnsafeMutableBufferPointer { starts in
+                ends.withUnsafeMutableBufferPointer { ends in
+                    for y in r.minY..<r.maxY {
+                        let cy = Double(y) + 0.5
+                        // Only the part of the segment within `reach` of this row can cover it: its x
+                        // range, widened by `reach`, bounds the pixels worth testing.
+                        var spanMin = r.minX, spanMax = r.maxX
+                        if sloped {
+                            let t0 = (max(cy - reach, lowY) - ay) * inverseDy, t1 = (min(cy + reach, highY) - ay) * inverseDy
+                            let x0 = ax + dx * min(max(t0, 0), 1), x1 = ax + dx * min(max(t1, 0), 1)
+                            spanMin = max(spanMin, floorInt(min(x0, x1) - reach))
+                            spanMax = min(spanMax, -floorInt(-(max(x0, x1) + reach)))
+                        }
+                        if spanMin >= spanMax { continue }
+                        let row = y - box.minY
+                        starts[row] = min(starts[row], spanMin)
+                        ends[row] = max(ends[row], spanMax)
+                        let line = buffer.baseAddress! + (row * box.width - box.minX + spanMin)
+                        shape.cover(line, chunks: max(chunks, (spanMax - spanMin + 7) / 8),
+                                    firstX: Float(Double(spanMin) + 0.5 - ax), y: Float(cy - ay))
+                    }
                 }
-                if spanMin >= spanMax { continue }
-                let row = y - box.minY
-                starts[row] = min(starts[row], spanMin)
-                ends[row] = max(ends[row], spanMax)
-                let line = buffer.baseAddress! + (row * box.width - box.minX)
-                shape.cover(line, columns: spanMin..<spanMax, firstX: Float(Double(spanMin) + 0.5 - ax), y: Float(cy - ay))
             }
         }
     }
@@ -62,7 +73,7 @@ public struct CoverageTile: Sendable {
         for row in 0..<box.height where starts[row] < ends[row] { body(box.minY + row, starts[row]..<ends[row]) }
     }
 
-    mutating func drainRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
+    mutating func consumeRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
         let box = self.box
         guard !box.isEmpty else { return }
         values.withUnsafeMutableBufferPointer { buffer in
@@ -70,7 +81,6 @@ public struct CoverageTile: Sendable {
                 let line = buffer.baseAddress! + (row * box.width - box.minX)
                 let columns = starts[row]..<ends[row]
                 body(box.minY + row, columns, line)
-                (line + columns.lowerBound).update(repeating: 0, count: columns.count)
                 starts[row] = .max
                 ends[row] = .min
             }
@@ -95,16 +105,15 @@ struct CapsuleRow {
         return low.replacing(with: 1, where: low .> 1)
     }
 
-    /// Eight pixels at a time; lanes past the end of `columns` lie beyond the capsule's reach, so
-    /// they compute zero coverage and leave the bytes they touch unchanged.
+    /// Eight pixels at a time from `line`. Lanes past the row's span lie beyond the capsule's
+    /// reach, so they compute zero coverage and leave the bytes they touch unchanged.
     @inline(__always)
-    func cover(_ line: UnsafeMutablePointer<UInt8>, columns: Range<Int>, firstX: Float, y: Float) {
+    func cover(_ line: UnsafeMutablePointer<UInt8>, chunks: Int, firstX: Float, y: Float) {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let yAlong = y * dy
         let edge = radius + 0.5
-        var start = 0
-        while start < columns.count {
-            let px = lanes + (firstX + Float(start))
+        for chunk in 0..<chunks {
+            let px = lanes + (firstX + Float(chunk * 8))
             let t = Self.unit((px * dx + yAlong) * inverseLength2)
             let ex = px - dx * t, ey = y - dy * t
             let distance = (ex * ex + ey * ey).squareRoot()
@@ -112,10 +121,9 @@ struct CapsuleRow {
             // Adding 2^23 leaves round(cover × 255) in the low mantissa bits: a conversion that cannot trap.
             let rounded = cover * Float(255) + Float(8_388_608)
             let levels = SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD8<UInt32>.self))
-            let at = UnsafeMutableRawPointer(line + columns.lowerBound + start)
+            let at = UnsafeMutableRawPointer(line + chunk * 8)
             let old = at.loadUnaligned(as: SIMD8<UInt8>.self)
             at.storeBytes(of: old.replacing(with: levels, where: levels .> old), as: SIMD8<UInt8>.self)
-            start += 8
         }
     }
 }

@@ -93,8 +93,9 @@ public struct InkRasterizer: Sendable {
         for i in 1..<count { tile.capsule(polyline[i - 1], polyline[i]) }
     }
 
-    /// Hands each covered row of the tile to `body` and leaves the tile blank for the next piece.
-    public mutating func drainRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
-        tile.drainRows(body)
+    /// Hands each covered row of the tile to `body`, which takes the coverage: it must leave
+    /// every byte of `columns` zero, so the tile is blank for the next piece without a separate pass.
+    public mutating func consumeRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
+        tile.consumeRows(body)
     }
 }

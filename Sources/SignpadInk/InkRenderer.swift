@@ -6,26 +6,31 @@
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
     public private(set) var background: Canvas
-    public var inkColor: UInt32
+    public var inkColor: UInt32 {
+        didSet { refreshPalette() }
+    }
     /// Ink is drawn only inside this rectangle (the signature box).
     public var clip: PixelRect {
         didSet { refreshRowColours(clip) }
     }
     private var levels: [InkLevel]
-    /// Per row, the one colour the background has across the clip, or `mixedRow`. Ink over a plain
-    /// row blends with a constant instead of reading the background, which is cold memory.
+    /// Per row, the one colour the background has across the clip, or `mixedRow`. Ink over a row
+    /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
     private var rowColours: [UInt32]
     private var rasterizer = InkRasterizer()
     /// What the current operation changed, row by row.
     private var changed: RowSpans
-    /// Pixels the wet tail raised above the dry ink: restoring them is all a new sample costs.
-    private var wetPixels: [WetPixel] = []
-    /// The rows the wet tail covers.
+    /// The rows the wet tail covers: restoring them is all a new sample costs.
     private var wetRows: [WetRow] = []
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
     private static let mixedRow: UInt32 = 0xFF00_0000
+    private static let noPaper: UInt32 = 0xFE00_0000
+    /// Ink over the paper most rows of the clip share, at each of the 256 levels: a lookup
+    /// instead of a blend for every pixel that changes.
+    private var palette = [UInt32](repeating: 0, count: 256)
+    private var paletteKey: (paper: UInt32, ink: UInt32) = (mixedRow, 0)
 
     public init(background: Canvas, inkColor: UInt32 = 0x000000, clip: PixelRect? = nil) {
         self.background = background
@@ -91,17 +96,32 @@ public struct InkRenderer: Sendable {
         background.pixels.withUnsafeBufferPointer { bg in
             for y in max(rows.minY, 0)..<min(rows.maxY, background.height) {
                 guard !clip.isEmpty else { rowColours[y] = Self.mixedRow; continue }
-                let row = bg[(y * stride + clip.minX)..<(y * stride + clip.maxX)]
-                let first = row.first!
-                rowColours[y] = row.allSatisfy { $0 == first } ? first & 0xFF_FFFF : Self.mixedRow
+                let start = y * stride + clip.minX, first = bg[start]
+                var plain = true
+                for x in start..<(y * stride + clip.maxX) where bg[x] != first {
+                    plain = false
+                    break
+                }
+                rowColours[y] = plain ? first & 0xFF_FFFF : Self.mixedRow
             }
         }
+        refreshPalette()
+    }
+
+    private mutating func refreshPalette() {
+        let middle = clip.isEmpty ? 0 : rowColours[(clip.minY + clip.maxY) / 2]
+        // With no plain row at all the palette gets a paper no row can match.
+        let paper = middle == Self.mixedRow ? (rowColours.first { $0 != Self.mixedRow } ?? Self.noPaper) : middle
+        guard paletteKey != (paper, inkColor) else { return }
+        paletteKey = (paper, inkColor)
+        let ink = inkColor
+        for level in 0..<256 { palette[level] = XRGB.blend(paper, ink, UInt8(level)) }
     }
 
     private mutating func recolour(_ r: PixelRect) {
         guard !r.isEmpty else { return }
         let width = canvas.width, stride = canvas.stride, ink = inkColor
-        withPlanes { px, bg, lv, _ in
+        withPlanes { px, bg, lv, _, _ in
             for y in r.minY..<r.maxY {
                 for x in r.minX..<r.maxX {
                     px[y * stride + x] = XRGB.blend(bg[y * stride + x], ink, lv[y * width + x].shown)
@@ -113,19 +133,20 @@ public struct InkRenderer: Sendable {
     /// Puts the dry ink back wherever the wet tail raised it.
     private mutating func restoreWet() {
         guard !wetRows.isEmpty else { return }
-        let ink = inkColor
-        let list = wetPixels
-        withPlanes { px, bg, lv, rowColours in
-            for entry in list {
-                let plane = Int(entry.plane), pixel = Int(entry.pixel)
-                let level = lv[plane].dry
-                lv[plane].shown = level
-                let paper = rowColours[Int(entry.row)]
-                px[pixel] = XRGB.blend(paper == Self.mixedRow ? bg[pixel] : paper, ink, level)
+        let width = canvas.width, stride = canvas.stride, ink = inkColor
+        let rows = wetRows, paper = paletteKey.paper
+        withPlanes { px, bg, lv, rowColours, palette in
+            for row in rows {
+                let levels = lv.baseAddress! + row.y * width, pixels = px.baseAddress! + row.y * stride
+                let background = rowColours[row.y] == paper ? nil : bg.baseAddress! + row.y * stride
+                for x in row.columns where levels[x].shown != levels[x].dry {
+                    let level = levels[x].dry
+                    levels[x].shown = level
+                    pixels[x] = background.map { XRGB.blend($0[x], ink, level) } ?? palette[Int(level)]
+                }
             }
         }
-        wetPixels.removeAll(keepingCapacity: true)
-        for row in wetRows { changed.add(y: row.y, columns: row.columns) }
+        for row in rows { changed.add(y: row.y, columns: row.columns) }
         wetRows.removeAll(keepingCapacity: true)
     }
 
@@ -134,48 +155,54 @@ public struct InkRenderer: Sendable {
         rasterizer.cover(clip: clip)
         if isDry { inkBounds = inkBounds.union(rasterizer.tile.box) }
         // Moved out for the duration so the closure below holds the only reference to each.
-        var changed = self.changed, wetPixels = self.wetPixels, wetRows = self.wetRows, rasterizer = self.rasterizer
+        var changed = self.changed, wetRows = self.wetRows, rasterizer = self.rasterizer
         self.changed = RowSpans(height: 0)
-        self.wetPixels = []
         self.wetRows = []
         self.rasterizer = InkRasterizer(reserving: 0)
-        let width = canvas.width, stride = canvas.stride, ink = inkColor
-        withPlanes { px, bg, lv, rowColours in
-            rasterizer.drainRows { y, columns, coverage in
+        let width = canvas.width, stride = canvas.stride, ink = inkColor, paper = paletteKey.paper
+        withPlanes { px, bg, lv, rowColours, palette in
+            rasterizer.consumeRows { y, columns, coverage in
                 changed.add(y: y, columns: columns)
                 if !isDry { wetRows.append(WetRow(y: y, columns: columns)) }
-                let planeRow = y * width, pixelRow = y * stride
-                let paper = rowColours[y], plain = paper != Self.mixedRow
-                for x in columns {
-                    let c = coverage[x]
-                    if c == 0 { continue }
-                    let i = planeRow + x
-                    var level = lv[i]
-                    let was = level.shown
-                    if isDry && c > level.dry { level.dry = c }
-                    if c > was {
-                        let p = pixelRow + x
-                        if !isDry && was == level.dry { wetPixels.append(WetPixel(plane: UInt32(i), pixel: UInt32(p), row: UInt32(y))) }
-                        level.shown = c
-                        px[p] = XRGB.blend(plain ? paper : bg[p], ink, c)
-                    }
-                    lv[i] = level
-                }
+                Self.composite(coverage, columns, dry: isDry, levels: lv.baseAddress! + y * width, pixels: px.baseAddress! + y * stride,
+                               background: rowColours[y] == paper ? nil : bg.baseAddress! + y * stride,
+                               palette: palette.baseAddress!, ink: ink)
             }
         }
         self.changed = changed
-        self.wetPixels = wetPixels
         self.wetRows = wetRows
         self.rasterizer = rasterizer
     }
 
+    /// One row of a piece into the planes, by per-pixel maximum; zeroes the coverage it reads.
+    /// Everything arrives as a value or a pointer so the loop keeps it all in registers.
+    @inline(__always)
+    private static func composite(_ coverage: UnsafeMutablePointer<UInt8>, _ columns: Range<Int>, dry isDry: Bool,
+                                  levels: UnsafeMutablePointer<InkLevel>, pixels: UnsafeMutablePointer<UInt32>,
+                                  background: UnsafePointer<UInt32>?, palette: UnsafePointer<UInt32>, ink: UInt32) {
+        for x in columns {
+            let c = coverage[x]
+            coverage[x] = 0
+            var level = levels[x]
+            if isDry && c > level.dry { level.dry = c }
+            if c > level.shown {
+                level.shown = c
+                pixels[x] = background.map { XRGB.blend($0[x], ink, c) } ?? palette[Int(c)]
+            }
+            levels[x] = level
+        }
+    }
+
     @inline(__always)
     private mutating func withPlanes(_ body: (UnsafeMutableBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
-                                              UnsafeMutableBufferPointer<InkLevel>, UnsafeBufferPointer<UInt32>) -> Void) {
+                                              UnsafeMutableBufferPointer<InkLevel>, UnsafeBufferPointer<UInt32>,
+                                              UnsafeBufferPointer<UInt32>) -> Void) {
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             background.pixels.withUnsafeBufferPointer { bg in
                 levels.withUnsafeMutableBufferPointer { lv in
-                    rowColours.withUnsafeBufferPointer { rc in body(px, bg, lv, rc) }
+                    rowColours.withUnsafeBufferPointer { rc in
+                        palette.withUnsafeBufferPointer { pal in body(px, bg, lv, rc, pal) }
+                    }
                 }
             }
         }
@@ -186,12 +213,6 @@ public struct InkRenderer: Sendable {
 struct InkLevel: Sendable {
     var dry: UInt8 = 0
     var shown: UInt8 = 0
-}
-
-struct WetPixel {
-    var plane: UInt32
-    var pixel: UInt32
-    var row: UInt32
 }
 
 /// A row of the wet tail, reported again when it is restored.

@@ -119,6 +119,49 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(dirty.contains(x: 50, y: 50))
     }
 
+    @Test func aDiagonalStrokeReportsBandsNotItsBoundingBox() {
+        var renderer = InkRenderer(width: 200, height: 200)
+        var dirty = DirtyRegion()
+        let before = renderer.canvas
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(10, 10), c1: Point(70, 70), c2: Point(130, 130), p3: Point(190, 190), startWidth: 3, endWidth: 3)), dirty: &dirty)
+        #expect(changedOutside(dirty, before: before, after: renderer.canvas) == 0)
+        #expect(dirty.rects.count > 1)
+        #expect(dirty.area * 4 < dirty.bounds.area, "\(dirty.area) px reported of a \(dirty.bounds.area) px bounding box")
+    }
+
+    @Test func inkOverAPatternedBackgroundBlendsWithEachPixel() {
+        // Stripes inside the clip make every row mixed, so the renderer must read the background.
+        var background = Canvas(width: 40, height: 40, fill: 0xFFFFFF)
+        for y in 0..<40 { for x in stride(from: 0, to: 40, by: 2) { background[x, y] = 0x00FF00 } }
+        var renderer = InkRenderer(background: background, inkColor: 0x0000FF)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.dot(center: Point(20, 20), diameter: 9), dirty: &dirty)
+        var checked = 0
+        for y in 10..<30 {
+            for x in 10..<30 {
+                let level = renderer.dryCoverage(x: x, y: y)
+                #expect(renderer.canvas[x, y] == XRGB.blend(background[x, y], 0x0000FF, level))
+                if level > 0 && level < 255 { checked += 1 }
+            }
+        }
+        #expect(checked > 8, "the dot's antialiased rim was checked")
+    }
+
+    @Test func inkOverPlainPaperMatchesTheBlend() {
+        var renderer = InkRenderer(width: 40, height: 40, backgroundColor: 0xF0E0D0, inkColor: 0x102030)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.dot(center: Point(20.3, 19.6), diameter: 7), dirty: &dirty)
+        var levels = Set<UInt8>()
+        for y in 0..<40 {
+            for x in 0..<40 {
+                let level = renderer.dryCoverage(x: x, y: y)
+                levels.insert(level)
+                #expect(renderer.canvas[x, y] == XRGB.blend(0xF0E0D0, 0x102030, level))
+            }
+        }
+        #expect(levels.count > 5, "partial levels were drawn: \(levels.count)")
+    }
+
     @Test func flatteningStaysWithinATenthOfAPixel() {
         var rasterizer = InkRasterizer()
         let curve = CubicSegment(p0: Point(0, 0), c1: Point(100, 0), c2: Point(0, 100), p3: Point(100, 100), startWidth: 2, endWidth: 2)

@@ -62,6 +62,15 @@ import SignpadInput
         #expect(display.bytesCopied == 8)
     }
 
+    @Test func dirtyRegionKeepsMisalignedNeighboursApart() {
+        var region = DirtyRegion()
+        region.add(PixelRect(x: 0, y: 0, width: 10, height: 4))
+        region.add(PixelRect(x: 6, y: 4, width: 10, height: 4))  // touches, but the union would add 48 px
+        region.add(PixelRect(x: 0, y: -4, width: 10, height: 4))  // touches and lines up: merged for free
+        #expect(region.rects.count == 2)
+        #expect(region.area == 120)
+    }
+
     @Test func dirtyRegionMergesOverlapsIntoOne() {
         var region = DirtyRegion()
         region.add(PixelRect(x: 0, y: 0, width: 10, height: 10))
