@@ -68,11 +68,6 @@ public struct CoverageTile: Sendable {
         }
     }
 
-    /// Each covered row and its columns, without touching the coverage.
-    func forEachRow(_ body: (_ y: Int, _ columns: Range<Int>) -> Void) {
-        for row in 0..<box.height where starts[row] < ends[row] { body(box.minY + row, starts[row]..<ends[row]) }
-    }
-
     mutating func consumeRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
         let box = self.box
         guard !box.isEmpty else { return }

@@ -134,7 +134,10 @@ public struct InkRenderer: Sendable {
     private mutating func restoreWet() {
         guard !wetRows.isEmpty else { return }
         let width = canvas.width, stride = canvas.stride, ink = inkColor
-        let rows = wetRows, paper = paletteKey.paper
+        // Moved out so the closure holds the only reference and the buffer is kept, not copied.
+        var rows = wetRows
+        wetRows = []
+        let paper = paletteKey.paper
         withPlanes { px, bg, lv, rowColours, palette in
             for row in rows {
                 let levels = lv.baseAddress! + row.y * width, pixels = px.baseAddress! + row.y * stride
@@ -147,7 +150,8 @@ public struct InkRenderer: Sendable {
             }
         }
         for row in rows { changed.add(y: row.y, columns: row.columns) }
-        wetRows.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        wetRows = rows
     }
 
     private mutating func draw(_ piece: InkPiece, dry isDry: Bool) {
