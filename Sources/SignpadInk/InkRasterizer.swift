@@ -10,9 +10,8 @@ public struct FlatPoint: Equatable, Sendable {
 /// (the curve lies within the hull of its controls, so the polyline is within that too). Each
 /// piece of the polyline is a capsule whose coverage at a pixel centre is
 /// clamp(radius + 0.5 − distance, 0, 1): analytic, so the same piece always gives the same
-/// bytes. A piece's capsules meet in a small scratch tile by per-pixel maximum, so the canvas
-/// sees each covered pixel once however many capsules reach it; compositing into the canvas is
-/// a per-pixel maximum too, so joints never double-darken and drawing order does not matter.
+/// bytes. Capsules meet the canvas's levels by per-pixel maximum, so joints never double-darken
+/// and drawing order does not matter.
 public struct InkRasterizer: Sendable {
     /// Maximum distance (px) between a dry curve and its polyline.
     public static let tolerance = 0.1
@@ -23,12 +22,8 @@ public struct InkRasterizer: Sendable {
     /// Scratch polyline of the last flattened piece, reused so the hot path does not allocate.
     public private(set) var polyline: [FlatPoint] = []
     private var controlLimit = tolerance / 0.75
-    /// Coverage of the last covered piece.
-    public private(set) var tile = CoverageTile()
 
-    public init() { self.init(reserving: 256) }
-
-    init(reserving capacity: Int) { polyline.reserveCapacity(capacity) }
+    public init() { polyline.reserveCapacity(256) }
 
     public mutating func flatten(_ piece: InkPiece, tolerance: Double = InkRasterizer.tolerance) {
         // A cubic strays from its chord by at most 3/4 of its farthest control point's distance.
@@ -79,23 +74,19 @@ public struct InkRasterizer: Sendable {
                          maxY: Int((max(a.point.y, b.point.y) + r).rounded(.up)))
     }
 
-    /// Rasterises the flattened polyline, clipped to `clip`, into `tile`.
-    public mutating func cover(clip: PixelRect) {
+    /// Rasterises the flattened polyline, clipped to `clip`, into the planes; returns the piece's bounds.
+    @discardableResult
+    func draw(clip: PixelRect, dry: Bool, planes: Planes, marks: inout InkMarks) -> PixelRect {
         let count = polyline.count
+        guard count > 0 else { return PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
         var box = Self.bounds(polyline[0], polyline[0])
-        for i in 1..<max(count, 1) { box = box.union(Self.bounds(polyline[i - 1], polyline[i])) }
-        tile.begin(box.intersection(clip))
-        guard !tile.box.isEmpty else { return }
         if count == 1 {
-            tile.capsule(polyline[0], polyline[0])
-            return
+            CapsuleRaster.draw(polyline[0], polyline[0], clip: clip, dry: dry, planes: planes, marks: &marks)
         }
-        for i in 1..<count { tile.capsule(polyline[i - 1], polyline[i]) }
-    }
-
-    /// Hands each covered row of the tile to `body`, which takes the coverage: it must leave
-    /// every byte of `columns` zero, so the tile is blank for the next piece without a separate pass.
-    public mutating func consumeRows(_ body: (_ y: Int, _ columns: Range<Int>, _ coverage: UnsafeMutablePointer<UInt8>) -> Void) {
-        tile.consumeRows(body)
+        for i in 1..<count {
+            CapsuleRaster.draw(polyline[i - 1], polyline[i], clip: clip, dry: dry, planes: planes, marks: &marks)
+            box = box.union(Self.bounds(polyline[i - 1], polyline[i]))
+        }
+        return box.intersection(clip)
     }
 }

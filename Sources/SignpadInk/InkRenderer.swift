@@ -1,8 +1,9 @@
 /// Draws ink over a background into a canvas, touching only what changes.
 ///
-/// Each pixel keeps two coverage levels side by side: `dry`, the final ink, and `shown`, what is
-/// on the canvas (dry plus the wet tail). A pixel's colour is always the background blended with
-/// the ink colour at its `shown` level, so restoring a wet pixel is `shown := dry` and recolouring.
+/// Each pixel keeps two coverage levels (see `LevelLayout`): `dry`, the final ink, and `shown`,
+/// what is on the canvas (dry plus the wet tail). A pixel's colour is always the background
+/// blended with the ink colour at its `shown` level, so restoring a wet pixel is `shown := dry`
+/// and recolouring.
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
     public private(set) var background: Canvas
@@ -13,15 +14,14 @@ public struct InkRenderer: Sendable {
     public var clip: PixelRect {
         didSet { refreshRowColours(clip) }
     }
-    private var levels: [InkLevel]
+    private var levels: [UInt8]
+    private let layout: LevelLayout
     /// Per row, the one colour the background has across the clip, or `mixedRow`. Ink over a row
     /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
     private var rowColours: [UInt32]
     private var rasterizer = InkRasterizer()
-    /// What the current operation changed, row by row.
-    private var changed: RowSpans
-    /// The rows the wet tail covers: restoring them is all a new sample costs.
-    private var wetRows: [WetRow] = []
+    /// What the current operation changed, and the rows the wet tail raised.
+    private var marks: InkMarks
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
@@ -37,9 +37,10 @@ public struct InkRenderer: Sendable {
         self.canvas = background
         self.inkColor = inkColor
         self.clip = (clip ?? background.bounds).intersection(background.bounds)
-        levels = [InkLevel](repeating: InkLevel(), count: background.width * background.height)
+        layout = LevelLayout(width: background.width)
+        levels = [UInt8](repeating: 0, count: layout.pitch * background.height)
         rowColours = [UInt32](repeating: Self.mixedRow, count: background.height)
-        changed = RowSpans(height: background.height)
+        marks = InkMarks(changed: RowSpans(height: background.height))
         refreshRowColours(background.bounds)
     }
 
@@ -48,32 +49,34 @@ public struct InkRenderer: Sendable {
     }
 
     /// The final ink coverage at a pixel (0…255).
-    public func dryCoverage(x: Int, y: Int) -> UInt8 { levels[y * canvas.width + x].dry }
+    public func dryCoverage(x: Int, y: Int) -> UInt8 { levels[layout.dryOffset(x: x, y: y)] }
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
         for piece in step.dry { draw(piece, dry: true) }
         restoreWet()
         for piece in step.wet { draw(piece, dry: false) }
-        changed.flush(into: &dirty)
+        marks.changed.flush(into: &dirty)
     }
 
     /// Draws a final piece of ink.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         draw(piece, dry: true)
-        changed.flush(into: &dirty)
+        marks.changed.flush(into: &dirty)
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
         restoreWet()
-        changed.flush(into: &dirty)
+        marks.changed.flush(into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
-            let width = canvas.width
+            let layout = self.layout
             levels.withUnsafeMutableBufferPointer { lv in
+                // Outside the ink's bounds every level is already zero, so whole blocks can go.
                 for y in r.minY..<r.maxY {
-                    (lv.baseAddress! + y * width + r.minX).update(repeating: InkLevel(), count: r.width)
+                    let bytes = layout.blockBytes(y: y, minX: r.minX, maxX: r.maxX)
+                    (lv.baseAddress! + bytes.lowerBound).update(repeating: 0, count: bytes.count)
                 }
             }
             canvas.copy(r, from: background)
@@ -120,11 +123,12 @@ public struct InkRenderer: Sendable {
 
     private mutating func recolour(_ r: PixelRect) {
         guard !r.isEmpty else { return }
-        let width = canvas.width, stride = canvas.stride, ink = inkColor
-        withPlanes { px, bg, lv, _, _ in
+        let layout = self.layout
+        withPlanes { planes in
             for y in r.minY..<r.maxY {
                 for x in r.minX..<r.maxX {
-                    px[y * stride + x] = XRGB.blend(bg[y * stride + x], ink, lv[y * width + x].shown)
+                    let shown = planes.levels.load(fromByteOffset: layout.shownOffset(x: x, y: y), as: UInt8.self)
+                    planes.pixels[y * planes.stride + x] = XRGB.blend(planes.background[y * planes.stride + x], planes.ink, shown)
                 }
             }
         }
@@ -132,95 +136,60 @@ public struct InkRenderer: Sendable {
 
     /// Puts the dry ink back wherever the wet tail raised it.
     private mutating func restoreWet() {
-        guard !wetRows.isEmpty else { return }
-        let width = canvas.width, stride = canvas.stride, ink = inkColor
-        // Moved out so the closure holds the only reference and the buffer is kept, not copied.
-        var rows = wetRows
-        wetRows = []
-        let paper = paletteKey.paper
-        withPlanes { px, bg, lv, rowColours, palette in
-            for row in rows {
-                let levels = lv.baseAddress! + row.y * width, pixels = px.baseAddress! + row.y * stride
-                let background = rowColours[row.y] == paper ? nil : bg.baseAddress! + row.y * stride
-                for x in row.columns where levels[x].shown != levels[x].dry {
-                    let level = levels[x].dry
-                    levels[x].shown = level
-                    pixels[x] = background.map { XRGB.blend($0[x], ink, level) } ?? palette[Int(level)]
-                }
+        guard !marks.wetRows.isEmpty else { return }
+        // Moved out so the closure holds the only reference and the buffers are kept, not copied.
+        var marks = self.marks
+        self.marks = InkMarks(changed: RowSpans(height: 0))
+        withPlanes { planes in
+            for wet in marks.wetRows {
+                let row = planes.row(wet.y)
+                var low = Int.max, high = Int.min
+                var x0 = wet.columns.lowerBound & ~7
+                repeat {
+                    let fell = row.settle(x0)
+                    if fell != 0 {
+                        let columns = PlaneRow.columns(x0, fell)
+                        low = min(low, columns.low)
+                        high = max(high, columns.high)
+                    }
+                    x0 += 8
+                } while x0 < wet.columns.upperBound
+                if low < high { marks.changed.add(y: wet.y, columns: low..<high) }
             }
         }
-        for row in rows { changed.add(y: row.y, columns: row.columns) }
-        rows.removeAll(keepingCapacity: true)
-        wetRows = rows
+        marks.wetRows.removeAll(keepingCapacity: true)
+        self.marks = marks
     }
 
     private mutating func draw(_ piece: InkPiece, dry isDry: Bool) {
         rasterizer.flatten(piece, tolerance: isDry ? InkRasterizer.tolerance : InkRasterizer.wetTolerance)
-        rasterizer.cover(clip: clip)
-        if isDry { inkBounds = inkBounds.union(rasterizer.tile.box) }
-        // Moved out for the duration so the closure below holds the only reference to each.
-        var changed = self.changed, wetRows = self.wetRows, rasterizer = self.rasterizer
-        self.changed = RowSpans(height: 0)
-        self.wetRows = []
-        self.rasterizer = InkRasterizer(reserving: 0)
-        let width = canvas.width, stride = canvas.stride, ink = inkColor, paper = paletteKey.paper
-        withPlanes { px, bg, lv, rowColours, palette in
-            rasterizer.consumeRows { y, columns, coverage in
-                changed.add(y: y, columns: columns)
-                if !isDry { wetRows.append(WetRow(y: y, columns: columns)) }
-                Self.composite(coverage, columns, dry: isDry, levels: lv.baseAddress! + y * width, pixels: px.baseAddress! + y * stride,
-                               background: rowColours[y] == paper ? nil : bg.baseAddress! + y * stride,
-                               palette: palette.baseAddress!, ink: ink)
-            }
+        // Moved out so the closure holds the only reference and the buffers are kept, not copied.
+        var marks = self.marks
+        self.marks = InkMarks(changed: RowSpans(height: 0))
+        let rasterizer = self.rasterizer, clip = self.clip
+        var box = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        withPlanes { planes in
+            box = rasterizer.draw(clip: clip, dry: isDry, planes: planes, marks: &marks)
         }
-        self.changed = changed
-        self.wetRows = wetRows
-        self.rasterizer = rasterizer
-    }
-
-    /// One row of a piece into the planes, by per-pixel maximum; zeroes the coverage it reads.
-    /// Everything arrives as a value or a pointer so the loop keeps it all in registers.
-    @inline(__always)
-    private static func composite(_ coverage: UnsafeMutablePointer<UInt8>, _ columns: Range<Int>, dry isDry: Bool,
-                                  levels: UnsafeMutablePointer<InkLevel>, pixels: UnsafeMutablePointer<UInt32>,
-                                  background: UnsafePointer<UInt32>?, palette: UnsafePointer<UInt32>, ink: UInt32) {
-        for x in columns {
-            let c = coverage[x]
-            coverage[x] = 0
-            var level = levels[x]
-            if isDry && c > level.dry { level.dry = c }
-            if c > level.shown {
-                level.shown = c
-                pixels[x] = background.map { XRGB.blend($0[x], ink, c) } ?? palette[Int(c)]
-            }
-            levels[x] = level
-        }
+        self.marks = marks
+        if isDry { inkBounds = inkBounds.union(box) }
     }
 
     @inline(__always)
-    private mutating func withPlanes(_ body: (UnsafeMutableBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
-                                              UnsafeMutableBufferPointer<InkLevel>, UnsafeBufferPointer<UInt32>,
-                                              UnsafeBufferPointer<UInt32>) -> Void) {
+    private mutating func withPlanes(_ body: (Planes) -> Void) {
+        let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             background.pixels.withUnsafeBufferPointer { bg in
-                levels.withUnsafeMutableBufferPointer { lv in
+                levels.withUnsafeMutableBytes { lv in
                     rowColours.withUnsafeBufferPointer { rc in
-                        palette.withUnsafeBufferPointer { pal in body(px, bg, lv, rc, pal) }
+                        palette.withUnsafeBufferPointer { pal in
+                            body(Planes(levels: lv.baseAddress!, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                        background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,
+                                        paper: paper, ink: ink))
+                        }
                     }
                 }
             }
         }
     }
-}
-
-/// A pixel's final and on-screen ink coverage, side by side so one cache line holds both.
-struct InkLevel: Sendable {
-    var dry: UInt8 = 0
-    var shown: UInt8 = 0
-}
-
-/// A row of the wet tail, reported again when it is restored.
-struct WetRow {
-    var y: Int
-    var columns: Range<Int>
 }

@@ -104,8 +104,11 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         #expect(exporter.waitUntilIdle(timeout: 10))
         session.tick(now: 102)
-        #expect(session.saved.count == 1)
-        #expect(session.kiosk.message == .saved)
+        // Read into locals first: in debug builds, #expect reading these through the class
+        // reference crashed in swift_retain (ASan and TSan clean; a print beforehand hid it).
+        let saved = session.saved, message = session.kiosk.message
+        #expect(saved.count == 1)
+        #expect(message == .saved)
     }
 }
 

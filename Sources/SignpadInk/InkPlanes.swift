@@ -1,0 +1,109 @@
+/// Where the renderer keeps each pixel's two ink levels: `dry`, the final ink, and `shown`, what
+/// is on the canvas (dry plus the wet tail).
+///
+/// A row is cut into blocks of eight pixels; a block holds their eight dry levels and then their
+/// eight shown levels. One 16-byte load gives a rasteriser chunk everything it compares, and the
+/// padding to whole blocks lets a chunk run past the last column without a bounds check.
+struct LevelLayout: Sendable {
+    let pitch: Int
+
+    init(width: Int) { pitch = (width + 7) / 8 * 16 }
+
+    @inline(__always)
+    func dryOffset(x: Int, y: Int) -> Int { y * pitch + (x >> 3) * 16 + (x & 7) }
+
+    @inline(__always)
+    func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + 8 }
+
+    /// The bytes of the blocks that hold columns `minX..<maxX` of a row.
+    @inline(__always)
+    func blockBytes(y: Int, minX: Int, maxX: Int) -> Range<Int> {
+        (y * pitch + (minX >> 3) * 16)..<(y * pitch + ((maxX + 7) >> 3) * 16)
+    }
+}
+
+/// The renderer's planes for one operation as raw pointers. Valid only inside `InkRenderer.withPlanes`.
+struct Planes {
+    let levels: UnsafeMutableRawPointer
+    let layout: LevelLayout
+    let pixels: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let background: UnsafePointer<UInt32>
+    /// Per row, the one colour of the background across the clip, or something `paper` never is.
+    let rowColours: UnsafePointer<UInt32>
+    /// Ink over `paper` at each of the 256 levels.
+    let palette: UnsafePointer<UInt32>
+    let paper: UInt32
+    let ink: UInt32
+
+    @inline(__always)
+    func row(_ y: Int) -> PlaneRow {
+        PlaneRow(levels: levels + y * layout.pitch, pixels: pixels + y * stride,
+                 background: rowColours[y] == paper ? nil : background + y * stride, palette: palette, ink: ink)
+    }
+}
+
+/// One row of the planes as raw pointers, so the per-block loops keep everything in registers.
+struct PlaneRow {
+    /// The row's first block.
+    let levels: UnsafeMutableRawPointer
+    let pixels: UnsafeMutablePointer<UInt32>
+    /// Nil when the row is the palette's plain paper across the clip.
+    let background: UnsafePointer<UInt32>?
+    let palette: UnsafePointer<UInt32>
+    let ink: UInt32
+
+    /// Raises the block holding columns `x0..<x0+8` (x0 a multiple of 8) to `coverage` by
+    /// per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
+    @inline(__always)
+    func raise(_ x0: Int, to coverage: SIMD8<UInt8>, dry: Bool) -> UInt64 {
+        let block = levels + x0 * 2
+        if dry {
+            let old = block.loadUnaligned(as: SIMD8<UInt8>.self)
+            block.storeBytes(of: old.replacing(with: coverage, where: coverage .> old), as: SIMD8<UInt8>.self)
+        }
+        let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
+        let raised = shown.replacing(with: coverage, where: coverage .> shown)
+        let rose = unsafeBitCast(raised &- shown, to: UInt64.self)
+        if rose != 0 {
+            block.storeBytes(of: raised, toByteOffset: 8, as: SIMD8<UInt8>.self)
+            paint(x0, levels: unsafeBitCast(raised, to: UInt64.self), lanes: rose)
+        }
+        return rose
+    }
+
+    /// Lowers the shown levels of a block back to its dry levels, repaints what fell, and returns
+    /// those lanes as a byte mask.
+    @inline(__always)
+    func settle(_ x0: Int) -> UInt64 {
+        let block = levels + x0 * 2
+        let dry = block.loadUnaligned(as: SIMD8<UInt8>.self)
+        let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
+        // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
+        let fell = unsafeBitCast(shown &- dry, to: UInt64.self)
+        if fell != 0 {
+            block.storeBytes(of: dry, toByteOffset: 8, as: SIMD8<UInt8>.self)
+            paint(x0, levels: unsafeBitCast(dry, to: UInt64.self), lanes: fell)
+        }
+        return fell
+    }
+
+    /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`.
+    @inline(__always)
+    private func paint(_ x0: Int, levels: UInt64, lanes: UInt64) {
+        var lanes = lanes
+        repeat {
+            let shift = UInt64(lanes.trailingZeroBitCount & ~7)
+            let level = UInt8(truncatingIfNeeded: levels &>> shift)
+            let x = x0 + Int(shift >> 3)
+            pixels[x] = background.map { XRGB.blend($0[x], ink, level) } ?? palette[Int(level)]
+            lanes &= ~(0xFF &<< shift)
+        } while lanes != 0
+    }
+
+    /// The columns a lane mask from `raise` or `settle` covers, as `first..<last + 1`.
+    @inline(__always)
+    static func columns(_ x0: Int, _ lanes: UInt64) -> (low: Int, high: Int) {
+        (x0 + (lanes.trailingZeroBitCount >> 3), x0 + 8 - (lanes.leadingZeroBitCount >> 3))
+    }
+}
