@@ -26,41 +26,47 @@ enum CapsuleRaster {
         let dx = b.point.x - ax, dy = b.point.y - ay
         let length2 = dx * dx + dy * dy
         let reach = max(a.radius, b.radius) + 0.5
-        let lowY = min(ay, b.point.y), highY = max(ay, b.point.y)
-        let sloped = abs(dy) > 1e-9
-        let inverseDy = sloped ? 1 / dy : 0
-        let shape = CapsuleRow(dx: Float(dx), dy: Float(dy), inverseLength2: length2 > 0 ? Float(1 / length2) : 0,
-                               radius: Float(a.radius), radiusChange: Float(b.radius - a.radius))
+        // A pixel centre within `reach` of the segment is within `reach` of its line, so on each
+        // row it lies within `halfWidth` of where the line crosses the row's centre.
+        let sloped = abs(dy) > 1e-6
+        let slope = sloped ? dx / dy : 0
+        let halfWidth = sloped ? min(reach * length2.squareRoot() / abs(dy), 1e9) : 0
+        var crossing = ax + (Double(r.minY) + 0.5 - ay) * slope
+        // Everything per chunk is single precision and branch-free so it vectorises.
+        let fdx = Float(dx), fdy = Float(dy), inverseLength2 = length2 > 0 ? Float(1 / length2) : 0
+        let edge = Float(a.radius) + 0.5, radiusChange = Float(b.radius - a.radius)
         // Lanes outside the clip are masked; the edges sit half a pixel from every lane's centre,
         // so single-precision rounding cannot move a lane across them.
         let clipped = r.minX > bounds.minX || r.maxX < bounds.maxX
         let leftEdge = Float(Double(r.minX) - ax), rightEdge = Float(Double(r.maxX) - ax)
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         for y in r.minY..<r.maxY {
-            let cy = Double(y) + 0.5
-            // Only the part of the segment within `reach` of this row can cover it: its x range,
-            // widened by `reach`, bounds the pixels worth testing.
             var spanMin = r.minX, spanMax = r.maxX
             if sloped {
-                let t0 = (max(cy - reach, lowY) - ay) * inverseDy, t1 = (min(cy + reach, highY) - ay) * inverseDy
-                let x0 = ax + dx * min(max(t0, 0), 1), x1 = ax + dx * min(max(t1, 0), 1)
-                spanMin = max(spanMin, floorInt(min(x0, x1) - reach))
-                spanMax = min(spanMax, -floorInt(-(max(x0, x1) + reach)))
+                spanMin = max(spanMin, floorInt(crossing - halfWidth))
+                spanMax = min(spanMax, -floorInt(-(crossing + halfWidth)))
+                crossing += slope
             }
             if spanMin >= spanMax { continue }
             let row = planes.row(y)
-            let fy = Float(cy - ay)
+            let fy = Float(Double(y) + 0.5 - ay), yAlong = fy * fdy
+            var px = lanes + Float(Double(spanMin & ~7) + 0.5 - ax)
             var low = Int.max, high = Int.min
             var x0 = spanMin & ~7
             repeat {
-                var coverage = shape.cover(firstX: Float(Double(x0) + 0.5 - ax), y: fy)
-                if clipped { coverage = CapsuleRow.mask(coverage, firstX: Float(Double(x0) + 0.5 - ax), leftEdge, rightEdge) }
-                let rose = row.raise(x0, to: CapsuleRow.levels(coverage), dry: dry)
+                let t = unit((px * fdx + yAlong) * inverseLength2)
+                let ex = px - fdx * t, ey = fy - fdy * t
+                let distance = (ex * ex + ey * ey).squareRoot()
+                var coverage = unit(edge + radiusChange * t - distance)
+                if clipped { coverage.replace(with: 0, where: (px .< leftEdge) .| (px .> rightEdge)) }
+                let rose = row.raise(x0, to: levels(coverage), dry: dry)
                 if rose != 0 {
-                    let columns = PlaneRow.columns(x0, rose)
-                    low = min(low, columns.low)
-                    high = max(high, columns.high)
+                    let changed = PlaneRow.columns(x0, rose)
+                    low = min(low, changed.low)
+                    high = max(high, changed.high)
                 }
                 x0 += 8
+                px += 8
             } while x0 < spanMax
             if low < high {
                 marks.changed.add(y: y, columns: low..<high)
@@ -68,17 +74,6 @@ enum CapsuleRaster {
             }
         }
     }
-}
-
-/// One capsule's coverage along a row, in single precision with no branches so it vectorises.
-struct CapsuleRow {
-    let dx: Float
-    let dy: Float
-    let inverseLength2: Float
-    let radius: Float
-    let radiusChange: Float
-
-    static let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
 
     /// Clamps to 0…1 by compare-and-select, which vectorises (the standard library's pointwise
     /// min and max keep NaN rules that do not).
@@ -86,24 +81,6 @@ struct CapsuleRow {
     static func unit(_ v: SIMD8<Float>) -> SIMD8<Float> {
         let low = v.replacing(with: 0, where: v .< 0)
         return low.replacing(with: 1, where: low .> 1)
-    }
-
-    /// Coverage 0…1 of the eight pixels whose centres lie `firstX`… along the row from the
-    /// capsule's start, `y` below it.
-    @inline(__always)
-    func cover(firstX: Float, y: Float) -> SIMD8<Float> {
-        let px = Self.lanes + firstX
-        let t = Self.unit((px * dx + y * dy) * inverseLength2)
-        let ex = px - dx * t, ey = y - dy * t
-        let distance = (ex * ex + ey * ey).squareRoot()
-        return Self.unit(radius + 0.5 + radiusChange * t - distance)
-    }
-
-    /// Zeroes the lanes whose centres lie outside `left`…`right`.
-    @inline(__always)
-    static func mask(_ coverage: SIMD8<Float>, firstX: Float, _ left: Float, _ right: Float) -> SIMD8<Float> {
-        let px = lanes + firstX
-        return coverage.replacing(with: 0, where: (px .< left) .| (px .> right))
     }
 
     /// round(coverage × 255) per lane.
