@@ -36,7 +36,7 @@ public struct Bench {
     }
 
     public func run() -> [Row] {
-        var rows = (ProcessInfo.processInfo.environment["ONLY_D"] != nil ? [Strategy.signpad] : Strategy.allCases).map { measure($0) }
+        var rows = Strategy.allCases.map { measure($0) }
         let reference = rows.last!
         for i in rows.indices {
             rows[i].p99RatioToSignpad = rows[i].p99Microseconds / max(reference.p99Microseconds, 1e-9)
@@ -55,11 +55,6 @@ public struct Bench {
         var costs: [Double] = []
         costs.reserveCapacity(events.count)
         var lagTotal = 0, lagMax = 0
-        var phases: [(UInt64, UInt64, UInt64)] = []
-        let trace = ProcessInfo.processInfo.environment["TRACE"] != nil
-        let reps = Int(ProcessInfo.processInfo.environment["REPEAT"] ?? "1") ?? 1
-        for _ in 0..<reps {
-        var unusedDirty = DirtyRegion(); renderer.clearInk(dirty: &unusedDirty)
         for event in events {
             let start = DispatchTime.now().uptimeNanoseconds
             dirty.removeAll()
@@ -80,17 +75,10 @@ public struct Bench {
                 renderer.apply(step, dirty: &dirty)
                 display.present(renderer.canvas, dirty: strategy == .backingStore ? frame : dirty)
             case .signpad:
-                let t1 = DispatchTime.now().uptimeNanoseconds
                 renderer.apply(step, dirty: &dirty)
-                let t2 = DispatchTime.now().uptimeNanoseconds
                 display.present(renderer.canvas, dirty: dirty)
-                let t3 = DispatchTime.now().uptimeNanoseconds
-                if trace { phases.append((t1 - start, t2 - t1, t3 - t2)) }
             }
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
-            if strategy == .signpad, trace {
-                FileHandle.standardError.write("T \(costs.last!) ph=\(phases.last!) dry=\(step.dry.count) wet=\(step.wet.count) area=\(dirty.area) rects=\(dirty.rects.count)\n".data(using: .utf8)!)
-            }
             let lag: Int
             switch event {
             case .down(let s), .move(let s):
@@ -101,7 +89,6 @@ public struct Bench {
             }
             lagTotal += lag
             lagMax = max(lagMax, lag)
-        }
         }
         costs.sort()
         func percentile(_ p: Double) -> Double { costs.isEmpty ? 0 : costs[min(Int(Double(costs.count) * p), costs.count - 1)] }

@@ -34,7 +34,11 @@ public struct InkRenderer: Sendable {
 
     public init(background: Canvas, inkColor: UInt32 = 0x000000, clip: PixelRect? = nil) {
         self.background = background
-        self.canvas = background
+        // Its own pixels from the start: sharing the background's storage would copy the whole
+        // frame (and fault in its pages) on the first stroke instead of here.
+        var canvas = Canvas(width: background.width, height: background.height, stride: background.stride, fill: 0)
+        canvas.copy(background.bounds, from: background)
+        self.canvas = canvas
         self.inkColor = inkColor
         self.clip = (clip ?? background.bounds).intersection(background.bounds)
         layout = LevelLayout(width: background.width)
