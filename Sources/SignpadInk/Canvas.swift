@@ -17,6 +17,13 @@ public struct Canvas: Equatable, Sendable {
         self.pixels = [UInt32](repeating: fill, count: stride * height)
     }
 
+    /// A copy whose pixels are copied now, not on its first write.
+    public func withOwnStorage() -> Canvas {
+        var copy = self
+        copy.pixels = pixels.withUnsafeBufferPointer { Array($0) }
+        return copy
+    }
+
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     public subscript(x: Int, y: Int) -> UInt32 {

@@ -36,9 +36,7 @@ public struct InkRenderer: Sendable {
         self.background = background
         // Its own pixels from the start: sharing the background's storage would copy the whole
         // frame (and fault in its pages) on the first stroke instead of here.
-        var canvas = Canvas(width: background.width, height: background.height, stride: background.stride, fill: 0)
-        canvas.copy(background.bounds, from: background)
-        self.canvas = canvas
+        self.canvas = background.withOwnStorage()
         self.inkColor = inkColor
         self.clip = (clip ?? background.bounds).intersection(background.bounds)
         layout = LevelLayout(width: background.width)
