@@ -102,18 +102,19 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
 
     @Test func inkStaysInsideTheClip() {
         var renderer = InkRenderer(width: 100, height: 100)
-        renderer.clip = PixelRect(x: 20, y: 20, width: 60, height: 60)
+        // Neither side on a multiple of eight, so both edges cut through a block of lanes.
+        renderer.clip = PixelRect(x: 20, y: 20, width: 59, height: 60)
         var dirty = DirtyRegion()
         renderer.drawDry(.cubic(CubicSegment(p0: Point(0, 50), c1: Point(30, 50), c2: Point(70, 50), p3: Point(100, 50), startWidth: 4, endWidth: 4)), dirty: &dirty)
         #expect(renderer.canvas[50, 50] == 0x000000)
         // The clip's edge columns are inked and nothing beyond them is, not even a lane's worth.
-        #expect(renderer.canvas[20, 50] == 0x000000 && renderer.canvas[79, 50] == 0x000000)
+        #expect(renderer.canvas[20, 50] == 0x000000 && renderer.canvas[78, 50] == 0x000000)
         for y in 0..<100 {
             for x in 0..<100 where !renderer.clip.contains(x: x, y: y) {
                 #expect(renderer.canvas[x, y] == 0xFFFFFF, "pixel (\(x), \(y)) is outside the clip")
             }
         }
-        #expect(dirty.rects.allSatisfy { $0.minX >= 20 && $0.maxX <= 80 })
+        #expect(dirty.rects.allSatisfy { $0.minX >= 20 && $0.maxX <= 79 })
     }
 
     @Test func dirtyRectanglesAreTightToThePen() {
