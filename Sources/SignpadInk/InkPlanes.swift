@@ -1,25 +1,30 @@
 /// Where the renderer keeps each pixel's two ink levels: `dry`, the final ink, and `shown`, what
 /// is on the canvas (dry plus the wet tail).
 ///
-/// A row is cut into blocks of eight pixels; a block holds their eight dry levels and then their
-/// eight shown levels. One 16-byte load gives a rasteriser chunk everything it compares, and the
-/// padding to whole blocks lets a chunk run past the last column without a bounds check.
+/// Eight pixels of a row form a block: their eight dry levels, then their eight shown levels, so
+/// one 16-byte load gives a rasteriser chunk everything it compares. Blocks are stacked eight
+/// rows deep into 128-byte tiles, and tiles run along bands of eight rows: a stroke's
+/// neighbourhood is then a few cache lines rather than one line per row it crosses. Rows and
+/// columns are padded to whole tiles, so a chunk may run past the last column unchecked.
 struct LevelLayout: Sendable {
-    let pitch: Int
+    static let blockBytes = 16
+    static let tileBytes = 128
+    /// Bytes from one band of eight rows to the next.
+    let bandPitch: Int
 
-    init(width: Int) { pitch = (width + 7) / 8 * 16 }
+    init(width: Int) { bandPitch = (width + 7) / 8 * Self.tileBytes }
+
+    func byteCount(height: Int) -> Int { (height + 7) / 8 * bandPitch }
+
+    /// Where row `y`'s block of columns 0…7 starts; the block of columns x0… is `x0 × 16` further.
+    @inline(__always)
+    func rowOffset(_ y: Int) -> Int { (y >> 3) * bandPitch + (y & 7) * Self.blockBytes }
 
     @inline(__always)
-    func dryOffset(x: Int, y: Int) -> Int { y * pitch + (x >> 3) * 16 + (x & 7) }
+    func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + (x >> 3) * Self.tileBytes + (x & 7) }
 
     @inline(__always)
     func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + 8 }
-
-    /// The bytes of the blocks that hold columns `minX..<maxX` of a row.
-    @inline(__always)
-    func blockBytes(y: Int, minX: Int, maxX: Int) -> Range<Int> {
-        (y * pitch + (minX >> 3) * 16)..<(y * pitch + ((maxX + 7) >> 3) * 16)
-    }
 }
 
 /// The renderer's planes for one operation as raw pointers. Valid only inside `InkRenderer.withPlanes`.
@@ -38,14 +43,14 @@ struct Planes {
 
     @inline(__always)
     func row(_ y: Int) -> PlaneRow {
-        PlaneRow(levels: levels + y * layout.pitch, pixels: pixels + y * stride,
+        PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y * stride,
                  background: rowColours[y] == paper ? nil : background + y * stride, palette: palette, ink: ink)
     }
 }
 
 /// One row of the planes as raw pointers, so the per-block loops keep everything in registers.
 struct PlaneRow {
-    /// The row's first block.
+    /// The row's first block; the block of columns x0… is `x0 × 16` bytes on (see `LevelLayout`).
     let levels: UnsafeMutableRawPointer
     let pixels: UnsafeMutablePointer<UInt32>
     /// Nil when the row is the palette's plain paper across the clip.
@@ -57,7 +62,7 @@ struct PlaneRow {
     /// per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
     @inline(__always)
     func raise(_ x0: Int, to coverage: SIMD8<UInt8>, dry: Bool) -> UInt64 {
-        let block = levels + x0 * 2
+        let block = levels + x0 * 16
         if dry {
             let old = block.loadUnaligned(as: SIMD8<UInt8>.self)
             block.storeBytes(of: old.replacing(with: coverage, where: coverage .> old), as: SIMD8<UInt8>.self)
@@ -76,7 +81,7 @@ struct PlaneRow {
     /// those lanes as a byte mask.
     @inline(__always)
     func settle(_ x0: Int) -> UInt64 {
-        let block = levels + x0 * 2
+        let block = levels + x0 * 16
         let dry = block.loadUnaligned(as: SIMD8<UInt8>.self)
         let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
         // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.

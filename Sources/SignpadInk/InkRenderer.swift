@@ -40,7 +40,7 @@ public struct InkRenderer: Sendable {
         self.inkColor = inkColor
         self.clip = (clip ?? background.bounds).intersection(background.bounds)
         layout = LevelLayout(width: background.width)
-        levels = [UInt8](repeating: 0, count: layout.pitch * background.height)
+        levels = [UInt8](repeating: 0, count: layout.byteCount(height: background.height))
         rowColours = [UInt32](repeating: Self.mixedRow, count: background.height)
         marks = InkMarks(changed: RowSpans(height: background.height))
         refreshRowColours(background.bounds)
@@ -77,8 +77,10 @@ public struct InkRenderer: Sendable {
             levels.withUnsafeMutableBufferPointer { lv in
                 // Outside the ink's bounds every level is already zero, so whole blocks can go.
                 for y in r.minY..<r.maxY {
-                    let bytes = layout.blockBytes(y: y, minX: r.minX, maxX: r.maxX)
-                    (lv.baseAddress! + bytes.lowerBound).update(repeating: 0, count: bytes.count)
+                    let row = lv.baseAddress! + layout.rowOffset(y)
+                    for x0 in stride(from: r.minX & ~7, to: r.maxX, by: 8) {
+                        (row + x0 * 16).update(repeating: 0, count: LevelLayout.blockBytes)
+                    }
                 }
             }
             canvas.copy(r, from: background)
