@@ -1,16 +1,3 @@
-/// Where one operation's changes go: the changed columns of each row, and for the wet tail the
-/// rows it raised, which the next sample restores.
-struct InkMarks {
-    var changed: RowSpans
-    var wetRows: [WetRow] = []
-}
-
-/// A row of the wet tail, reported again when it is restored.
-struct WetRow {
-    var y: Int
-    var columns: Range<Int>
-}
-
 /// Rasterises one capsule (a piece of flattened polyline with round ends) straight into the planes.
 ///
 /// Chunks of eight pixels line up with the planes' blocks, so each chunk's coverage meets the
@@ -27,10 +14,11 @@ enum CapsuleRaster {
         let length2 = dx * dx + dy * dy
         let reach = max(a.radius, b.radius) + 0.5
         // A pixel centre within `reach` of the segment is within `reach` of its line, so on each
-        // row it lies within `halfWidth` of where the line crosses the row's centre.
-        let sloped = abs(dy) > 1e-6
-        let slope = sloped ? dx / dy : 0
-        let halfWidth = sloped ? min(reach * length2.squareRoot() / abs(dy), 1e9) : 0
+        // row it lies within `halfWidth` of where the line crosses the row's centre. A band no
+        // narrower than the capsule's bounds saves nothing, and near-horizontal lines get the whole row.
+        let halfWidth = abs(dy) > 1e-9 ? reach * length2.squareRoot() / abs(dy) : .infinity
+        let banded = halfWidth < Double(r.width)
+        let slope = banded ? dx / dy : 0
         var crossing = ax + (Double(r.minY) + 0.5 - ay) * slope
         // Everything per chunk is single precision and branch-free so it vectorises.
         let fdx = Float(dx), fdy = Float(dy), inverseLength2 = length2 > 0 ? Float(1 / length2) : 0
@@ -42,7 +30,7 @@ enum CapsuleRaster {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         for y in r.minY..<r.maxY {
             var spanMin = r.minX, spanMax = r.maxX
-            if sloped {
+            if banded {
                 spanMin = max(spanMin, floorInt(crossing - halfWidth))
                 spanMax = min(spanMax, -floorInt(-(crossing + halfWidth)))
                 crossing += slope
@@ -51,7 +39,7 @@ enum CapsuleRaster {
             let row = planes.row(y)
             let fy = Float(Double(y) + 0.5 - ay), yAlong = fy * fdy
             var px = lanes + Float(Double(spanMin & ~7) + 0.5 - ax)
-            var low = Int.max, high = Int.min
+            var rose = ChangedColumns()
             var x0 = spanMin & ~7
             repeat {
                 let t = unit((px * fdx + yAlong) * inverseLength2)
@@ -59,18 +47,13 @@ enum CapsuleRaster {
                 let distance = (ex * ex + ey * ey).squareRoot()
                 var coverage = unit(edge + radiusChange * t - distance)
                 if clipped { coverage.replace(with: 0, where: (px .< leftEdge) .| (px .> rightEdge)) }
-                let rose = row.raise(x0, to: levels(coverage), dry: dry)
-                if rose != 0 {
-                    let changed = PlaneRow.columns(x0, rose)
-                    low = min(low, changed.low)
-                    high = max(high, changed.high)
-                }
+                rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
                 x0 += 8
                 px += 8
             } while x0 < spanMax
-            if low < high {
-                marks.changed.add(y: y, columns: low..<high)
-                if !dry { marks.wetRows.append(WetRow(y: y, columns: low..<high)) }
+            if let columns = rose.range {
+                marks.changed.add(y: y, columns: columns)
+                if !dry { marks.wetRows.append(WetRow(y: y, columns: columns)) }
             }
         }
     }

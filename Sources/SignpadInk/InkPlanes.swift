@@ -16,12 +16,16 @@ struct LevelLayout: Sendable {
 
     func byteCount(height: Int) -> Int { (height + 7) / 8 * bandPitch }
 
-    /// Where row `y`'s block of columns 0…7 starts; the block of columns x0… is `x0 × 16` further.
+    /// Where row `y`'s block of columns 0…7 starts.
     @inline(__always)
     func rowOffset(_ y: Int) -> Int { (y >> 3) * bandPitch + (y & 7) * Self.blockBytes }
 
+    /// How far the block holding column `x` is from its row's first block.
     @inline(__always)
-    func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + (x >> 3) * Self.tileBytes + (x & 7) }
+    static func blockOffset(_ x: Int) -> Int { (x >> 3) * tileBytes }
+
+    @inline(__always)
+    func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + Self.blockOffset(x) + (x & 7) }
 
     @inline(__always)
     func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + 8 }
@@ -50,7 +54,7 @@ struct Planes {
 
 /// One row of the planes as raw pointers, so the per-block loops keep everything in registers.
 struct PlaneRow {
-    /// The row's first block; the block of columns x0… is `x0 × 16` bytes on (see `LevelLayout`).
+    /// The row's first block (see `LevelLayout`).
     let levels: UnsafeMutableRawPointer
     let pixels: UnsafeMutablePointer<UInt32>
     /// Nil when the row is the palette's plain paper across the clip.
@@ -62,7 +66,7 @@ struct PlaneRow {
     /// per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
     @inline(__always)
     func raise(_ x0: Int, to coverage: SIMD8<UInt8>, dry: Bool) -> UInt64 {
-        let block = levels + x0 * 16
+        let block = levels + LevelLayout.blockOffset(x0)
         if dry {
             let old = block.loadUnaligned(as: SIMD8<UInt8>.self)
             block.storeBytes(of: old.replacing(with: coverage, where: coverage .> old), as: SIMD8<UInt8>.self)
@@ -81,7 +85,7 @@ struct PlaneRow {
     /// those lanes as a byte mask.
     @inline(__always)
     func settle(_ x0: Int) -> UInt64 {
-        let block = levels + x0 * 16
+        let block = levels + LevelLayout.blockOffset(x0)
         let dry = block.loadUnaligned(as: SIMD8<UInt8>.self)
         let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
         // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
@@ -105,10 +109,20 @@ struct PlaneRow {
             lanes &= ~(0xFF &<< shift)
         } while lanes != 0
     }
+}
 
-    /// The columns a lane mask from `raise` or `settle` covers, as `first..<last + 1`.
+/// The columns whose lanes changed along one row, gathered block by block from the byte masks
+/// `PlaneRow.raise` and `PlaneRow.settle` return.
+struct ChangedColumns {
+    private var low = Int.max
+    private var high = Int.min
+
     @inline(__always)
-    static func columns(_ x0: Int, _ lanes: UInt64) -> (low: Int, high: Int) {
-        (x0 + (lanes.trailingZeroBitCount >> 3), x0 + 8 - (lanes.leadingZeroBitCount >> 3))
+    mutating func include(_ x0: Int, lanes: UInt64) {
+        guard lanes != 0 else { return }
+        low = min(low, x0 + (lanes.trailingZeroBitCount >> 3))
+        high = max(high, x0 + 8 - (lanes.leadingZeroBitCount >> 3))
     }
+
+    var range: Range<Int>? { low < high ? low..<high : nil }
 }

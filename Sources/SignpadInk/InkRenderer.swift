@@ -79,7 +79,7 @@ public struct InkRenderer: Sendable {
                 for y in r.minY..<r.maxY {
                     let row = lv.baseAddress! + layout.rowOffset(y)
                     for x0 in stride(from: r.minX & ~7, to: r.maxX, by: 8) {
-                        (row + x0 * 16).update(repeating: 0, count: LevelLayout.blockBytes)
+                        (row + LevelLayout.blockOffset(x0)).update(repeating: 0, count: LevelLayout.blockBytes)
                     }
                 }
             }
@@ -147,18 +147,11 @@ public struct InkRenderer: Sendable {
         withPlanes { planes in
             for wet in marks.wetRows {
                 let row = planes.row(wet.y)
-                var low = Int.max, high = Int.min
-                var x0 = wet.columns.lowerBound & ~7
-                repeat {
-                    let fell = row.settle(x0)
-                    if fell != 0 {
-                        let columns = PlaneRow.columns(x0, fell)
-                        low = min(low, columns.low)
-                        high = max(high, columns.high)
-                    }
-                    x0 += 8
-                } while x0 < wet.columns.upperBound
-                if low < high { marks.changed.add(y: wet.y, columns: low..<high) }
+                var fell = ChangedColumns()
+                for x0 in stride(from: wet.columns.lowerBound & ~7, to: wet.columns.upperBound, by: 8) {
+                    fell.include(x0, lanes: row.settle(x0))
+                }
+                if let columns = fell.range { marks.changed.add(y: wet.y, columns: columns) }
             }
         }
         marks.wetRows.removeAll(keepingCapacity: true)

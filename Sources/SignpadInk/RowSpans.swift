@@ -55,3 +55,16 @@ struct RowSpans: Sendable {
         lastRow = .min
     }
 }
+
+/// Where one operation's changes go: the changed columns of each row, and for the wet tail the
+/// rows it raised, which the next sample restores.
+struct InkMarks {
+    var changed: RowSpans
+    var wetRows: [WetRow] = []
+}
+
+/// A row of the wet tail, reported again when it is restored.
+struct WetRow {
+    var y: Int
+    var columns: Range<Int>
+}

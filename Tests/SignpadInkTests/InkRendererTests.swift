@@ -117,6 +117,23 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(dirty.rects.allSatisfy { $0.minX >= 20 && $0.maxX <= 79 })
     }
 
+    /// A line a hair off horizontal has a band wider than the canvas; it must still get whole rows.
+    @Test func aNearlyHorizontalStrokeDrawsLikeAHorizontalOne() {
+        func drawn(rise: Double) -> Canvas {
+            var renderer = InkRenderer(width: 1100, height: 100)
+            var dirty = DirtyRegion()
+            renderer.drawDry(.cubic(CubicSegment(p0: Point(10, 50), c1: Point(370, 50 + rise / 3), c2: Point(730, 50 + 2 * rise / 3),
+                                                 p3: Point(1090, 50 + rise), startWidth: 2.5, endWidth: 2.5)), dirty: &dirty)
+            return renderer.canvas
+        }
+        let level = drawn(rise: 0)
+        #expect(level[500, 50] == 0x000000)
+        for rise in [1.5e-6, 2e-9, -3e-6] {
+            let differing = zip(drawn(rise: rise).pixels, level.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "rise \(rise): \(differing) pixels differ from the horizontal stroke")
+        }
+    }
+
     @Test func dirtyRectanglesAreTightToThePen() {
         var renderer = InkRenderer(width: 100, height: 100)
         var dirty = DirtyRegion()
