@@ -44,11 +44,37 @@ struct Planes {
     let palette: UnsafePointer<UInt32>
     let paper: UInt32
     let ink: UInt32
+    /// Blocks (by first column) whose eight pixels all lie inside the clip.
+    let innerBlocks: Range<Int>
+    /// The columns this operation changed, per row: what the display must be sent.
+    let changed: RowSpanTable
+    /// The columns the wet tail raised, per row: what the next sample restores.
+    let wet: RowSpanTable
+
+    init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
+         background: UnsafePointer<UInt32>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
+         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable) {
+        self.levels = levels
+        self.layout = layout
+        self.pixels = pixels
+        self.stride = stride
+        self.background = background
+        self.rowColours = rowColours
+        self.palette = palette
+        self.paper = paper
+        self.ink = ink
+        self.changed = changed
+        self.wet = wet
+        let first = (clip.minX + 7) & ~7, end = clip.maxX & ~7
+        innerBlocks = first < end ? first..<end : 0..<0
+    }
 
     @inline(__always)
     func row(_ y: Int) -> PlaneRow {
-        PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y * stride,
-                 background: rowColours[y] == paper ? nil : background + y * stride, palette: palette, ink: ink)
+        let plain = rowColours[y] == paper
+        return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y * stride,
+                        background: plain ? nil : background + y * stride, palette: palette, ink: ink,
+                        wholeBlocks: plain ? innerBlocks : 0..<0)
     }
 }
 
@@ -61,6 +87,9 @@ struct PlaneRow {
     let background: UnsafePointer<UInt32>?
     let palette: UnsafePointer<UInt32>
     let ink: UInt32
+    /// Blocks whose pixels are all the palette's colour at their shown level (plain paper inside
+    /// the clip), so they can be repainted whole without a branch per lane.
+    let wholeBlocks: Range<Int>
 
     /// Raises the block holding columns `x0..<x0+8` (x0 a multiple of 8) to `coverage` by
     /// per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
@@ -76,7 +105,11 @@ struct PlaneRow {
         let rose = unsafeBitCast(raised &- shown, to: UInt64.self)
         if rose != 0 {
             block.storeBytes(of: raised, toByteOffset: 8, as: SIMD8<UInt8>.self)
-            paint(x0, levels: unsafeBitCast(raised, to: UInt64.self), lanes: rose)
+            if wholeBlocks.contains(x0) {
+                paintBlock(x0, levels: unsafeBitCast(raised, to: UInt64.self))
+            } else {
+                paint(x0, levels: unsafeBitCast(raised, to: UInt64.self), lanes: rose)
+            }
         }
         return rose
     }
@@ -92,9 +125,21 @@ struct PlaneRow {
         let fell = unsafeBitCast(shown &- dry, to: UInt64.self)
         if fell != 0 {
             block.storeBytes(of: dry, toByteOffset: 8, as: SIMD8<UInt8>.self)
-            paint(x0, levels: unsafeBitCast(dry, to: UInt64.self), lanes: fell)
+            if wholeBlocks.contains(x0) {
+                paintBlock(x0, levels: unsafeBitCast(dry, to: UInt64.self))
+            } else {
+                paint(x0, levels: unsafeBitCast(dry, to: UInt64.self), lanes: fell)
+            }
         }
         return fell
+    }
+
+    /// Colours all eight pixels of a whole block from the palette: unchanged lanes get the colour
+    /// they already have, and no lane waits on a mispredicted branch.
+    @inline(__always)
+    private func paintBlock(_ x0: Int, levels: UInt64) {
+        let out = pixels + x0
+        for lane in 0..<8 { out[lane] = palette[Int(truncatingIfNeeded: (levels &>> UInt64(lane * 8)) & 0xFF)] }
     }
 
     /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`.

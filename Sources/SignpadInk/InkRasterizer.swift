@@ -76,15 +76,15 @@ public struct InkRasterizer: Sendable {
 
     /// Rasterises the flattened polyline, clipped to `clip`, into the planes; returns the piece's bounds.
     @discardableResult
-    func draw(clip: PixelRect, dry: Bool, planes: Planes, marks: inout InkMarks) -> PixelRect {
+    func draw(clip: PixelRect, dry: Bool, planes: Planes) -> PixelRect {
         let count = polyline.count
         guard count > 0 else { return PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
         var box = Self.bounds(polyline[0], polyline[0])
         if count == 1 {
-            CapsuleRaster.draw(polyline[0], polyline[0], clip: clip, dry: dry, planes: planes, marks: &marks)
+            CapsuleRaster.draw(polyline[0], polyline[0], clip: clip, dry: dry, planes: planes)
         }
         for i in 1..<count {
-            CapsuleRaster.draw(polyline[i - 1], polyline[i], clip: clip, dry: dry, planes: planes, marks: &marks)
+            CapsuleRaster.draw(polyline[i - 1], polyline[i], clip: clip, dry: dry, planes: planes)
             box = box.union(Self.bounds(polyline[i - 1], polyline[i]))
         }
         return box.intersection(clip)

@@ -20,8 +20,8 @@ public struct InkRenderer: Sendable {
     /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
     private var rowColours: [UInt32]
     private var rasterizer = InkRasterizer()
-    /// What the current operation changed, and the rows the wet tail raised.
-    private var marks: InkMarks
+    /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
+    private var spans: [Int32]
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
@@ -42,7 +42,7 @@ public struct InkRenderer: Sendable {
         layout = LevelLayout(width: background.width)
         levels = [UInt8](repeating: 0, count: layout.byteCount(height: background.height))
         rowColours = [UInt32](repeating: Self.mixedRow, count: background.height)
-        marks = InkMarks(changed: RowSpans(height: background.height))
+        spans = RowSpanTable.storage(height: background.height) + RowSpanTable.storage(height: background.height)
         refreshRowColours(background.bounds)
     }
 
@@ -58,19 +58,19 @@ public struct InkRenderer: Sendable {
         for piece in step.dry { draw(piece, dry: true) }
         restoreWet()
         for piece in step.wet { draw(piece, dry: false) }
-        marks.changed.flush(into: &dirty)
+        withPlanes { $0.changed.flush(into: &dirty) }
     }
 
     /// Draws a final piece of ink.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         draw(piece, dry: true)
-        marks.changed.flush(into: &dirty)
+        withPlanes { $0.changed.flush(into: &dirty) }
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
         restoreWet()
-        marks.changed.flush(into: &dirty)
+        withPlanes { $0.changed.flush(into: &dirty) }
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             let layout = self.layout
@@ -140,49 +140,46 @@ public struct InkRenderer: Sendable {
 
     /// Puts the dry ink back wherever the wet tail raised it.
     private mutating func restoreWet() {
-        guard !marks.wetRows.isEmpty else { return }
-        // Moved out so the closure holds the only reference and the buffers are kept, not copied.
-        var marks = self.marks
-        self.marks = InkMarks(changed: RowSpans(height: 0))
         withPlanes { planes in
-            for wet in marks.wetRows {
-                let row = planes.row(wet.y)
+            planes.wet.drain { y, columns in
+                let row = planes.row(y)
                 var fell = ChangedColumns()
-                for x0 in stride(from: wet.columns.lowerBound & ~7, to: wet.columns.upperBound, by: 8) {
+                var x0 = columns.lowerBound & ~7
+                repeat {
                     fell.include(x0, lanes: row.settle(x0))
-                }
-                if let columns = fell.range { marks.changed.add(y: wet.y, columns: columns) }
+                    x0 &+= 8
+                } while x0 < columns.upperBound
+                if let columns = fell.range { planes.changed.add(y: y, columns: columns) }
             }
         }
-        marks.wetRows.removeAll(keepingCapacity: true)
-        self.marks = marks
     }
 
     private mutating func draw(_ piece: InkPiece, dry isDry: Bool) {
         rasterizer.flatten(piece, tolerance: isDry ? InkRasterizer.tolerance : InkRasterizer.wetTolerance)
-        // Moved out so the closure holds the only reference and the buffers are kept, not copied.
-        var marks = self.marks
-        self.marks = InkMarks(changed: RowSpans(height: 0))
         let rasterizer = self.rasterizer, clip = self.clip
         var box = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
         withPlanes { planes in
-            box = rasterizer.draw(clip: clip, dry: isDry, planes: planes, marks: &marks)
+            box = rasterizer.draw(clip: clip, dry: isDry, planes: planes)
         }
-        self.marks = marks
         if isDry { inkBounds = inkBounds.union(box) }
     }
 
     @inline(__always)
     private mutating func withPlanes(_ body: (Planes) -> Void) {
-        let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor
+        let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
+        let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             background.pixels.withUnsafeBufferPointer { bg in
                 levels.withUnsafeMutableBytes { lv in
                     rowColours.withUnsafeBufferPointer { rc in
                         palette.withUnsafeBufferPointer { pal in
-                            body(Planes(levels: lv.baseAddress!, layout: layout, pixels: px.baseAddress!, stride: stride,
-                                        background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,
-                                        paper: paper, ink: ink))
+                            spans.withUnsafeMutableBufferPointer { tables in
+                                body(Planes(levels: lv.baseAddress!, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                            background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,
+                                            paper: paper, ink: ink, clip: clip,
+                                            changed: RowSpanTable(slots: tables.baseAddress!, height: height),
+                                            wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height)))
+                            }
                         }
                     }
                 }

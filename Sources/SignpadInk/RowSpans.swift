@@ -1,70 +1,78 @@
-/// The columns changed on each row, gathered over one operation and handed out as a few bands.
+/// Per row, the columns one operation touched, handed out as a few bands.
 ///
 /// A diagonal stroke's bounding box is mostly paper; rows of spans keep the copy close to the
-/// ink, and folding neighbouring rows into bands keeps the rectangle count small.
-struct RowSpans: Sendable {
+/// ink, and folding neighbouring rows into bands keeps the rectangle count small. The table
+/// lives in an `[Int32]` the renderer owns (see `RowSpanTable.storage`); this is a view of it
+/// for one operation, so the per-row work is a few plain loads and stores.
+struct RowSpanTable {
     /// A band is at most this many columns wider than its widest row.
     static let bandSlack = 8
 
-    private var starts: [Int]
-    private var ends: [Int]
-    private var firstRow = Int.max
-    private var lastRow = Int.min
+    /// Two slots per row (first column, end column; empty while first ≥ end), then the first
+    /// and last row touched.
+    private let slots: UnsafeMutablePointer<Int32>
+    private let height: Int
 
-    init(height: Int) {
-        starts = [Int](repeating: .max, count: height)
-        ends = [Int](repeating: .min, count: height)
+    init(slots: UnsafeMutablePointer<Int32>, height: Int) {
+        self.slots = slots
+        self.height = height
     }
+
+    /// A cleared table for `height` rows.
+    static func storage(height: Int) -> [Int32] {
+        var table = [Int32](repeating: 0, count: slotCount(height: height))
+        for i in stride(from: 0, to: table.count, by: 2) {
+            table[i] = .max
+            table[i + 1] = .min
+        }
+        return table
+    }
+
+    static func slotCount(height: Int) -> Int { 2 * height + 2 }
 
     var isEmpty: Bool { firstRow > lastRow }
+    private var firstRow: Int { Int(slots[2 * height]) }
+    private var lastRow: Int { Int(slots[2 * height + 1]) }
 
     @inline(__always)
-    mutating func add(y: Int, columns: Range<Int>) {
-        starts[y] = min(starts[y], columns.lowerBound)
-        ends[y] = max(ends[y], columns.upperBound)
-        firstRow = min(firstRow, y)
-        lastRow = max(lastRow, y)
+    func add(y: Int, columns: Range<Int>) {
+        let row = slots + 2 * y, rows = slots + 2 * height
+        row[0] = min(row[0], Int32(truncatingIfNeeded: columns.lowerBound))
+        row[1] = max(row[1], Int32(truncatingIfNeeded: columns.upperBound))
+        rows[0] = min(rows[0], Int32(truncatingIfNeeded: y))
+        rows[1] = max(rows[1], Int32(truncatingIfNeeded: y))
     }
 
-    /// Adds the bands to `dirty` and starts over.
-    mutating func flush(into dirty: inout DirtyRegion) {
+    /// Calls `body` with each touched row and its columns, and clears the table.
+    @inline(__always)
+    func drain(_ body: (_ y: Int, _ columns: Range<Int>) -> Void) {
         guard !isEmpty else { return }
+        for y in firstRow...lastRow {
+            let row = slots + 2 * y
+            let start = Int(row[0]), end = Int(row[1])
+            row[0] = .max
+            row[1] = .min
+            if start < end { body(y, start..<end) }
+        }
+        slots[2 * height] = .max
+        slots[2 * height + 1] = .min
+    }
+
+    /// Adds the bands to `dirty` and clears the table.
+    func flush(into dirty: inout DirtyRegion) {
         var band = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
         var widestRow = 0
-        for y in firstRow...lastRow {
-            let start = starts[y], end = ends[y]
-            starts[y] = .max
-            ends[y] = .min
-            guard start < end else {
-                dirty.add(band)
-                band = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
-                continue
-            }
-            let joined = min(band.minX, start)..<max(band.maxX, end)
-            widestRow = max(widestRow, end - start)
-            if !band.isEmpty && joined.count <= widestRow + Self.bandSlack {
+        drain { y, columns in
+            let joined = min(band.minX, columns.lowerBound)..<max(band.maxX, columns.upperBound)
+            widestRow = max(widestRow, columns.count)
+            if !band.isEmpty && band.maxY == y && joined.count <= widestRow + Self.bandSlack {
                 band = PixelRect(minX: joined.lowerBound, minY: band.minY, maxX: joined.upperBound, maxY: y + 1)
             } else {
                 dirty.add(band)
-                band = PixelRect(minX: start, minY: y, maxX: end, maxY: y + 1)
-                widestRow = end - start
+                band = PixelRect(minX: columns.lowerBound, minY: y, maxX: columns.upperBound, maxY: y + 1)
+                widestRow = columns.count
             }
         }
         dirty.add(band)
-        firstRow = .max
-        lastRow = .min
     }
-}
-
-/// Where one operation's changes go: the changed columns of each row, and for the wet tail the
-/// rows it raised, which the next sample restores.
-struct InkMarks {
-    var changed: RowSpans
-    var wetRows: [WetRow] = []
-}
-
-/// A row of the wet tail, reported again when it is restored.
-struct WetRow {
-    var y: Int
-    var columns: Range<Int>
 }

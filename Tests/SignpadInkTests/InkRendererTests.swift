@@ -186,6 +186,32 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(levels.count > 5, "partial levels were drawn: \(levels.count)")
     }
 
+    /// Every pixel's level is the analytic coverage clamp(radius + 0.5 − distance, 0, 1) × 255,
+    /// computed here in double precision: within one level (the rasteriser works in single precision).
+    @Test(arguments: [(2.5, 2.5), (1.5, 6.0), (4.0, 4.0)])
+    func coverageIsTheDistanceToTheCapsule(startWidth: Double, endWidth: Double) {
+        let a = Point(13.3, 17.8), b = Point(61.7, 40.2)
+        var renderer = InkRenderer(width: 80, height: 60)
+        var dirty = DirtyRegion()
+        // Straight, so it flattens to one capsule whose radius runs from one end to the other.
+        renderer.drawDry(.cubic(CubicSegment(p0: a, c1: a + (b - a) * (1.0 / 3), c2: a + (b - a) * (2.0 / 3), p3: b,
+                                             startWidth: startWidth, endWidth: endWidth)), dirty: &dirty)
+        var worst = 0, partial = 0
+        for y in 0..<60 {
+            for x in 0..<80 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5), ab = b - a, ap = p - a
+                let t = min(max((ap.x * ab.x + ap.y * ab.y) / (ab.x * ab.x + ab.y * ab.y), 0), 1)
+                let radius = (startWidth + (endWidth - startWidth) * t) / 2
+                let coverage = min(max(radius + 0.5 - p.distance(to: a + ab * t), 0), 1)
+                let expected = Int((coverage * 255).rounded())
+                worst = max(worst, abs(Int(renderer.dryCoverage(x: x, y: y)) - expected))
+                if expected > 0 && expected < 255 { partial += 1 }
+            }
+        }
+        #expect(worst <= 1, "a level is \(worst) away from the analytic coverage")
+        #expect(partial > 100, "the antialiased rim was checked: \(partial) pixels")
+    }
+
     @Test func flatteningStaysWithinATenthOfAPixel() {
         var rasterizer = InkRasterizer()
         let curve = CubicSegment(p0: Point(0, 0), c1: Point(100, 0), c2: Point(0, 100), p3: Point(100, 100), startWidth: 2, endWidth: 2)
