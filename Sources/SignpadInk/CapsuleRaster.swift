@@ -17,8 +17,13 @@ enum CapsuleRaster {
         // narrower than the capsule's bounds saves nothing, and near-horizontal lines get the whole row.
         let halfWidth = abs(dy) > 1e-9 ? reach * length / abs(dy) : .infinity
         let banded = halfWidth < Double(r.width)
-        let slope = banded ? dx / dy : 0
-        var crossing = a.point.x + (Double(r.minY) + 0.5 - a.point.y) * slope
+        // The band is stepped in 16.16 fixed point, so a row's span is two shifts rather than two
+        // floors. The rounded slope drifts by at most half a unit per row, so the band is widened
+        // by a unit per row to stay a bound; a banded slope is bounded, far from overflow.
+        let fixedOne = 65536.0
+        let slope = banded ? Int((dx / dy * fixedOne).rounded()) : 0
+        var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) : 0
+        let bandHalf = banded ? floorInt(halfWidth * fixedOne) + r.height + 2 : 0
         // Pixels are measured in the capsule's own frame: `along` its axis from its middle and
         // `across` it. The distance to the capsule's core is then √(across² + max(|along| − half, 0)²),
         // with no projection to clamp. A dot has no axis; any unit vector serves.
@@ -36,8 +41,8 @@ enum CapsuleRaster {
         for y in r.minY..<r.maxY {
             var spanMin = r.minX, spanMax = r.maxX
             if banded {
-                spanMin = max(spanMin, floorInt(crossing - halfWidth))
-                spanMax = min(spanMax, floorInt(crossing + halfWidth) + 1)
+                spanMin = max(spanMin, (crossing - bandHalf) >> 16)
+                spanMax = min(spanMax, ((crossing + bandHalf) >> 16) + 1)
                 crossing += slope
             }
             if spanMin >= spanMax { continue }
@@ -71,18 +76,18 @@ enum CapsuleRaster {
         unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
     }
 
-    /// max(v, 0) per lane, by compare-and-select, which vectorises (the standard library's
-    /// pointwise min and max keep NaN rules that do not).
+    /// max(v, 0) per lane: the sign bit, spread across the lane, clears negative lanes. Two
+    /// instructions per half, where compare-and-select may compile to a lane-by-lane loop.
     @inline(__always)
     static func positive(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        v.replacing(with: 0, where: v .< 0)
+        let bits = unsafeBitCast(v, to: SIMD8<Int32>.self)
+        return unsafeBitCast(bits & ~(bits &>> 31), to: SIMD8<Float>.self)
     }
 
-    /// Clamps to 0…1 by compare-and-select.
+    /// Clamps to 0…1 per lane (min(v, 1) = 1 − max(1 − v, 0)).
     @inline(__always)
     static func unit(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        let low = positive(v)
-        return low.replacing(with: 1, where: low .> 1)
+        positive(1 - positive(1 - v))
     }
 
     /// round(clamp(coverage, 0, 1) × 255) per lane.

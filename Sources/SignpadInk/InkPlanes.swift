@@ -143,7 +143,9 @@ struct PlaneRow {
     }
 
     /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`.
-    @inline(__always)
+    /// Only blocks at the clip's edges or over a patterned background come here; kept out of
+    /// line so the common path stays small enough to inline.
+    @inline(never)
     private func paint(_ x0: Int, levels: UInt64, lanes: UInt64) {
         var lanes = lanes
         repeat {
