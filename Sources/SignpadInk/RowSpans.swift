@@ -60,19 +60,24 @@ struct RowSpanTable {
 
     /// Adds the bands to `dirty` and clears the table.
     func flush(into dirty: inout DirtyRegion) {
-        var band = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
-        var widestRow = 0
+        // The band being grown: rows bandTop..<y so far, columns low..<high.
+        var bandTop = 0, bandBottom = 0, low = 0, high = 0, widestRow = 0
         drain { y, columns in
-            let joined = min(band.minX, columns.lowerBound)..<max(band.maxX, columns.upperBound)
-            widestRow = max(widestRow, columns.count)
-            if !band.isEmpty && band.maxY == y && joined.count <= widestRow + Self.bandSlack {
-                band = PixelRect(minX: joined.lowerBound, minY: band.minY, maxX: joined.upperBound, maxY: y + 1)
+            let start = columns.lowerBound, end = columns.upperBound
+            let joinedLow = min(low, start), joinedHigh = max(high, end)
+            widestRow = max(widestRow, end - start)
+            if bandBottom == y && bandBottom > bandTop && joinedHigh - joinedLow <= widestRow + Self.bandSlack {
+                low = joinedLow
+                high = joinedHigh
             } else {
-                dirty.add(band)
-                band = PixelRect(minX: columns.lowerBound, minY: y, maxX: columns.upperBound, maxY: y + 1)
-                widestRow = columns.count
+                dirty.add(PixelRect(minX: low, minY: bandTop, maxX: high, maxY: bandBottom))
+                bandTop = y
+                low = start
+                high = end
+                widestRow = end - start
             }
+            bandBottom = y + 1
         }
-        dirty.add(band)
+        dirty.add(PixelRect(minX: low, minY: bandTop, maxX: high, maxY: bandBottom))
     }
 }
