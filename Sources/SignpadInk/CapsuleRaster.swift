@@ -41,9 +41,9 @@ enum CapsuleRaster {
         for y in r.minY..<r.maxY {
             var spanMin = r.minX, spanMax = r.maxX
             if banded {
-                spanMin = max(spanMin, (crossing - bandHalf) >> 16)
-                spanMax = min(spanMax, ((crossing + bandHalf) >> 16) + 1)
-                crossing += slope
+                spanMin = max(spanMin, (crossing &- bandHalf) &>> 16)
+                spanMax = min(spanMax, ((crossing &+ bandHalf) &>> 16) &+ 1)
+                crossing &+= slope
             }
             if spanMin >= spanMax { continue }
             let row = planes.row(y)
@@ -60,7 +60,7 @@ enum CapsuleRaster {
                 if varying { coverage += radiusChange * unit((along + half) * inverseLength) }
                 if clipped { coverage.replace(with: 0, where: (qx .< leftEdge) .| (qx .> rightEdge)) }
                 rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
-                x0 += 8
+                x0 &+= 8
                 qx += 8
             } while x0 < spanMax
             if let columns = rose.range {

@@ -18,11 +18,11 @@ struct LevelLayout: Sendable {
 
     /// Where row `y`'s block of columns 0…7 starts.
     @inline(__always)
-    func rowOffset(_ y: Int) -> Int { (y >> 3) * bandPitch + (y & 7) * Self.blockBytes }
+    func rowOffset(_ y: Int) -> Int { (y &>> 3) &* bandPitch &+ (y & 7) &* Self.blockBytes }
 
     /// How far the block holding column `x` is from its row's first block.
     @inline(__always)
-    static func blockOffset(_ x: Int) -> Int { (x >> 3) * tileBytes }
+    static func blockOffset(_ x: Int) -> Int { (x &>> 3) &* tileBytes }
 
     @inline(__always)
     func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + Self.blockOffset(x) + (x & 7) }
@@ -72,8 +72,8 @@ struct Planes {
     @inline(__always)
     func row(_ y: Int) -> PlaneRow {
         let plain = rowColours[y] == paper
-        return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y * stride,
-                        background: plain ? nil : background + y * stride, palette: palette, ink: ink,
+        return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y &* stride,
+                        background: plain ? nil : background + y &* stride, palette: palette, ink: ink,
                         wholeBlocks: plain ? innerBlocks : 0..<0)
     }
 }
@@ -167,8 +167,8 @@ struct ChangedColumns {
     @inline(__always)
     mutating func include(_ x0: Int, lanes: UInt64) {
         guard lanes != 0 else { return }
-        low = min(low, x0 + (lanes.trailingZeroBitCount >> 3))
-        high = max(high, x0 + 8 - (lanes.leadingZeroBitCount >> 3))
+        low = min(low, x0 &+ (lanes.trailingZeroBitCount &>> 3))
+        high = max(high, x0 &+ 8 &- (lanes.leadingZeroBitCount &>> 3))
     }
 
     var range: Range<Int>? { low < high ? low..<high : nil }

@@ -36,7 +36,7 @@ struct RowSpanTable {
 
     @inline(__always)
     func add(y: Int, columns: Range<Int>) {
-        let row = slots + 2 * y, rows = slots + 2 * height
+        let row = slots + 2 &* y, rows = slots + 2 &* height
         row[0] = min(row[0], Int32(truncatingIfNeeded: columns.lowerBound))
         row[1] = max(row[1], Int32(truncatingIfNeeded: columns.upperBound))
         rows[0] = min(rows[0], Int32(truncatingIfNeeded: y))
@@ -48,7 +48,7 @@ struct RowSpanTable {
     func drain(_ body: (_ y: Int, _ columns: Range<Int>) -> Void) {
         guard !isEmpty else { return }
         for y in firstRow...lastRow {
-            let row = slots + 2 * y
+            let row = slots + 2 &* y
             let start = Int(row[0]), end = Int(row[1])
             row[0] = .max
             row[1] = .min
