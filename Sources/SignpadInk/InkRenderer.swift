@@ -7,8 +7,7 @@
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
     public private(set) var background: Canvas
-    /// Fixed for the renderer's life: whole blocks are repainted from a palette of this colour,
-    /// so ink of another colour must not already be on the canvas.
+    /// Fixed for the renderer's life: whole blocks of pixels are repainted from a palette of it.
     public let inkColor: UInt32
     /// Ink is drawn only inside this rectangle (the signature box).
     public var clip: PixelRect {
