@@ -103,14 +103,7 @@ struct PlaneRow {
         let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
         let raised = shown.replacing(with: coverage, where: coverage .> shown)
         let rose = unsafeBitCast(raised &- shown, to: UInt64.self)
-        if rose != 0 {
-            block.storeBytes(of: raised, toByteOffset: 8, as: SIMD8<UInt8>.self)
-            if wholeBlocks.contains(x0) {
-                paintBlock(x0, levels: unsafeBitCast(raised, to: UInt64.self))
-            } else {
-                paint(x0, levels: unsafeBitCast(raised, to: UInt64.self), lanes: rose)
-            }
-        }
+        if rose != 0 { show(raised, block: block, x0: x0, lanes: rose) }
         return rose
     }
 
@@ -123,15 +116,21 @@ struct PlaneRow {
         let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
         // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
         let fell = unsafeBitCast(shown &- dry, to: UInt64.self)
-        if fell != 0 {
-            block.storeBytes(of: dry, toByteOffset: 8, as: SIMD8<UInt8>.self)
-            if wholeBlocks.contains(x0) {
-                paintBlock(x0, levels: unsafeBitCast(dry, to: UInt64.self))
-            } else {
-                paint(x0, levels: unsafeBitCast(dry, to: UInt64.self), lanes: fell)
-            }
-        }
+        if fell != 0 { show(dry, block: block, x0: x0, lanes: fell) }
         return fell
+    }
+
+    /// Makes `shown` the block's shown levels and repaints the lanes set in `lanes`: the whole
+    /// block where it may be, lane by lane elsewhere.
+    @inline(__always)
+    private func show(_ shown: SIMD8<UInt8>, block: UnsafeMutableRawPointer, x0: Int, lanes: UInt64) {
+        block.storeBytes(of: shown, toByteOffset: 8, as: SIMD8<UInt8>.self)
+        let levels = unsafeBitCast(shown, to: UInt64.self)
+        if wholeBlocks.contains(x0) {
+            paintBlock(x0, levels: levels)
+        } else {
+            paint(x0, levels: levels, lanes: lanes)
+        }
     }
 
     /// Colours all eight pixels of a whole block from the palette: unchanged lanes get the colour
