@@ -93,9 +93,17 @@ enum CapsuleRaster {
     /// round(clamp(coverage, 0, 1) × 255) per lane.
     @inline(__always)
     static func levels(_ coverage: SIMD8<Float>) -> SIMD8<UInt8> {
-        // Adding 2^23 leaves the rounded value in the low mantissa bits: a conversion that cannot trap.
-        let rounded = unit(coverage) * Float(255) + Float(8_388_608)
-        return SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD8<UInt32>.self))
+        // Adding 1.5 × 2^23 leaves round(v) in the low mantissa bits for 0 ≤ v < 2^22: a
+        // conversion that cannot trap. Coverage is at most the pen's radius, far below that.
+        let biased = positive(coverage) * Float(255) + Float(12_582_912)
+        let rounded = unsafeBitCast(biased, to: SIMD8<Int32>.self) &- 0x4B40_0000
+        // Written as a clamp lane by lane, this becomes two saturating packs (the clamp is free).
+        var out = SIMD8<UInt8>()
+        for lane in 0..<8 {
+            let level = rounded[lane] < 255 ? rounded[lane] : 255
+            out[lane] = UInt8(truncatingIfNeeded: level > 0 ? level : 0)
+        }
+        return out
     }
 }
 
