@@ -1,8 +1,9 @@
 /// Rasterises one capsule (a piece of flattened polyline with round ends) straight into the planes.
 ///
-/// Chunks of eight pixels line up with the planes' blocks, so each chunk's coverage meets the
-/// levels in one comparison; a pixel two capsules reach is compared twice but repainted only
-/// when its level rises, and per-pixel maximum makes the order of capsules irrelevant.
+/// Each row's chunks of eight pixels start where the capsule's band does (see
+/// `LevelLayout.chunkStart`), so few lanes fall outside the ink, and a chunk's coverage meets
+/// the levels in one comparison. A pixel two capsules (or two overlapping chunks) reach is
+/// compared twice but repainted only when its level rises; per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
     @inline(__always)
     static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, dry: Bool, planes: Planes) {
@@ -49,10 +50,10 @@ enum CapsuleRaster {
             let row = planes.row(y)
             let qy = Double(y) + 0.5 - cy
             let alongRow = Float(qy * uy), acrossRow = Float(qy * ux)
-            var qx = lanes + Float(Double(spanMin & ~7) + 0.5 - cx)
+            var x0 = LevelLayout.chunkStart(spanMin)
+            var qx = lanes + Float(Double(x0) + 0.5 - cx)
             var rose = ChangedColumns()
-            var x0 = spanMin & ~7
-            repeat {
+            while true {
                 let along = qx * fux + alongRow, across = qx * fuy - acrossRow
                 let beyond = positive(magnitude(along) - half)
                 let distance = (across * across + beyond * beyond).squareRoot()
@@ -60,9 +61,12 @@ enum CapsuleRaster {
                 if varying { coverage += radiusChange * unit((along + half) * inverseLength) }
                 if clipped { coverage.replace(with: 0, where: (qx .< leftEdge) .| (qx .> rightEdge)) }
                 rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
-                x0 &+= 8
-                qx += 8
-            } while x0 < spanMax
+                let end = x0 &+ 8
+                if end >= spanMax { break }
+                // The next chunk steps back where it would leave its segment.
+                x0 = LevelLayout.chunkStart(end)
+                qx += Float(x0 &- end &+ 8)
+            }
             if let columns = rose.range {
                 planes.changed.add(y: y, columns: columns)
                 if !dry { planes.wet.add(y: y, columns: columns) }

@@ -1,34 +1,37 @@
 /// Where the renderer keeps each pixel's two ink levels: `dry`, the final ink, and `shown`, what
 /// is on the canvas (dry plus the wet tail).
 ///
-/// Eight pixels of a row form a block: their eight dry levels, then their eight shown levels, so
-/// one 16-byte load gives a rasteriser chunk everything it compares. Blocks are stacked eight
-/// rows deep into 128-byte tiles, and tiles run along bands of eight rows: a stroke's
-/// neighbourhood is then a few cache lines rather than one line per row it crosses. Rows and
-/// columns are padded to whole tiles, so a chunk may run past the last column unchecked.
+/// A row is cut into segments of 32 pixels, each one cache line: the segment's 32 dry levels,
+/// then its 32 shown levels. A chunk of eight pixels can start at any column of a segment but
+/// its last seven, so the rasteriser lines its chunks up with where the ink is rather than with
+/// fixed blocks, and one chunk's dry and shown levels are two loads from one line.
 struct LevelLayout: Sendable {
-    static let blockBytes = 16
-    static let tileBytes = 128
-    /// Bytes from one band of eight rows to the next.
-    let bandPitch: Int
+    static let segmentColumns = 32
+    static let segmentBytes = 64
+    /// The last column of a segment a chunk of eight may start at.
+    static let lastChunkStart = segmentColumns - 8
+    let rowPitch: Int
 
-    init(width: Int) { bandPitch = (width + 7) / 8 * Self.tileBytes }
+    init(width: Int) { rowPitch = (width + Self.segmentColumns - 1) / Self.segmentColumns * Self.segmentBytes }
 
-    func byteCount(height: Int) -> Int { (height + 7) / 8 * bandPitch }
-
-    /// Where row `y`'s block of columns 0…7 starts.
-    @inline(__always)
-    func rowOffset(_ y: Int) -> Int { (y &>> 3) &* bandPitch &+ (y & 7) &* Self.blockBytes }
-
-    /// How far the block holding column `x` is from its row's first block.
-    @inline(__always)
-    static func blockOffset(_ x: Int) -> Int { (x &>> 3) &* tileBytes }
+    func byteCount(height: Int) -> Int { height * rowPitch }
 
     @inline(__always)
-    func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + Self.blockOffset(x) + (x & 7) }
+    func rowOffset(_ y: Int) -> Int { y &* rowPitch }
+
+    /// How far column `x`'s dry level is from its row's start.
+    @inline(__always)
+    static func columnOffset(_ x: Int) -> Int { (x &>> 5) &* segmentBytes &+ (x & (segmentColumns - 1)) }
+
+    /// Where a chunk covering column `x` starts: at `x`, or earlier if the chunk would leave the segment.
+    @inline(__always)
+    static func chunkStart(_ x: Int) -> Int { min(x, (x & ~(segmentColumns - 1)) &+ lastChunkStart) }
 
     @inline(__always)
-    func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + 8 }
+    func dryOffset(x: Int, y: Int) -> Int { rowOffset(y) + Self.columnOffset(x) }
+
+    @inline(__always)
+    func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + Self.segmentColumns }
 }
 
 /// The renderer's planes for one operation as raw pointers. Valid only inside `InkRenderer.withPlanes`.
@@ -44,8 +47,8 @@ struct Planes {
     let palette: UnsafePointer<UInt32>
     let paper: UInt32
     let ink: UInt32
-    /// Blocks (by first column) whose eight pixels all lie inside the clip.
-    let innerBlocks: Range<Int>
+    /// Chunk starts whose eight pixels all lie inside the clip.
+    let innerChunks: Range<Int>
     /// The columns this operation changed, per row: what the display must be sent.
     let changed: RowSpanTable
     /// The columns the wet tail raised, per row: what the next sample restores.
@@ -65,8 +68,7 @@ struct Planes {
         self.ink = ink
         self.changed = changed
         self.wet = wet
-        let first = (clip.minX + 7) & ~7, end = clip.maxX & ~7
-        innerBlocks = first < end ? first..<end : 0..<0
+        innerChunks = clip.width >= 8 ? clip.minX..<(clip.maxX - 7) : 0..<0
     }
 
     @inline(__always)
@@ -74,36 +76,36 @@ struct Planes {
         let plain = rowColours[y] == paper
         return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y &* stride,
                         background: plain ? nil : background + y &* stride, palette: palette, ink: ink,
-                        wholeBlocks: plain ? innerBlocks : 0..<0)
+                        wholeChunks: plain ? innerChunks : 0..<0)
     }
 }
 
-/// One row of the planes as raw pointers, so the per-block loops keep everything in registers.
+/// One row of the planes as raw pointers, so the per-chunk loops keep everything in registers.
 struct PlaneRow {
-    /// The row's first block (see `LevelLayout`).
+    /// The row's first segment (see `LevelLayout`).
     let levels: UnsafeMutableRawPointer
     let pixels: UnsafeMutablePointer<UInt32>
     /// Nil when the row is the palette's plain paper across the clip.
     let background: UnsafePointer<UInt32>?
     let palette: UnsafePointer<UInt32>
     let ink: UInt32
-    /// Blocks whose pixels are all the palette's colour at their shown level (plain paper inside
-    /// the clip), so they can be repainted whole without a branch per lane.
-    let wholeBlocks: Range<Int>
+    /// Chunk starts whose pixels are all the palette's colour at their shown level (plain paper
+    /// inside the clip), so a chunk there can be repainted whole without a branch per lane.
+    let wholeChunks: Range<Int>
 
-    /// Raises the block holding columns `x0..<x0+8` (x0 a multiple of 8) to `coverage` by
-    /// per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
+    /// Raises the chunk of columns `x0..<x0+8` (x0 from `LevelLayout.chunkStart`) to `coverage`
+    /// by per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
     @inline(__always)
     func raise(_ x0: Int, to coverage: SIMD8<UInt8>, dry: Bool) -> UInt64 {
-        let block = levels + LevelLayout.blockOffset(x0)
+        let chunk = levels + LevelLayout.columnOffset(x0)
         if dry {
-            let old = block.loadUnaligned(as: SIMD8<UInt8>.self)
-            block.storeBytes(of: maximum(old, coverage), as: SIMD8<UInt8>.self)
+            let old = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
+            chunk.storeBytes(of: maximum(old, coverage), as: SIMD8<UInt8>.self)
         }
-        let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
+        let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
         let raised = maximum(shown, coverage)
         let rose = unsafeBitCast(raised &- shown, to: UInt64.self)
-        if rose != 0 { show(raised, block: block, x0: x0, lanes: rose) }
+        if rose != 0 { show(raised, chunk: chunk, x0: x0, lanes: rose) }
         return rose
     }
 
@@ -116,42 +118,42 @@ struct PlaneRow {
         return out
     }
 
-    /// Lowers the shown levels of a block back to its dry levels, repaints what fell, and returns
+    /// Lowers the shown levels of a chunk back to its dry levels, repaints what fell, and returns
     /// those lanes as a byte mask.
     @inline(__always)
     func settle(_ x0: Int) -> UInt64 {
-        let block = levels + LevelLayout.blockOffset(x0)
-        let dry = block.loadUnaligned(as: SIMD8<UInt8>.self)
-        let shown = block.loadUnaligned(fromByteOffset: 8, as: SIMD8<UInt8>.self)
+        let chunk = levels + LevelLayout.columnOffset(x0)
+        let dry = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
+        let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
         // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
         let fell = unsafeBitCast(shown &- dry, to: UInt64.self)
-        if fell != 0 { show(dry, block: block, x0: x0, lanes: fell) }
+        if fell != 0 { show(dry, chunk: chunk, x0: x0, lanes: fell) }
         return fell
     }
 
-    /// Makes `shown` the block's shown levels and repaints the lanes set in `lanes`: the whole
-    /// block where it may be, lane by lane elsewhere.
+    /// Makes `shown` the chunk's shown levels and repaints the lanes set in `lanes`: the whole
+    /// chunk where it may be, lane by lane elsewhere.
     @inline(__always)
-    private func show(_ shown: SIMD8<UInt8>, block: UnsafeMutableRawPointer, x0: Int, lanes: UInt64) {
-        block.storeBytes(of: shown, toByteOffset: 8, as: SIMD8<UInt8>.self)
+    private func show(_ shown: SIMD8<UInt8>, chunk: UnsafeMutableRawPointer, x0: Int, lanes: UInt64) {
+        chunk.storeBytes(of: shown, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
         let levels = unsafeBitCast(shown, to: UInt64.self)
-        if wholeBlocks.contains(x0) {
-            paintBlock(x0, levels: levels)
+        if wholeChunks.contains(x0) {
+            paintChunk(x0, levels: levels)
         } else {
             paint(x0, levels: levels, lanes: lanes)
         }
     }
 
-    /// Colours all eight pixels of a whole block from the palette: unchanged lanes get the colour
+    /// Colours all eight pixels of a whole chunk from the palette: unchanged lanes get the colour
     /// they already have, and no lane waits on a mispredicted branch.
     @inline(__always)
-    private func paintBlock(_ x0: Int, levels: UInt64) {
+    private func paintChunk(_ x0: Int, levels: UInt64) {
         let out = pixels + x0
         for lane in 0..<8 { out[lane] = palette[Int(truncatingIfNeeded: (levels &>> UInt64(lane * 8)) & 0xFF)] }
     }
 
     /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`.
-    /// Only blocks at the clip's edges or over a patterned background come here; kept out of
+    /// Only chunks at the clip's edges or over a patterned background come here; kept out of
     /// line so the common path stays small enough to inline.
     @inline(never)
     private func paint(_ x0: Int, levels: UInt64, lanes: UInt64) {
@@ -166,7 +168,7 @@ struct PlaneRow {
     }
 }
 
-/// The columns whose lanes changed along one row, gathered block by block from the byte masks
+/// The columns whose lanes changed along one row, gathered chunk by chunk from the byte masks
 /// `PlaneRow.raise` and `PlaneRow.settle` return.
 struct ChangedColumns {
     private var low = Int.max

@@ -7,7 +7,7 @@
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
     public private(set) var background: Canvas
-    /// Fixed for the renderer's life: whole blocks of pixels are repainted from a palette of it.
+    /// Fixed for the renderer's life: whole chunks of pixels are repainted from a palette of it.
     public let inkColor: UInt32
     /// Ink is drawn only inside this rectangle (the signature box).
     public var clip: PixelRect {
@@ -21,6 +21,8 @@ public struct InkRenderer: Sendable {
     private var rasterizer = InkRasterizer()
     /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
     private var spans: [Int32]
+    /// What `warm(_:)` read; kept only so its loads are not optimised away.
+    private var warmth: UInt8 = 0
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
@@ -54,6 +56,7 @@ public struct InkRenderer: Sendable {
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
+        for piece in step.wet { warm(piece.reach) }
         for piece in step.dry { draw(piece, dry: true) }
         restoreWet()
         for piece in step.wet { draw(piece, dry: false) }
@@ -74,12 +77,11 @@ public struct InkRenderer: Sendable {
         if !r.isEmpty {
             let layout = self.layout
             levels.withUnsafeMutableBufferPointer { lv in
-                // Outside the ink's bounds every level is already zero, so whole blocks can go.
+                // Outside the ink's bounds every level is already zero, so whole segments can go.
+                let first = r.minX / LevelLayout.segmentColumns, end = (r.maxX - 1) / LevelLayout.segmentColumns + 1
                 for y in r.minY..<r.maxY {
-                    let row = lv.baseAddress! + layout.rowOffset(y)
-                    for x0 in stride(from: r.minX & ~7, to: r.maxX, by: 8) {
-                        (row + LevelLayout.blockOffset(x0)).update(repeating: 0, count: LevelLayout.blockBytes)
-                    }
+                    (lv.baseAddress! + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
+                        .update(repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
                 }
             }
             canvas.copy(r, from: background)
@@ -137,17 +139,47 @@ public struct InkRenderer: Sendable {
         }
     }
 
+    /// Loads one byte of every cache line of levels and pixels in `rect`. The wet tail runs ahead
+    /// into pixels no recent event touched; drawn cold, each row waits on its own cache misses,
+    /// while these loads are independent of each other and are all in flight at once. Swift has no
+    /// prefetch instruction, so the bytes are summed into `warmth` to keep the loads.
+    private mutating func warm(_ rect: PixelRect) {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty else { return }
+        let layout = self.layout
+        var sum: UInt8 = 0
+        withPlanes { planes in
+            for y in r.minY..<r.maxY {
+                let levels = planes.levels + layout.rowOffset(y), pixels = planes.pixels + y * planes.stride
+                var x = r.minX & ~(LevelLayout.segmentColumns - 1)
+                while x < r.maxX {
+                    sum &+= levels.load(fromByteOffset: LevelLayout.columnOffset(x), as: UInt8.self)
+                    x += LevelLayout.segmentColumns
+                }
+                // Sixteen pixels are a cache line; the row's last pixel catches a line the steps skip.
+                x = r.minX
+                while x < r.maxX {
+                    sum &+= UInt8(truncatingIfNeeded: pixels[x])
+                    x += 16
+                }
+                sum &+= UInt8(truncatingIfNeeded: pixels[r.maxX - 1])
+            }
+        }
+        warmth = sum
+    }
+
     /// Puts the dry ink back wherever the wet tail raised it.
     private mutating func restoreWet() {
         withPlanes { planes in
             planes.wet.drain { y, columns in
                 let row = planes.row(y)
                 var fell = ChangedColumns()
-                var x0 = columns.lowerBound & ~7
+                var x = columns.lowerBound
                 repeat {
+                    let x0 = LevelLayout.chunkStart(x)
                     fell.include(x0, lanes: row.settle(x0))
-                    x0 &+= 8
-                } while x0 < columns.upperBound
+                    x = x0 &+ 8
+                } while x < columns.upperBound
                 if let columns = fell.range { planes.changed.add(y: y, columns: columns) }
             }
         }

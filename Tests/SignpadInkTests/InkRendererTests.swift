@@ -143,6 +143,29 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(dirty.contains(x: 50, y: 50))
     }
 
+    @Test func everyPixelAPieceChangesIsWithinItsReach() {
+        let pieces: [InkPiece] = [
+            .dot(center: Point(50.3, 40.8), diameter: 5),
+            .cubic(CubicSegment(p0: Point(10, 90), c1: Point(40, 10), c2: Point(80, 170), p3: Point(95, 20), startWidth: 1.5, endWidth: 6)),
+            .cubic(CubicSegment(p0: Point(20.5, 20.5), c1: Point(20.5, 20.5), c2: Point(60.2, 21), p3: Point(60.2, 21), startWidth: 3, endWidth: 3)),
+        ]
+        for piece in pieces {
+            var renderer = InkRenderer(width: 120, height: 120)
+            var dirty = DirtyRegion()
+            renderer.drawDry(piece, dirty: &dirty)
+            let reach = piece.reach
+            var inked = 0, outside = 0
+            for y in 0..<120 {
+                for x in 0..<120 where renderer.dryCoverage(x: x, y: y) > 0 {
+                    inked += 1
+                    if !(reach.minX...reach.maxX - 1).contains(x) || !(reach.minY...reach.maxY - 1).contains(y) { outside += 1 }
+                }
+            }
+            #expect(inked > 0)
+            #expect(outside == 0, "\(piece): \(outside) inked pixels outside \(reach)")
+        }
+    }
+
     @Test func aDiagonalStrokeReportsBandsNotItsBoundingBox() {
         var renderer = InkRenderer(width: 200, height: 200)
         var dirty = DirtyRegion()
