@@ -39,6 +39,8 @@ enum CapsuleRaster {
         let clipped = r.minX > bounds.minX || r.maxX < bounds.maxX
         let leftEdge = Float(Double(r.minX) - cx), rightEdge = Float(Double(r.maxX) - cx)
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        planes.changed.cover(r.minY..<r.maxY)
+        if !dry { planes.wet.cover(r.minY..<r.maxY) }
         for y in r.minY..<r.maxY {
             var spanMin = r.minX, spanMax = r.maxX
             if banded {

@@ -94,7 +94,8 @@ struct PlaneRow {
     let wholeChunks: Range<Int>
 
     /// Raises the chunk of columns `x0..<x0+8` (x0 from `LevelLayout.chunkStart`) to `coverage`
-    /// by per-pixel maximum, repaints what rose, and returns those lanes as a byte mask.
+    /// by per-pixel maximum and returns the lanes whose shown level rose, as a byte mask. Pixels
+    /// are repainted later, once per operation (see `paint(_:)`).
     @inline(__always)
     func raise(_ x0: Int, to coverage: SIMD8<UInt8>, dry: Bool) -> UInt64 {
         let chunk = levels + LevelLayout.columnOffset(x0)
@@ -104,9 +105,8 @@ struct PlaneRow {
         }
         let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
         let raised = maximum(shown, coverage)
-        let rose = unsafeBitCast(raised &- shown, to: UInt64.self)
-        if rose != 0 { show(raised, chunk: chunk, x0: x0, lanes: rose) }
-        return rose
+        chunk.storeBytes(of: raised, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
+        return unsafeBitCast(raised &- shown, to: UInt64.self)
     }
 
     /// The per-lane maximum. Written lane by lane it compiles to one instruction, where the
@@ -118,30 +118,39 @@ struct PlaneRow {
         return out
     }
 
-    /// Lowers the shown levels of a chunk back to its dry levels, repaints what fell, and returns
-    /// those lanes as a byte mask.
+    /// Lowers the shown levels of a chunk back to its dry levels and returns the lanes that fell,
+    /// as a byte mask.
     @inline(__always)
     func settle(_ x0: Int) -> UInt64 {
         let chunk = levels + LevelLayout.columnOffset(x0)
         let dry = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
         let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
+        chunk.storeBytes(of: dry, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
         // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
-        let fell = unsafeBitCast(shown &- dry, to: UInt64.self)
-        if fell != 0 { show(dry, chunk: chunk, x0: x0, lanes: fell) }
-        return fell
+        return unsafeBitCast(shown &- dry, to: UInt64.self)
     }
 
-    /// Makes `shown` the chunk's shown levels and repaints the lanes set in `lanes`: the whole
-    /// chunk where it may be, lane by lane elsewhere.
-    @inline(__always)
-    private func show(_ shown: SIMD8<UInt8>, chunk: UnsafeMutableRawPointer, x0: Int, lanes: UInt64) {
-        chunk.storeBytes(of: shown, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
-        let levels = unsafeBitCast(shown, to: UInt64.self)
-        if wholeChunks.contains(x0) {
-            paintChunk(x0, levels: levels)
-        } else {
-            paint(x0, levels: levels, lanes: lanes)
-        }
+    /// Colours the pixels of `columns` at their shown levels. Every pixel inside the clip is its
+    /// background blended with the ink at its shown level, so painting a column whose level did
+    /// not change rewrites the colour it has: one operation's raises and falls (a pixel may rise,
+    /// fall and rise again) are painted once, whole chunks at a time where they may be.
+    func paint(_ columns: Range<Int>) {
+        var x = columns.lowerBound
+        repeat {
+            let x0 = LevelLayout.chunkStart(x)
+            let shown = (levels + LevelLayout.columnOffset(x0)).loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: UInt64.self)
+            if wholeChunks.contains(x0) {
+                paintChunk(x0, levels: shown)
+            } else {
+                // Only the lanes inside `columns`: the chunk may reach past the clip.
+                let low = max(columns.lowerBound &- x0, 0), high = min(columns.upperBound &- x0, 8)
+                let below: UInt64 = low == 0 ? 0 : ~0 &>> UInt64(64 &- low &* 8)
+                let upTo: UInt64 = high == 8 ? ~0 : ~0 &>> UInt64(64 &- high &* 8)
+                Self.paint(pixels + x0, background: background.map { $0 + x0 }, palette: palette, ink: ink,
+                           levels: shown, lanes: upTo & ~below)
+            }
+            x = x0 &+ 8
+        } while x < columns.upperBound
     }
 
     /// Colours all eight pixels of a whole chunk from the palette: unchanged lanes get the colour
@@ -152,17 +161,18 @@ struct PlaneRow {
         for lane in 0..<8 { out[lane] = palette[Int(truncatingIfNeeded: (levels &>> UInt64(lane * 8)) & 0xFF)] }
     }
 
-    /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`.
-    /// Only chunks at the clip's edges or over a patterned background come here; kept out of
-    /// line so the common path stays small enough to inline.
+    /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`, from
+    /// `pixels` (the chunk's first pixel) on. Only chunks at the clip's edges or over a patterned
+    /// background come here, so it is kept out of line.
     @inline(never)
-    private func paint(_ x0: Int, levels: UInt64, lanes: UInt64) {
+    private static func paint(_ pixels: UnsafeMutablePointer<UInt32>, background: UnsafePointer<UInt32>?,
+                              palette: UnsafePointer<UInt32>, ink: UInt32, levels: UInt64, lanes: UInt64) {
         var lanes = lanes
         repeat {
             let shift = UInt64(lanes.trailingZeroBitCount & ~7)
             let level = UInt8(truncatingIfNeeded: levels &>> shift)
-            let x = x0 + Int(shift >> 3)
-            pixels[x] = background.map { XRGB.blend($0[x], ink, level) } ?? palette[Int(level)]
+            let lane = Int(shift >> 3)
+            pixels[lane] = background.map { XRGB.blend($0[lane], ink, level) } ?? palette[Int(level)]
             lanes &= ~(0xFF &<< shift)
         } while lanes != 0
     }

@@ -60,19 +60,19 @@ public struct InkRenderer: Sendable {
         for piece in step.dry { draw(piece, dry: true) }
         restoreWet()
         for piece in step.wet { draw(piece, dry: false) }
-        withPlanes { $0.changed.flush(into: &dirty) }
+        paintChanged(into: &dirty)
     }
 
     /// Draws a final piece of ink.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         draw(piece, dry: true)
-        withPlanes { $0.changed.flush(into: &dirty) }
+        paintChanged(into: &dirty)
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
         restoreWet()
-        withPlanes { $0.changed.flush(into: &dirty) }
+        paintChanged(into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             let layout = self.layout
@@ -139,6 +139,13 @@ public struct InkRenderer: Sendable {
         }
     }
 
+    /// Paints the pixels whose levels this operation changed and hands their rows to `dirty` as bands.
+    private mutating func paintChanged(into dirty: inout DirtyRegion) {
+        withPlanes { planes in
+            planes.changed.flush(into: &dirty) { y, columns in planes.row(y).paint(columns) }
+        }
+    }
+
     /// Loads one byte of every cache line of levels and pixels in `rect`. The wet tail runs ahead
     /// into pixels no recent event touched; drawn cold, each row waits on its own cache misses,
     /// while these loads are independent of each other and are all in flight at once. Swift has no
@@ -171,6 +178,7 @@ public struct InkRenderer: Sendable {
     /// Puts the dry ink back wherever the wet tail raised it.
     private mutating func restoreWet() {
         withPlanes { planes in
+            planes.changed.cover(planes.wet.rows)
             planes.wet.drain { y, columns in
                 let row = planes.row(y)
                 var fell = ChangedColumns()

@@ -34,13 +34,25 @@ struct RowSpanTable {
     private var firstRow: Int { Int(slots[2 * height]) }
     private var lastRow: Int { Int(slots[2 * height + 1]) }
 
+    /// The rows `add` may be called for; once per operation rather than once per row. Rows
+    /// covered but never added cost one empty slot each in `drain`.
+    @inline(__always)
+    func cover(_ rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        let range = slots + 2 &* height
+        range[0] = min(range[0], Int32(truncatingIfNeeded: rows.lowerBound))
+        range[1] = max(range[1], Int32(truncatingIfNeeded: rows.upperBound &- 1))
+    }
+
+    /// The rows covered so far.
+    var rows: Range<Int> { isEmpty ? 0..<0 : firstRow..<(lastRow + 1) }
+
+    /// Adds columns to row `y`, which a `cover` call must include.
     @inline(__always)
     func add(y: Int, columns: Range<Int>) {
-        let row = slots + 2 &* y, rows = slots + 2 &* height
+        let row = slots + 2 &* y
         row[0] = min(row[0], Int32(truncatingIfNeeded: columns.lowerBound))
         row[1] = max(row[1], Int32(truncatingIfNeeded: columns.upperBound))
-        rows[0] = min(rows[0], Int32(truncatingIfNeeded: y))
-        rows[1] = max(rows[1], Int32(truncatingIfNeeded: y))
     }
 
     /// Calls `body` with each touched row and its columns, and clears the table.
@@ -58,11 +70,13 @@ struct RowSpanTable {
         slots[2 * height + 1] = .min
     }
 
-    /// Adds the bands to `dirty` and clears the table.
-    func flush(into dirty: inout DirtyRegion) {
+    /// Calls `body` with each touched row and its columns, adds the bands to `dirty`, and clears the table.
+    @inline(__always)
+    func flush(into dirty: inout DirtyRegion, _ body: (_ y: Int, _ columns: Range<Int>) -> Void) {
         // The band being grown: rows bandTop..<y so far, columns low..<high.
         var bandTop = 0, bandBottom = 0, low = 0, high = 0, widestRow = 0
         drain { y, columns in
+            body(y, columns)
             let start = columns.lowerBound, end = columns.upperBound
             let joinedLow = min(low, start), joinedHigh = max(high, end)
             widestRow = max(widestRow, end - start)
