@@ -42,6 +42,10 @@ let package = Package(
         .executableTarget(name: "signpad", dependencies: [
             "SignpadDaemon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], linkerSettings: [
+            // Bind every shared-library symbol at start (full RELRO, as Debian hardens daemons),
+            // so the first touch does not pay for lazy binding of each runtime call it makes.
+            .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"]),
         ]),
 
         .target(name: "SignpadTestSupport", dependencies: ["SignpadInk", "SignpadInput"], path: "Tests/SignpadTestSupport"),

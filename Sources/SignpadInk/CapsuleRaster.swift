@@ -22,7 +22,7 @@ enum CapsuleRaster {
         // floors. The rounded slope drifts by at most half a unit per row, so the band is widened
         // by a unit per row to stay a bound; a banded slope is bounded, far from overflow.
         let fixedOne = 65536.0
-        let slope = banded ? Int((dx / dy * fixedOne).rounded()) : 0
+        let slope = banded ? floorInt(dx / dy * fixedOne + 0.5) : 0
         var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) : 0
         let bandHalf = banded ? floorInt(halfWidth * fixedOne) + r.height + 2 : 0
         // Pixels are measured in the capsule's own frame: `along` its axis from its middle and
@@ -111,11 +111,4 @@ enum CapsuleRaster {
         }
         return out
     }
-}
-
-/// floor(x) as an Int without a libm call (baseline x86-64 has no rounding instruction).
-@inline(__always)
-func floorInt(_ x: Double) -> Int {
-    let truncated = Int(x)
-    return Double(truncated) > x ? truncated - 1 : truncated
 }

@@ -42,8 +42,8 @@ public enum InkPiece: Equatable, Sendable {
             (low, high) = (center, center)
             radius = diameter / 2 + 0.5
         }
-        return PixelRect(minX: Int((low.x - radius).rounded(.down)), minY: Int((low.y - radius).rounded(.down)),
-                         maxX: Int((high.x + radius).rounded(.up)), maxY: Int((high.y + radius).rounded(.up)))
+        return PixelRect(minX: floorInt(low.x - radius), minY: floorInt(low.y - radius),
+                         maxX: ceilInt(high.x + radius), maxY: ceilInt(high.y + radius))
     }
 
     public var endPoint: Point {

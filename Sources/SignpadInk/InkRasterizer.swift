@@ -68,10 +68,8 @@ public struct InkRasterizer: Sendable {
     @inline(__always)
     public static func bounds(_ a: FlatPoint, _ b: FlatPoint) -> PixelRect {
         let r = max(a.radius, b.radius) + 0.5
-        return PixelRect(minX: Int((min(a.point.x, b.point.x) - r).rounded(.down)),
-                         minY: Int((min(a.point.y, b.point.y) - r).rounded(.down)),
-                         maxX: Int((max(a.point.x, b.point.x) + r).rounded(.up)),
-                         maxY: Int((max(a.point.y, b.point.y) + r).rounded(.up)))
+        return PixelRect(minX: floorInt(min(a.point.x, b.point.x) - r), minY: floorInt(min(a.point.y, b.point.y) - r),
+                         maxX: ceilInt(max(a.point.x, b.point.x) + r), maxY: ceilInt(max(a.point.y, b.point.y) + r))
     }
 
     /// Rasterises the flattened polyline, clipped to `clip`, into the planes; returns the piece's bounds.
