@@ -2,8 +2,9 @@
 ///
 /// Each row's chunks of eight pixels start where the capsule's band does (see
 /// `LevelLayout.chunkStart`), so few lanes fall outside the ink, and a chunk's coverage meets
-/// the levels in one comparison. A pixel two capsules (or two overlapping chunks) reach is
-/// compared twice but repainted only when its level rises; per-pixel maximum makes the order irrelevant.
+/// the levels in one comparison. Only levels change here; the renderer repaints the changed
+/// columns once per operation. A pixel two capsules (or two overlapping chunks) reach is
+/// compared twice, and per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
     @inline(__always)
     static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, dry: Bool, planes: Planes) {
