@@ -23,7 +23,7 @@ public struct InkRasterizer: Sendable {
     public private(set) var polyline: [FlatPoint] = []
     private var controlLimit = tolerance / 0.75
 
-    public init() { polyline.reserveCapacity(256) }
+    public init(capacity: Int = 256) { polyline.reserveCapacity(capacity) }
 
     public mutating func flatten(_ piece: InkPiece, tolerance: Double = InkRasterizer.tolerance) {
         // A cubic strays from its chord by at most 3/4 of its farthest control point's distance.

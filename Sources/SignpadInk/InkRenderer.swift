@@ -21,7 +21,7 @@ public struct InkRenderer: Sendable {
     private var rasterizer = InkRasterizer()
     /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
     private var spans: [Int32]
-    /// What `warm(_:)` read; kept only so its loads are not optimised away.
+    /// What `warm` read; kept only so its loads are not optimised away.
     private var warmth: UInt8 = 0
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -56,23 +56,19 @@ public struct InkRenderer: Sendable {
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
-        for piece in step.wet { warm(piece.reach) }
-        for piece in step.dry { draw(piece, dry: true) }
-        restoreWet()
-        for piece in step.wet { draw(piece, dry: false) }
-        paintChanged(into: &dirty)
+        render(dry: step.dry, wet: step.wet, restoringWet: true, into: &dirty)
     }
 
-    /// Draws a final piece of ink.
+    /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
-        draw(piece, dry: true)
-        paintChanged(into: &dirty)
+        var dry = InkPieces()
+        dry.append(piece)
+        render(dry: dry, wet: InkPieces(), restoringWet: false, into: &dirty)
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
-        restoreWet()
-        paintChanged(into: &dirty)
+        render(dry: InkPieces(), wet: InkPieces(), restoringWet: true, into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             let layout = self.layout
@@ -139,68 +135,74 @@ public struct InkRenderer: Sendable {
         }
     }
 
-    /// Paints the pixels whose levels this operation changed and hands their rows to `dirty` as bands.
-    private mutating func paintChanged(into dirty: inout DirtyRegion) {
+    /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
+    /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
+    /// The planes are entered once per operation: each entry costs reference-count updates, which
+    /// are atomic and wait for every pending pixel store.
+    private mutating func render(dry: InkPieces, wet: InkPieces, restoringWet: Bool, into dirty: inout DirtyRegion) {
+        // Moved out for the operation (and back), so flattening inside the planes neither copies
+        // nor retains its polyline.
+        var rasterizer = InkRasterizer(capacity: 0)
+        swap(&rasterizer, &self.rasterizer)
+        let clip = self.clip
+        var bounds = inkBounds, warmth = self.warmth
         withPlanes { planes in
+            for piece in wet { warmth &+= Self.warm(piece.reach.intersection(clip), planes: planes) }
+            for piece in dry {
+                rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
+                bounds = bounds.union(rasterizer.draw(clip: clip, dry: true, planes: planes))
+            }
+            if restoringWet { Self.restoreWet(planes) }
+            for piece in wet {
+                rasterizer.flatten(piece, tolerance: InkRasterizer.wetTolerance)
+                rasterizer.draw(clip: clip, dry: false, planes: planes)
+            }
             planes.changed.flush(into: &dirty) { y, columns in planes.row(y).paint(columns) }
         }
+        swap(&rasterizer, &self.rasterizer)
+        inkBounds = bounds
+        self.warmth = warmth
     }
 
-    /// Loads one byte of every cache line of levels and pixels in `rect`. The wet tail runs ahead
-    /// into pixels no recent event touched; drawn cold, each row waits on its own cache misses,
-    /// while these loads are independent of each other and are all in flight at once. Swift has no
-    /// prefetch instruction, so the bytes are summed into `warmth` to keep the loads.
-    private mutating func warm(_ rect: PixelRect) {
-        let r = rect.intersection(clip)
-        guard !r.isEmpty else { return }
-        let layout = self.layout
+    /// Loads one byte of every cache line of levels and pixels in `r` and returns their sum. The
+    /// wet tail runs ahead into pixels no recent event touched; drawn cold, each row waits on its
+    /// own cache misses, while these loads are independent of each other and are all in flight at
+    /// once. Swift has no prefetch instruction, so the sum is kept in `warmth` to keep the loads.
+    private static func warm(_ r: PixelRect, planes: Planes) -> UInt8 {
+        guard !r.isEmpty else { return 0 }
         var sum: UInt8 = 0
-        withPlanes { planes in
-            for y in r.minY..<r.maxY {
-                let levels = planes.levels + layout.rowOffset(y), pixels = planes.pixels + y * planes.stride
-                var x = r.minX & ~(LevelLayout.segmentColumns - 1)
-                while x < r.maxX {
-                    sum &+= levels.load(fromByteOffset: LevelLayout.columnOffset(x), as: UInt8.self)
-                    x += LevelLayout.segmentColumns
-                }
-                // Sixteen pixels are a cache line; the row's last pixel catches a line the steps skip.
-                x = r.minX
-                while x < r.maxX {
-                    sum &+= UInt8(truncatingIfNeeded: pixels[x])
-                    x += 16
-                }
-                sum &+= UInt8(truncatingIfNeeded: pixels[r.maxX - 1])
+        for y in r.minY..<r.maxY {
+            let levels = planes.levels + planes.layout.rowOffset(y), pixels = planes.pixels + y * planes.stride
+            var x = r.minX & ~(LevelLayout.segmentColumns - 1)
+            while x < r.maxX {
+                sum &+= levels.load(fromByteOffset: LevelLayout.columnOffset(x), as: UInt8.self)
+                x += LevelLayout.segmentColumns
             }
+            // Sixteen pixels are a cache line; the row's last pixel catches a line the steps skip.
+            x = r.minX
+            while x < r.maxX {
+                sum &+= UInt8(truncatingIfNeeded: pixels[x])
+                x += 16
+            }
+            sum &+= UInt8(truncatingIfNeeded: pixels[r.maxX - 1])
         }
-        warmth = sum
+        return sum
     }
 
     /// Puts the dry ink back wherever the wet tail raised it.
-    private mutating func restoreWet() {
-        withPlanes { planes in
-            planes.changed.cover(planes.wet.rows)
-            planes.wet.drain { y, columns in
-                let row = planes.row(y)
-                var fell = ChangedColumns()
-                var x = columns.lowerBound
-                repeat {
-                    let x0 = LevelLayout.chunkStart(x)
-                    fell.include(x0, lanes: row.settle(x0))
-                    x = x0 &+ 8
-                } while x < columns.upperBound
-                if let columns = fell.range { planes.changed.add(y: y, columns: columns) }
-            }
+    private static func restoreWet(_ planes: Planes) {
+        planes.changed.cover(planes.wet.rows)
+        planes.wet.drain { y, columns in
+            let row = planes.row(y)
+            var fell = ChangedColumns()
+            var x = columns.lowerBound
+            repeat {
+                let x0 = LevelLayout.chunkStart(x)
+                fell.include(x0, lanes: row.settle(x0))
+                x = x0 &+ 8
+            } while x < columns.upperBound
+            if let columns = fell.range { planes.changed.add(y: y, columns: columns) }
         }
-    }
-
-    private mutating func draw(_ piece: InkPiece, dry isDry: Bool) {
-        rasterizer.flatten(piece, tolerance: isDry ? InkRasterizer.tolerance : InkRasterizer.wetTolerance)
-        let rasterizer = self.rasterizer, clip = self.clip
-        var box = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
-        withPlanes { planes in
-            box = rasterizer.draw(clip: clip, dry: isDry, planes: planes)
-        }
-        if isDry { inkBounds = inkBounds.union(box) }
     }
 
     @inline(__always)
