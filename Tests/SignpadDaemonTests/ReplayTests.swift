@@ -122,5 +122,6 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(backing.maxInkLag > 0, "without a wet tail the ink trails the finger")
         #expect(signpad.bytesPerEvent < backing.bytesPerEvent / 50)
         #expect(rows[2].bytesPerEvent < backing.bytesPerEvent)
+        #expect(rows.allSatisfy { $0.coldFirstEventMicroseconds > 0 }, "each strategy's warm-up is timed and shown apart")
     }
 }
