@@ -8,6 +8,7 @@ import SignpadText
 @Suite struct PainterTests {
     @Test func aBackgroundImageBrandsTheScreenBehindTheFurniture() throws {
         let path = NSTemporaryDirectory() + "signpad-bg-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
         // A 4x4 brand image: teal everywhere.
         try Data(PNGEncoder.encode(width: 4, height: 4, channels: .rgb) { _, _ in 0x008080 }).write(to: URL(fileURLWithPath: path))
         let layout = KioskLayout(width: 320, height: 200)

@@ -15,6 +15,9 @@ func demoRecording() throws -> EvemuRecording {
 
 func scratch() -> String { NSTemporaryDirectory() + "signpad-replay-" + UUID().uuidString }
 
+/// Removes a scratch path when a test is done with it, so runs leave nothing in the temporary directory.
+func removeScratch(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
+
 func quietConfig(_ overrides: [String] = []) throws -> Config { try Config.load(text: "", file: "(test)", overrides: overrides) }
 
 /// Appends a tap at a screen point (in a 0…4095 panel mapped to the replay's screen) to a recording.
@@ -32,6 +35,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 @Suite struct ReplayTests {
     @Test func theDemoSignatureIsSavedInEveryFormatAndTheScreenIsBlankAfterwards() throws {
         let dir = scratch()
+        defer { removeScratch(dir) }
         let outcome = try Replay(config: quietConfig(), width: 1280, height: 800).run(try demoRecording(), outputDirectory: dir) { _ in }
         #expect(outcome.saved.count == 1)
         let id = try #require(outcome.saved.first)
@@ -60,7 +64,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let recording = appendingTap(try demoRecording(), at: Point(Double(rect.minX + 20), Double(rect.minY + 20)), screen: (1280, 800), id: 90)
         var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
         replay.confirmAtEnd = confirmAtEnd
-        return try replay.run(recording, outputDirectory: scratch()) { _ in }
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        return try replay.run(recording, outputDirectory: dir) { _ in }
     }
 
     @Test func clearButtonTapWipesAndNothingIsSaved() throws {
@@ -96,6 +102,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 
     @Test func anExportThatFailsIsWrittenOnceTheFolderWorks() throws {
         let parent = scratch()
+        defer { removeScratch(parent) }
         let dir = parent + "/signatures"
         let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }

@@ -43,6 +43,7 @@ func temporaryDirectory() -> String {
     @Test(.enabled(if: toolExists("pngcheck"), "skipped: pngcheck is not installed (scripts/install-deps installs it)"))
     func pngPassesPngcheckInBothBackgrounds() throws {
         let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for transparent in [false, true] {
             let image = SignatureImage(sampleRecord().signature, options: ExportOptions(transparent: transparent))
@@ -75,6 +76,7 @@ func temporaryDirectory() -> String {
         let options = ExportOptions(margin: 8)
         let image = SignatureImage(record.signature, options: options)
         let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let svgPath = dir + "/s.svg", rendered = dir + "/s.png"
         try SVGEncoder.encode(image, ink: 0, transparent: false).write(toFile: svgPath, atomically: true, encoding: .utf8)
@@ -148,6 +150,7 @@ func temporaryDirectory() -> String {
 @Suite struct FolderWriterTests {
     @Test func writesAtomicallyWithTheRightModesAndCleansUpCrashLeftovers() throws {
         let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let writer = FolderWriter(directory: dir)
         try writer.prepare()
         FileManager.default.createFile(atPath: dir + "/\(FolderWriter.temporaryPrefix)half.png", contents: Data([1, 2]))
