@@ -1,3 +1,5 @@
+import Foundation
+
 /// Event-to-flush latencies in fixed logarithmic buckets (1 µs … ~1 s, 8 per doubling), so a
 /// daemon that runs for months keeps a constant few kilobytes and records without allocating.
 struct LatencyHistogram {
@@ -9,7 +11,7 @@ struct LatencyHistogram {
     mutating func record(seconds: Double) {
         guard seconds >= 0, seconds < 10 else { return }
         let micro = max(seconds * 1e6, 1)
-        let index = min(Int((micro.log2() * Self.perDoubling).rounded(.down)), Self.bucketCount - 1)
+        let index = min(Int((log2(micro) * Self.perDoubling).rounded(.down)), Self.bucketCount - 1)
         counts[index] += 1
         total += 1
     }
@@ -26,12 +28,5 @@ struct LatencyHistogram {
         return Self.upperEdge(Self.bucketCount - 1)
     }
 
-    static func upperEdge(_ index: Int) -> Double { (Double(index + 1) / perDoubling).exp2() }
+    static func upperEdge(_ index: Int) -> Double { exp2(Double(index + 1) / perDoubling) }
 }
-
-private extension Double {
-    func log2() -> Double { Foundation.log2(self) }
-    func exp2() -> Double { Foundation.exp2(self) }
-}
-
-import Foundation

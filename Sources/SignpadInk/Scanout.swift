@@ -63,15 +63,9 @@ public struct Scanout: Equatable, Sendable {
         return map(r)
     }
 
-    /// DRM DirtyFB clips for scanout rectangles: at most `limit` (the kernel takes 256), clamped
-    /// to the buffer, 16-bit with x2/y2 exclusive.
-    public func clips(_ rects: [PixelRect], limit: Int = 256) -> [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] {
-        var result: [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] = []
-        forEachClip(rects, limit: limit) { result.append(($0, $1, $2, $3)) }
-        return result
-    }
-
-    /// The same clips one by one; without allocating when there are no more than `limit`.
+    /// DRM DirtyFB clips for scanout rectangles, one by one: at most `limit` (the kernel takes
+    /// 256), clamped to the buffer, 16-bit with x2/y2 exclusive; without allocating when there are
+    /// no more than `limit`.
     public func forEachClip(_ rects: [PixelRect], limit: Int = 256, _ body: (UInt16, UInt16, UInt16, UInt16) -> Void) {
         let bounds = PixelRect(x: 0, y: 0, width: min(width, 65535), height: min(height, 65535))
         let fits = rects.count <= limit

@@ -67,13 +67,7 @@ public struct Kiosk: Sendable {
 
     public var hasInk: Bool { !signature.isEmpty }
 
-    public mutating func handle(_ event: StrokeEvent, now: Double) -> [KioskEffect] {
-        var effects: [KioskEffect] = []
-        handle(event, now: now, into: &effects)
-        return effects
-    }
-
-    /// The same, appending to a buffer the caller reuses, so a touch event allocates nothing.
+    /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
     public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
         lastActivity = now
         switch event {

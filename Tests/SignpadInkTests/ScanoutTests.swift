@@ -2,6 +2,15 @@ import Testing
 import SignpadInk
 import SignpadInput
 
+extension Scanout {
+    /// Every clip `forEachClip` hands out, as a list.
+    func clips(_ rects: [PixelRect]) -> [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] {
+        var result: [(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16)] = []
+        forEachClip(rects) { result.append(($0, $1, $2, $3)) }
+        return result
+    }
+}
+
 @Suite struct ScanoutTests {
     func numbered(_ w: Int, _ h: Int) -> Canvas {
         var c = Canvas(width: w, height: h)

@@ -5,6 +5,13 @@ import SignpadKiosk
 func at(_ p: Point, _ t: Double = 0) -> Sample { Sample(p, time: t) }
 
 extension Kiosk {
+    /// What one event causes, as a fresh list.
+    mutating func handle(_ event: StrokeEvent, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        handle(event, now: now, into: &effects)
+        return effects
+    }
+
     /// A finger touching down at `from`, moving through `through`, lifting.
     mutating func swipe(_ points: [Point], now: Double) -> [KioskEffect] {
         var effects = handle(.down(at(points[0], now)), now: now)
