@@ -26,14 +26,14 @@ public struct Bench {
     }
 
     public let events: [StrokeEvent]
-    public let width: Int
-    public let height: Int
+    /// Where every strategy presents: an `OffscreenDisplay`, or the panel itself (`signpad bench
+    /// --on-screen`), where a full-frame copy goes to the scanout buffer as it does in a kiosk.
+    public let display: Display
     public let pen: SmootherOptions
 
-    public init(events: [StrokeEvent], width: Int, height: Int, pen: SmootherOptions = SmootherOptions()) {
+    public init(events: [StrokeEvent], display: Display, pen: SmootherOptions = SmootherOptions()) {
         self.events = events
-        self.width = width
-        self.height = height
+        self.display = display
         self.pen = pen
     }
 
@@ -52,7 +52,7 @@ public struct Bench {
     /// once, at its first touch; the table measures drawing, so it starts warm, and the cold
     /// figure is shown apart. The timed canvas is allocated afterwards, so its memory is as cold as before.
     private func warmUp(_ strategy: Strategy) -> Double {
-        var pass = Pass(strategy: strategy, width: width, height: height, pen: pen)
+        var pass = Pass(strategy: strategy, display: display, pen: pen)
         var firstCost = 0.0
         for (index, event) in events.prefix(Self.warmUpEvents).enumerated() {
             let cost = pass.handle(event).cost
@@ -67,7 +67,7 @@ public struct Bench {
 
     private func measure(_ strategy: Strategy) -> Row {
         let coldFirstEvent = warmUp(strategy)
-        var pass = Pass(strategy: strategy, width: width, height: height, pen: pen)
+        var pass = Pass(strategy: strategy, display: display, pen: pen)
         var costs: [Double] = []
         costs.reserveCapacity(events.count)
         var lagTotal = 0, lagMax = 0
@@ -79,15 +79,17 @@ public struct Bench {
         }
         costs.sort()
         func percentile(_ p: Double) -> Double { costs.isEmpty ? 0 : costs[min(Int(Double(costs.count) * p), costs.count - 1)] }
-        let bytes = Double(pass.display.bytesCopied) / Double(max(events.count, 1))
+        let bytes = Double(pass.bytesCopied) / Double(max(events.count, 1))
+        let frameBytes = Double(display.scanout.width * display.scanout.height * 4)
         return Row(strategy: strategy.rawValue, events: events.count, p50Microseconds: percentile(0.5), p99Microseconds: percentile(0.99),
                    coldFirstEventMicroseconds: coldFirstEvent,
-                   bytesPerEvent: bytes, framePercent: 100 * bytes / Double(width * height * 4), p99RatioToSignpad: 0,
+                   bytesPerEvent: bytes, framePercent: 100 * bytes / frameBytes, p99RatioToSignpad: 0,
                    bytesRatioToSignpad: 0, meanInkLag: Double(lagTotal) / Double(max(events.count, 1)), maxInkLag: lagMax)
     }
 
-    public static func table(_ rows: [Row], recording: String, width: Int, height: Int) -> String {
-        var out = "signpad bench: \(recording) on \(width)x\(height), \(rows.first?.events ?? 0) events, one run\n"
+    /// `screen` names where it drew, e.g. "1920x1080 offscreen".
+    public static func table(_ rows: [Row], recording: String, screen: String) -> String {
+        var out = "signpad bench: \(recording) on \(screen), \(rows.first?.events ?? 0) events, one run\n"
         out += "strategy          p50 µs    p99 µs   bytes/event  % frame  p99/(d)  bytes/(d)  lag mean  lag max\n"
         for r in rows {
             out += r.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)
@@ -108,19 +110,26 @@ public struct Bench {
 private struct Pass {
     let strategy: Bench.Strategy
     var renderer: InkRenderer
-    let display: OffscreenDisplay
+    let display: Display
     let frame: DirtyRegion
     var smoother: MidpointSmoother
     var allDry: [InkPiece] = []
     var dirty = DirtyRegion()
+    private let bytesBefore: Int
 
-    init(strategy: Bench.Strategy, width: Int, height: Int, pen: SmootherOptions) {
+    init(strategy: Bench.Strategy, display: Display, pen: SmootherOptions) {
         self.strategy = strategy
+        let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         renderer = InkRenderer(width: width, height: height)
-        display = OffscreenDisplay(width: width, height: height)
+        self.display = display
         frame = DirtyRegion([PixelRect(x: 0, y: 0, width: width, height: height)])
         smoother = MidpointSmoother(options: pen)
+        bytesBefore = display.bytesCopied
     }
+
+    /// Bytes this pass copied to the screen; the display is shared with the other passes. Each
+    /// pass draws the same strokes in the same places, so on a panel nothing stale shows.
+    var bytesCopied: Int { display.bytesCopied - bytesBefore }
 
     /// Draws one event; returns its cost in µs and the ink lag after it.
     mutating func handle(_ event: StrokeEvent) -> (cost: Double, lag: Int) {

@@ -79,6 +79,8 @@ public struct Scanout: Equatable, Sendable {
 /// Where the picture goes: the DRM panel, or an offscreen buffer for replay, tests and the bench.
 public protocol Display: AnyObject {
     var scanout: Scanout { get }
+    /// Bytes copied to the screen so far.
+    var bytesCopied: Int { get }
     /// Shows `dirty` of `canvas` (logical coordinates) on the screen.
     func present(_ canvas: Canvas, dirty: DirtyRegion)
 }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import SignpadDaemon
+import SignpadDRM
 import SignpadEvdev
+import SignpadInk
 import SignpadInput
 
 @main
@@ -122,19 +124,37 @@ struct Demo: ParsableCommand {
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
     @Option(name: .long, help: "An evemu recording (default: the bundled demo signature).") var recording = "demo/signature.evemu"
-    @Option(name: .long, help: "The canvas size, WIDTHxHEIGHT.") var screen = "1920x1080"
+    @Option(name: .long, help: "The canvas size, WIDTHxHEIGHT (offscreen only).") var screen = "1920x1080"
+    @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
+                                          discussion: "The display settings come from --config and --set; the panel's mode sets the size. Stop the service first: only one process can hold the screen."))
+    var onScreen = false
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
+    @OptionGroup var options: ConfigOptions
 
     func run() throws {
-        let (w, h) = try parseScreen(screen)
+        let display: Display, name: String
+        var panel: DRMDisplay?
+        if onScreen {
+            let drm = try DRMDisplay(options: try options.load(defaultToSystemFile: true).display) {
+                FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8))
+            }
+            (panel, display) = (drm, drm)
+            name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"
+        } else {
+            let (w, h) = try parseScreen(screen)
+            display = OffscreenDisplay(width: w, height: h)
+            name = "\(w)x\(h) offscreen"
+        }
+        defer { panel?.close() }
+        let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
         let events = try loadRecording(recording).strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
-        let rows = SignpadDaemon.Bench(events: events, width: w, height: h).run()
+        let rows = SignpadDaemon.Bench(events: events, display: display).run()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
-            print(SignpadDaemon.Bench.table(rows, recording: recording, width: w, height: h), terminator: "")
+            print(SignpadDaemon.Bench.table(rows, recording: recording, screen: name), terminator: "")
         }
     }
 }

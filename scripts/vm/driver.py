@@ -161,7 +161,7 @@ def main():
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
     results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
-    phase, phase_files, markers = 'main', {'main': {}, 'full': {}}, []
+    phase, phase_files, markers = 'main', {'main': {}, 'full': {}, 'bench': {}}, []
     files = phase_files['main']
     box, _, _ = layout(W, H)
     booted = None
@@ -208,7 +208,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH'):
             markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
@@ -303,6 +303,17 @@ def main():
               f'{staff} red message pixels while full; {len(metas)} signature(s) written after freeing space, sha256 ok: {sums_ok}')
     else:
         check('4 full export folder: message for staff, saved once there is room', False, 'no screendumps')
+    bench = phase_files['bench'].get('bench.txt', b'').decode(errors='replace')
+    open(os.path.join(args.out, 'bench.txt'), 'w').write(bench)
+    rows = {l[0]: l.split() for l in bench.splitlines() if l[:2] in ('a ', 'b ', 'c ', 'd ')}
+    targets = next((l for l in bench.splitlines() if l.startswith('targets:')), '')
+    bench_exit = next((m.split()[-1] for m in markers if m.startswith('BENCH EXIT')), '?')
+    # Counted from the end, as (b)'s name is three words: % frame is fifth from last, lag max last.
+    on_panel = bench_exit == '0' and '/dev/dri/card0' in bench.splitlines()[0] and len(rows) == 4 and \
+        float(rows['b'][-5]) == 100.0 and float(rows['d'][-5]) <= 0.5 and rows['d'][-1] == '0'
+    check('7 bench on the panel: four strategies through the dumb buffer and DirtyFB', on_panel,
+          f"(d) {rows['d'][-5]}% of a frame per event, lag max {rows['d'][-1]}; {targets[9:].split(';')[0].strip()} (TCG: not a speed figure)"
+          if on_panel else f'exit {bench_exit}: {bench.strip()[:400]}')
     failed = [n for n, ok in results if not ok]
     print(f"[{args.gpu}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
