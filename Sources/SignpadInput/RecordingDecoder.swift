@@ -12,11 +12,10 @@ extension TouchDecoder {
     public init(device: DeviceDescription, screenWidth: Int, screenHeight: Int,
                 calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
                 flipX: Bool = false, flipY: Bool = false) throws {
-        guard case .usable(let kind, let multitouch) = DeviceClassifier.classify(device) else {
-            if case .skipped(let reason) = DeviceClassifier.classify(device) {
-                throw UnusableDeviceError(device: device.name, reason: reason)
-            }
-            fatalError("unreachable")
+        let kind: DeviceKind, multitouch: Bool
+        switch DeviceClassifier.classify(device) {
+        case .usable(let usableKind, let isMultitouch): (kind, multitouch) = (usableKind, isMultitouch)
+        case .skipped(let reason): throw UnusableDeviceError(device: device.name, reason: reason)
         }
         typealias C = EventCode
         let xCode = multitouch ? C.ABS_MT_POSITION_X : C.ABS_X
