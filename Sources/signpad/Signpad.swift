@@ -123,32 +123,37 @@ struct Demo: ParsableCommand {
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
-    @Option(name: .long, help: "An evemu recording (default: the bundled demo signature).") var recording = "demo/signature.evemu"
-    @Option(name: .long, help: "The canvas size, WIDTHxHEIGHT (offscreen only).") var screen = "1920x1080"
+    @Option(name: .long, help: "An evemu recording.") var recording = "demo/signature.evemu"
+    @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
     @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
-                                          discussion: "The display settings come from --config and --set; the panel's mode sets the size. Stop the service first: only one process can hold the screen."))
+                                          discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))
     var onScreen = false
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
     @OptionGroup var options: ConfigOptions
 
+    func validate() throws {
+        if onScreen, screen != nil { throw ValidationError("--screen and --on-screen: on the panel, its mode sets the size; give one of them") }
+    }
+
     func run() throws {
+        let config = try options.load(defaultToSystemFile: onScreen)
         let display: Display, name: String
         var panel: DRMDisplay?
         if onScreen {
-            let drm = try DRMDisplay(options: try options.load(defaultToSystemFile: true).display) {
+            let drm = try DRMDisplay(options: config.display) {
                 FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8))
             }
             (panel, display) = (drm, drm)
             name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"
         } else {
-            let (w, h) = try parseScreen(screen)
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
             display = OffscreenDisplay(width: w, height: h)
             name = "\(w)x\(h) offscreen"
         }
         defer { panel?.close() }
         let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
         let events = try loadRecording(recording).strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
-        let rows = SignpadDaemon.Bench(events: events, display: display).run()
+        let rows = SignpadDaemon.Bench(events: events, display: display, pen: config.pen).run()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
