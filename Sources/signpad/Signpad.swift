@@ -137,6 +137,8 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: onScreen)
+        // Read before the screen is taken, so a bad file leaves the panel alone.
+        let strokes = try loadRecording(recording)
         let display: Display, name: String
         var panel: DRMDisplay?
         if onScreen {
@@ -152,7 +154,7 @@ struct Bench: ParsableCommand {
         }
         defer { panel?.close() }
         let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
-        let events = try loadRecording(recording).strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
+        let events = try strokes.strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
         let rows = SignpadDaemon.Bench(events: events, display: display, pen: config.pen).run()
         if json {
             let encoder = JSONEncoder()
