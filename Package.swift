@@ -40,8 +40,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadDaemon",
+            "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
             // Bind every shared-library symbol at start (full RELRO, as Debian hardens daemons),
             // so the first touch does not pay for lazy binding of each runtime call it makes.
