@@ -20,6 +20,8 @@ public struct Config: Sendable {
     public var exportDirectory = "/var/lib/signpad/signatures"
     public var export = ExportOptions()
     public var retrySeconds = 5.0
+    /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
+    public var spoolDirectory: String? = "/var/lib/signpad/spool"
     public var logLevel = "info"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
@@ -108,6 +110,10 @@ public struct Config: Sendable {
         }
         export.group = try r.optionalString("export.group", default: "")
         retrySeconds = try r.number("export.retry_seconds", default: 5)
+        spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
+        if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
+            throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
+        }
         export.inkColor = inkColor
         export.pen = pen
 
@@ -115,6 +121,11 @@ public struct Config: Sendable {
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw r.error("daemon.log_level", "expected trace, debug, info, notice, warning, error or critical")
         }
+    }
+
+    private static func samePath(_ a: String, _ b: String) -> Bool {
+        func trimmed(_ path: String) -> Substring { path.count > 1 && path.hasSuffix("/") ? trimmed(String(path.dropLast())) : Substring(path) }
+        return trimmed(a) == trimmed(b)
     }
 
     /// The effective configuration as a TOML file.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SignpadDRM
 import SignpadEvdev
+import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadSystemd
@@ -32,9 +33,11 @@ public final class Daemon {
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
         defer { display.close() }
-        let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds)
+        let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,
+                                spool: config.spoolDirectory.map(SignatureSpool.init))
         defer { exporter.stop() }
-        do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept in memory and retried") }
+        do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept and retried") }
+        recoverSpool(exporter)
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
         openDevice(session: session, now: Self.monotonic())
         service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
@@ -71,13 +74,32 @@ public final class Daemon {
         if pending > 0 {
             logger.notice("finishing \(pending) pending export(s) before exit")
             if !exporter.waitUntilIdle(timeout: 20) {
-                logger.critical("\(exporter.pending) signature(s) could not be written to \(config.exportDirectory) before exit: \(session.failures.last ?? "")")
+                let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
+                let reason = session.failures.last ?? ""
+                if lost > 0 {
+                    logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost: \(reason)")
+                }
+                if let spool = config.spoolDirectory, unwritten > lost {
+                    logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start: \(reason)")
+                }
             }
         }
         session.tick(now: Self.monotonic())
         session.blank()
         report(session: session, display: display)
         return 0
+    }
+
+    /// Queues what an earlier run left unwritten in the spool.
+    func recoverSpool(_ exporter: Exporter) {
+        guard let spool = config.spoolDirectory else { return }
+        do {
+            let (count, problems) = try exporter.recoverSpool()
+            for problem in problems { logger.error("spool: \(problem)") }
+            if count > 0 { logger.notice("\(count) signature(s) from before the last exit found in \(spool); writing them to \(config.exportDirectory)") }
+        } catch {
+            logger.error("spool \(spool): \(error); confirmed signatures are kept in memory only until written")
+        }
     }
 
     func openDevice(session: Session, now: Double) {

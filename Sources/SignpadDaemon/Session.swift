@@ -57,12 +57,13 @@ public final class Session {
         apply(kiosk.tick(now: now), now: now)
         for result in exporter.results() {
             if let error = result.error {
-                log("export of \(result.recordID) failed, kept in memory and retried in \(config.retrySeconds) s: \(error)")
+                log("export of \(result.recordID) failed, kept and retried in \(config.retrySeconds) s: \(error)")
                 failures.append(error)
             } else {
                 saved.append(result.recordID)
-                log("saved \(result.recordID) to \(config.exportDirectory)")
+                log("saved \(result.recordID)\(result.exportID == nil ? " (from the spool)" : "") to \(config.exportDirectory)")
             }
+            if let spoolError = result.spoolError { log("signature \(result.recordID): \(spoolError)") }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
     }

@@ -36,12 +36,7 @@ public struct FolderWriter: Sendable {
     public func prepare() throws {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
-        guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasPrefix(Self.temporaryPrefix) { unlink("\(directory)/\(name)") }
-        }
+        for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { unlink("\(directory)/\(name)") }
     }
 
     public func write(_ files: [(name: String, bytes: [UInt8])]) throws {
@@ -78,6 +73,27 @@ public struct FolderWriter: Sendable {
             unlink(temporary)
             throw failure
         }
+    }
+
+    /// Removes a file for good: unlinked, then the folder fsynced.
+    public func remove(_ name: String) throws {
+        let path = "\(directory)/\(name)"
+        if unlink(path) != 0 && errno != ENOENT { throw ExportError(path: path, operation: "removing", errno: errno) }
+        try syncDirectory()
+    }
+
+    /// The names in the folder, hidden temporary files left out.
+    public func names() throws -> [String] { try allNames().filter { !$0.hasPrefix(".") } }
+
+    private func allNames() throws -> [String] {
+        guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            names.append(name)
+        }
+        return names
     }
 
     private func syncDirectory() throws {

@@ -144,13 +144,17 @@ public struct Kiosk: Sendable {
         return deadline
     }
 
-    public mutating func exportFinished(_ id: Int, error: String?, now: Double) -> [KioskEffect] {
+    /// `id` nil: a signature from before the last start, which no customer is waiting for, so
+    /// its success shows no "Saved" but ends a staff message when nothing else is pending.
+    public mutating func exportFinished(_ id: Int?, error: String?, now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         if let error {
             setMessage(.saveFailed(error), now: now, into: &effects, seconds: .infinity)
-        } else {
+        } else if let id {
             pendingExports.remove(id)
             if pendingExports.isEmpty { setMessage(.saved, now: now, into: &effects, seconds: rules.savedSeconds) }
+        } else if pendingExports.isEmpty, case .saveFailed = message {
+            setMessage(.none, now: now, into: &effects)
         }
         return effects
     }

@@ -50,6 +50,7 @@ import SignpadInk
         ("[kiosk]\nprompt = \"unclosed\n", 2, "kiosk.prompt", "closing \""),
         ("[nosuch]\nkey = 1\n", 2, "nosuch.key", "unknown table"),
         ("[ink]\nwidth = 2\nwidth = 3\n", 3, "ink.width", "defined twice"),
+        ("[export]\ndirectory = \"/srv/sig\"\nspool_directory = \"/srv/sig/\"\n", 3, "export.spool_directory", "other than export.directory"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
         do {

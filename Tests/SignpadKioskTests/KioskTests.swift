@@ -126,6 +126,20 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.pendingExports.isEmpty)
     }
 
+    @Test func aSignatureFromBeforeTheLastStartShowsStaffItsFailureButNoSavedWhenWritten() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.exportFinished(nil, error: "/srv/signatures: the export folder is missing", now: 1)
+        #expect(kiosk.message == .saveFailed("/srv/signatures: the export folder is missing"))
+        _ = kiosk.exportFinished(nil, error: nil, now: 2)
+        #expect(kiosk.message == .none, "the customer in front of the screen saved nothing")
+        _ = kiosk.swipe(signatureSwipe(layout), now: 3)
+        _ = kiosk.tap(centre(layout.doneButton), now: 4)
+        _ = kiosk.exportFinished(nil, error: nil, now: 4.1)
+        #expect(kiosk.message == .saving, "this customer's own signature is still being written")
+        _ = kiosk.exportFinished(1, error: nil, now: 4.2)
+        #expect(kiosk.message == .saved)
+    }
+
     @Test func doubleTapOutsideTheBoxConfirmsWhenEnabled() {
         var rules = KioskRules()
         rules.doubleTapConfirms = true

@@ -291,6 +291,18 @@ def main():
     check('4 kill -9 during an export leaves no partial file', any(m == 'RESTARTED' for m in markers) and not leftovers and complete,
           f"{next((m for m in markers if m.startswith('CAUGHT')), 'CAUGHT ?').lower()}; visible after kill: {' '.join(visible) or 'nothing'}; "
           f"no temporary files after restart: {not leftovers}; restarted: {'RESTARTED' in markers}")
+    # The signature confirmed just before the kill comes back from the spool at the restart.
+    counts = next((m.split() for m in markers if m.startswith('METAS BEFORE')), None)
+    after_names = [n for n in (after_restart or '').split()[3:] if not n.startswith('.')]
+    whole = all(m[:-len('.meta.json')] + ext in after_names for m in after_names if m.endswith('.meta.json')
+                for ext in ('.png', '.svg', '.inkml', '.json'))
+    if counts and len(counts) >= 6:
+        before, after, spooled = int(counts[2]), int(counts[4]), counts[6:]
+        check('4 kill -9 during an export loses no signature', after == before + 1 and not spooled and whole,
+              f'signatures before the kill {before}, after the restart {after}; every one has its five files: {whole}; '
+              f"spool after the restart: {' '.join(spooled) or 'empty'}")
+    else:
+        check('4 kill -9 during an export loses no signature', False, 'no METAS line')
     message = layout_message(W, H)
     if shots['full'] and shots['freed']:
         staff = sum(1 for y in range(message[1], message[3]) for x in range(message[0], message[2])

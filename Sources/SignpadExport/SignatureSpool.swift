@@ -1,0 +1,123 @@
+import Foundation
+import SignpadInk
+
+/// A spool file that could not be read back; it is set aside as `<name>.bad`, never deleted.
+public struct SpoolError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// A local folder that holds every confirmed signature, as captured, until all its exports are
+/// in place, so a signature outlives a crash, a power cut or a restart while the export folder
+/// fails. Files are written as exports are (temporary name, fsync, rename, folder fsync).
+/// Writing a signature's exports twice gives the same files, so one found again after its
+/// exports were written (a crash between the two) is harmless.
+public struct SignatureSpool: Sendable {
+    public let directory: String
+    private let folder: FolderWriter
+
+    public init(directory: String) {
+        self.directory = directory
+        folder = FolderWriter(directory: directory)
+    }
+
+    static let suffix = ".spool.json"
+
+    public func keep(_ record: SignatureRecord) throws {
+        try folder.write([(record.id + Self.suffix, try SpooledSignature(record).encoded())])
+    }
+
+    /// Forgets a signature whose exports are all written.
+    public func release(_ id: String) throws {
+        try folder.remove(id + Self.suffix)
+    }
+
+    /// Every signature the spool holds, oldest first, and the files that could not be read;
+    /// those are renamed `<name>.bad` so they are neither lost nor read again.
+    public func recover() throws -> (records: [SignatureRecord], problems: [SpoolError]) {
+        try folder.prepare()
+        var records: [SignatureRecord] = [], problems: [SpoolError] = []
+        for name in try folder.names().filter({ $0.hasSuffix(Self.suffix) }).sorted() {
+            let path = "\(directory)/\(name)"
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let spooled = try SpooledSignature.decode(data, path: path)
+                // The id names the exports; one that is not the file's own name could point anywhere.
+                guard spooled.id + Self.suffix == name else {
+                    throw SpoolError(path: path, reason: "expected the id \"\(name.dropLast(Self.suffix.count))\" (the file's name), found \"\(spooled.id)\"")
+                }
+                records.append(spooled.record)
+            } catch {
+                let reason = (error as? SpoolError)?.reason ?? "cannot be read: \(error)"
+                problems.append(SpoolError(path: path, reason: reason + "; kept as \(name).bad"))
+                rename(path, path + ".bad")
+            }
+        }
+        return (records, problems)
+    }
+}
+
+/// The spool's file: the record exactly as captured. Times are the samples' own (monotonic)
+/// seconds, so every export format computes the same offsets from it as from the live record.
+private struct SpooledSignature: Codable {
+    static let formatName = "signpad-spool"
+    static let currentVersion = 1
+
+    var format = formatName
+    var version = currentVersion
+    var id: String
+    var startedAt: Double
+    var endedAt: Double
+    var device: String
+    var screenWidth: Int
+    var screenHeight: Int
+    /// Per stroke, per sample: [x, y, time] or [x, y, time, pressure].
+    var strokes: [[[Double]]]
+
+    init(_ record: SignatureRecord) {
+        id = record.id
+        startedAt = record.startedAt
+        endedAt = record.endedAt
+        device = record.device
+        screenWidth = record.screenWidth
+        screenHeight = record.screenHeight
+        strokes = record.signature.strokes.map { stroke in
+            stroke.map { s in [s.point.x, s.point.y, s.time] + (s.pressure.map { [$0] } ?? []) }
+        }
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+
+    static func decode(_ data: Data, path: String) throws -> SpooledSignature {
+        let spooled: SpooledSignature
+        do {
+            spooled = try JSONDecoder().decode(SpooledSignature.self, from: data)
+        } catch {
+            throw SpoolError(path: path, reason: "expected a signpad spool file (JSON with format, version, id, startedAt, endedAt, device, screenWidth, screenHeight, strokes)")
+        }
+        guard spooled.format == formatName, spooled.version == currentVersion else {
+            throw SpoolError(path: path, reason: "expected format \"\(formatName)\" version \(currentVersion), found \"\(spooled.format)\" version \(spooled.version)")
+        }
+        for (i, stroke) in spooled.strokes.enumerated() {
+            if stroke.isEmpty { throw SpoolError(path: path, reason: "stroke \(i + 1): expected at least one sample") }
+            for (j, sample) in stroke.enumerated() where sample.count != 3 && sample.count != 4 {
+                throw SpoolError(path: path, reason: "stroke \(i + 1), sample \(j + 1): expected [x, y, time] or [x, y, time, pressure], found \(sample.count) numbers")
+            }
+        }
+        return spooled
+    }
+
+    var record: SignatureRecord {
+        let signature = Signature(strokes: strokes.map { stroke in
+            stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
+        })
+        return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
+                               screenWidth: screenWidth, screenHeight: screenHeight)
+    }
+}

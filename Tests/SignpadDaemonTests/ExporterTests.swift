@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import SignpadDaemon
+import SignpadExport
+import SignpadInk
+
+/// A two-stroke signature with its own id.
+private func record(_ name: String) -> SignatureRecord {
+    let wave: [Sample] = (0..<30).map { i in
+        let t = Double(i)
+        return Sample(Point(40 + t * 4.5, 60 + 10 * sin(t / 3)), time: 5 + t * 0.011, pressure: 0.5)
+    }
+    let line: [Sample] = (0..<12).map { i in
+        let t = Double(i)
+        return Sample(Point(60 + t * 2, 40 + t * 3.25), time: 6 + t * 0.013)
+    }
+    let strokes = [wave, line]
+    return SignatureRecord(id: "20261121T170502Z-\(name)", signature: Signature(strokes: strokes), startedAt: 1_795_000_000,
+                           endedAt: 1_795_000_001.2, device: "test panel", screenWidth: 320, screenHeight: 200)
+}
+
+private func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
+
+@Suite struct ExporterSpoolTests {
+    @Test func signaturesTheFolderRefusesAreSpooledAndWrittenAtTheNextStart() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/mount/signatures", spool = parent + "/spool"  // mount/ is missing: every write fails
+        let first = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
+        first.submit(record("first"), exportID: 1)
+        first.submit(record("second"), exportID: 2)
+        #expect(!first.waitUntilIdle(timeout: 0.3), "the folder keeps failing")
+        #expect(first.pending == 2)
+        #expect(first.pendingOutsideSpool == 0, "both are on disk although only the first was tried")
+        first.stop()
+        #expect(names(spool) == ["20261121T170502Z-first.spool.json", "20261121T170502Z-second.spool.json"])
+
+        // The next start, with the folder back.
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        let next = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
+        defer { next.stop() }
+        let recovered = try next.recoverSpool()
+        #expect(recovered.count == 2 && recovered.problems.isEmpty)
+        #expect(next.waitUntilIdle(timeout: 10))
+        let results = next.results()
+        #expect(results.map(\.recordID).sorted() == ["20261121T170502Z-first", "20261121T170502Z-second"])
+        #expect(results.allSatisfy { $0.exportID == nil && $0.error == nil && $0.spoolError == nil }, "\(results)")
+        #expect(names(spool).isEmpty, "written, so no longer spooled")
+        let expected = try SignatureEncoder.files(for: record("second"), options: ExportOptions())
+        #expect(FileManager.default.contents(atPath: exports + "/" + expected[0].name) == Data(expected[0].bytes),
+                "the same bytes as if it had been written the first time")
+        #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)
+    }
+
+    @Test func aWrittenSignatureLeavesNothingInTheSpool() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: parent + "/spool"))
+        defer { exporter.stop() }
+        exporter.submit(record("one"), exportID: 1)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(names(parent + "/signatures") == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(names(parent + "/spool").isEmpty)
+    }
+
+    @Test func aSpoolThatCannotBeWrittenIsReportedAndTheExportGoesOn() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: parent + "/file", contents: Data())
+        // A folder inside a regular file cannot be made, even by root.
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: parent + "/file/spool"))
+        defer { exporter.stop() }
+        exporter.submit(record("one"), exportID: 7)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        let results = exporter.results()
+        #expect(results.count == 1)
+        #expect(results.first?.exportID == 7 && results.first?.error == nil)
+        #expect(results.first?.spoolError?.contains(parent + "/file/spool") == true, "\(results)")
+        #expect(names(parent + "/signatures").count == 2)
+    }
+}
