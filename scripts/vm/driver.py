@@ -208,7 +208,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL'):
             markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
@@ -280,6 +280,7 @@ def main():
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
           'the kernel dropped events while the daemon was frozen; it synced and kept running')
+    caught = next((m.split() for m in markers if m.startswith('CAUGHT')), ['CAUGHT', '?'])
     after_kill = next((m for m in markers if m.startswith('LIST AFTER KILL')), 'LIST AFTER KILL ?')
     after_restart = next((m for m in markers if m.startswith('LIST AFTER RESTART')), None)
     names = after_kill.split()[3:]
@@ -289,20 +290,8 @@ def main():
                    for ext in ('.png', '.svg', '.inkml', '.json'))
     leftovers = [n for n in (after_restart or '').split()[3:] if n.startswith('.signpad-')]
     check('4 kill -9 during an export leaves no partial file', any(m == 'RESTARTED' for m in markers) and not leftovers and complete,
-          f"{next((m for m in markers if m.startswith('CAUGHT')), 'CAUGHT ?').lower()}; visible after kill: {' '.join(visible) or 'nothing'}; "
+          f"killed {caught[1]}; visible after kill: {' '.join(visible) or 'nothing'}; "
           f"no temporary files after restart: {not leftovers}; restarted: {'RESTARTED' in markers}")
-    # The signature confirmed just before the kill comes back from the spool at the restart.
-    counts = next((m.split() for m in markers if m.startswith('METAS BEFORE')), None)
-    after_names = [n for n in (after_restart or '').split()[3:] if not n.startswith('.')]
-    whole = all(m[:-len('.meta.json')] + ext in after_names for m in after_names if m.endswith('.meta.json')
-                for ext in ('.png', '.svg', '.inkml', '.json'))
-    if counts and len(counts) >= 6:
-        before, after, spooled = int(counts[2]), int(counts[4]), counts[6:]
-        check('4 kill -9 during an export loses no signature', after == before + 1 and not spooled and whole,
-              f'signatures before the kill {before}, after the restart {after}; every one has its five files: {whole}; '
-              f"spool after the restart: {' '.join(spooled) or 'empty'}")
-    else:
-        check('4 kill -9 during an export loses no signature', False, 'no METAS line')
     message = layout_message(W, H)
     if shots['full'] and shots['freed']:
         staff = sum(1 for y in range(message[1], message[3]) for x in range(message[0], message[2])
@@ -313,8 +302,18 @@ def main():
                                           for n, e in json.loads(full_files[metas[0]])['files'].items())
         check('4 full export folder: message for staff, saved once there is room', staff > 50 and sums_ok and 'disk is full' in all_logs,
               f'{staff} red message pixels while full; {len(metas)} signature(s) written after freeing space, sha256 ok: {sums_ok}')
+        # kill -9 while the folder was full: the spool alone held it, and the restart wrote it.
+        at_kill = next((m.split()[3:] for m in markers if m.startswith('SPOOL AT KILL')), [])
+        after = next((m.split()[3:] for m in markers if m.startswith('SPOOL AFTER RESTART')), ['?'])
+        recovered = '1 signature(s) from before the last exit found' in all_logs
+        written = [n[:-len('.meta.json')] for n in metas]
+        check('4 kill -9 while the folder is full loses no signature',
+              len(at_kill) == 1 and recovered and sums_ok and written == [at_kill[0][:-len('.spool.json')]] and not after,
+              f"spool at the kill: {' '.join(at_kill) or 'empty'}; recovered at the restart: {recovered}; "
+              f"written after freeing space: {' '.join(written) or 'nothing'}; spool after: {' '.join(after) or 'empty'}")
     else:
         check('4 full export folder: message for staff, saved once there is room', False, 'no screendumps')
+        check('4 kill -9 while the folder is full loses no signature', False, 'no screendumps')
     bench = phase_files['bench'].get('bench.txt', b'').decode(errors='replace')
     open(os.path.join(args.out, 'bench.txt'), 'w').write(bench)
     rows = {l[0]: l.split() for l in bench.splitlines() if l[:2] in ('a ', 'b ', 'c ', 'd ')}
