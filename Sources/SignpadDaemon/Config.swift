@@ -1,3 +1,4 @@
+import Foundation
 import SignpadDRM
 import SignpadExport
 import SignpadInk
@@ -123,9 +124,9 @@ public struct Config: Sendable {
         }
     }
 
+    /// Equal once trailing slashes, `.` and `..` are resolved.
     private static func samePath(_ a: String, _ b: String) -> Bool {
-        func trimmed(_ path: String) -> Substring { path.count > 1 && path.hasSuffix("/") ? trimmed(String(path.dropLast())) : Substring(path) }
-        return trimmed(a) == trimmed(b)
+        URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
     }
 
     /// The effective configuration as a TOML file.

@@ -114,7 +114,7 @@ struct Demo: ParsableCommand {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         // A build in a clone lives in <clone>/.build/<triple>/release once symlinks are resolved.
         let candidates = ["demo/signature.evemu", here.appendingPathComponent("../../../demo/signature.evemu").standardized.path,
-                          here.appendingPathComponent("../share/signpad/demo/signature.evemu").path, "/usr/share/signpad/demo/signature.evemu"]
+                          here.appendingPathComponent("../share/signpad/demo/signature.evemu").standardized.path, "/usr/share/signpad/demo/signature.evemu"]
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw ValidationError("the bundled signature is missing; looked in \(candidates.joined(separator: ", "))")
         }
