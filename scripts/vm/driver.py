@@ -161,7 +161,7 @@ def main():
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
     results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
-    phase, phase_files, markers = 'main', {'main': {}, 'full': {}, 'bench': {}}, []
+    phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'bench': {}}, []
     files = phase_files['main']
     box, _, _ = layout(W, H)
     booted = None
@@ -280,18 +280,29 @@ def main():
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
           'the kernel dropped events while the daemon was frozen; it synced and kept running')
+    # kill -9 between two files of one signature's export (strace slowed every fsync down).
     caught = next((m.split() for m in markers if m.startswith('CAUGHT')), ['CAUGHT', '?'])
-    after_kill = next((m for m in markers if m.startswith('LIST AFTER KILL')), 'LIST AFTER KILL ?')
-    after_restart = next((m for m in markers if m.startswith('LIST AFTER RESTART')), None)
-    names = after_kill.split()[3:]
-    visible = [n for n in names if not n.startswith('.')]
-    # The metadata is renamed into place last: where it is, every other file is complete too.
-    complete = all(m[:-len('.meta.json')] + ext in visible for m in visible if m.endswith('.meta.json')
-                   for ext in ('.png', '.svg', '.inkml', '.json'))
-    leftovers = [n for n in (after_restart or '').split()[3:] if n.startswith('.signpad-')]
-    check('4 kill -9 during an export leaves no partial file', any(m == 'RESTARTED' for m in markers) and not leftovers and complete,
-          f"killed {caught[1]}; visible after kill: {' '.join(visible) or 'nothing'}; "
-          f"no temporary files after restart: {not leftovers}; restarted: {'RESTARTED' in markers}")
+    after_kill = next((m for m in markers if m.startswith('LIST AFTER KILL')), 'LIST AFTER KILL ?').split()[3:]
+    after_restart = next((m for m in markers if m.startswith('LIST AFTER RESTART')), 'LIST AFTER RESTART ?').split()[3:]
+    spooled = next((m.split()[3:] for m in markers if m.startswith('SPOOL DURING EXPORT')), [])
+    spool_after = next((m.split()[4:] for m in markers if m.startswith('SPOOL AFTER EXPORT RESTART')), ['?'])
+    placed = [n for n in after_kill if not n.startswith('.')]
+    temporary = [n for n in after_kill if n.startswith('.signpad-')]
+    killed_files = phase_files['killed']
+    metas = [n for n in killed_files if n.endswith('.meta.json')]
+    meta = json.loads(killed_files[metas[0]]) if len(metas) == 1 else {'files': {}}
+    sums_ok = len(meta['files']) == 4 and all(hashlib.sha256(killed_files.get(n, b'')).hexdigest() == e['sha256']
+                                              for n, e in meta['files'].items())
+    # The metadata is renamed into place last, so a kill before it leaves none; the restart
+    # writes the same signature from the spool, whole, and sweeps the temporary file away.
+    rewritten = len(metas) == 1 and spooled == [metas[0][:-len('.meta.json')] + '.spool.json'] and \
+        sorted(after_restart) == sorted(killed_files)
+    check('4 kill -9 during an export loses nothing and leaves no partial file',
+          caught[1] == 'mid-write' and placed and temporary and not any(n.endswith('.meta.json') for n in placed) and
+          'RESTARTED' in markers and rewritten and sums_ok and not spool_after,
+          f"killed {caught[1]} with {' '.join(placed) or 'nothing'} in place and {' '.join(temporary) or 'no file'} half-written; "
+          f"spool at the kill: {' '.join(spooled) or 'empty'}; after the restart: {len(after_restart)} files, "
+          f"{len(metas)} signature(s), sha256 {'match' if sums_ok else 'MISMATCH'}, spool {' '.join(spool_after) or 'empty'}")
     message = layout_message(W, H)
     if shots['full'] and shots['freed']:
         staff = sum(1 for y in range(message[1], message[3]) for x in range(message[0], message[2])
