@@ -41,7 +41,7 @@ public final class Daemon {
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
         openDevice(session: session, now: Self.monotonic())
         service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
-        logger.info("ready: export folder \(config.exportDirectory)")
+        logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic()
 
         loop: while true {

@@ -11,6 +11,7 @@ import SignpadInput
 struct Signpad: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A Linux kiosk signature pad: evdev in, smooth ink on a DRM screen, signatures to a folder.",
+        version: SignpadVersion.current,
         subcommands: [Run.self, Replay.self, Demo.self, Bench.self, Devices.self, CheckConfig.self])
 }
 
