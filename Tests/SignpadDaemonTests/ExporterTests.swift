@@ -70,7 +70,7 @@ private func names(_ dir: String) -> [String] { ((try? FileManager.default.conte
         let parent = scratch()
         defer { removeScratch(parent) }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: parent + "/file", contents: Data())
+        #expect(FileManager.default.createFile(atPath: parent + "/file", contents: Data()))
         // A folder inside a regular file cannot be made, even by root.
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: parent + "/file/spool"))

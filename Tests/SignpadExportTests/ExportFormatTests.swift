@@ -120,6 +120,15 @@ func temporaryDirectory() -> String {
         }
     }
 
+    /// The reader the round trip relies on refuses what an XML parser refuses, so the round trip
+    /// also shows the file is well-formed InkML.
+    @Test func inkmlReaderRefusesMalformedOrForeignXML() {
+        let text = InkMLEncoder.encode(sampleRecord())
+        #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</ink>", with: "")) }
+        #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "2003/InkML", with: "2003/Ink")) }
+        #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</trace>", with: " & </trace>")) }
+    }
+
     @Test func signaturePadJSONRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
         let data = try SignaturePadJSON.encode(record, options: ExportOptions())
@@ -153,7 +162,7 @@ func temporaryDirectory() -> String {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let writer = FolderWriter(directory: dir)
         try writer.prepare()
-        FileManager.default.createFile(atPath: dir + "/\(FolderWriter.temporaryPrefix)half.png", contents: Data([1, 2]))
+        #expect(FileManager.default.createFile(atPath: dir + "/\(FolderWriter.temporaryPrefix)half.png", contents: Data([1, 2])))
         try writer.write([("a.png", [1, 2, 3]), ("a.meta.json", Array("{}".utf8))])
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(names == ["a.meta.json", "a.png"], "no temporary file is left")

@@ -1,6 +1,9 @@
 import Foundation
+import FoundationXML
 
-/// Reads InkML traces back, as a back office would, to check the round trip.
+/// Reads InkML back with libxml2 (FoundationXML's parser), as a back office's XML tooling would:
+/// the file must be well-formed XML in the InkML namespace, and each trace's points are read by
+/// the channels its context declares, in their order.
 enum InkMLReader {
     struct Trace {
         var contextRef: String?
@@ -9,28 +12,52 @@ enum InkMLReader {
 
     struct Failure: Error { var message: String }
 
+    static let namespace = "http://www.w3.org/2003/InkML"
+
     static func traces(_ text: String) throws -> [Trace] {
-        var traces: [Trace] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "<trace ") {
-            guard let tagEnd = rest[open.upperBound...].firstIndex(of: ">"),
-                  let close = rest[tagEnd...].range(of: "</trace>") else { throw Failure(message: "unclosed trace") }
-            let attributes = rest[open.upperBound..<tagEnd]
-            var contextRef: String?
-            if let r = attributes.range(of: "contextRef=\"") {
-                contextRef = String(attributes[r.upperBound...].prefix { $0 != "\"" })
-            }
-            let body = rest[rest.index(after: tagEnd)..<close.lowerBound]
-            var points: [(Double, Double, Double, Double)] = []
-            for point in body.split(separator: ",") {
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.shouldProcessNamespaces = true
+        let reader = Delegate()
+        parser.delegate = reader
+        let parsed = parser.parse()
+        if let error = parser.parserError ?? reader.failure.map({ Failure(message: $0) }) ?? (parsed ? nil : Failure(message: "not parsed")) {
+            throw Failure(message: "line \(parser.lineNumber): \(error)")
+        }
+        guard reader.channels == ["X", "Y", "T", "F"] else { throw Failure(message: "channels \(reader.channels), expected X Y T F") }
+        return try reader.traces.map { trace in
+            Trace(contextRef: trace.contextRef, points: try trace.text.split(separator: ",").map { point in
                 let v = point.split(separator: " ").compactMap { Double($0) }
                 guard v.count == 4 else { throw Failure(message: "expected X Y T F, got \(point)") }
-                points.append((v[0], v[1], v[2], v[3]))
-            }
-            traces.append(Trace(contextRef: contextRef, points: points.map { (x: $0.0, y: $0.1, t: $0.2, f: $0.3) }))
-            rest = rest[close.upperBound...]
+                return (x: v[0], y: v[1], t: v[2], f: v[3])
+            })
         }
-        return traces
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var channels: [String] = []
+        var traces: [(contextRef: String?, text: String)] = []
+        var failure: String?
+        private var inTrace = false
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            if namespaceURI != InkMLReader.namespace { failure = failure ?? "<\(name)> is outside the InkML namespace" }
+            switch name {
+            case "channel": channels.append(attributes["name"] ?? "?")
+            case "trace":
+                traces.append((attributes["contextRef"], ""))
+                inTrace = true
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if name == "trace" { inTrace = false }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inTrace { traces[traces.count - 1].text += string }
+        }
     }
 }
 
