@@ -104,28 +104,18 @@ public final class Daemon {
 
     func openDevice(session: Session, now: Double) {
         nextRescan = now + 1
-        let nodes = config.inputDevice.map { $0.hasPrefix("/") ? [$0] : DeviceScanner.eventNodes() } ?? DeviceScanner.eventNodes()
-        for scanned in DeviceScanner.scan(nodes) {
-            guard let description = scanned.description, scanned.classification.kind != nil else { continue }
-            if let wanted = config.inputDevice, !wanted.hasPrefix("/"), description.name != wanted { continue }
-            do {
-                let opened = try EvdevDevice(path: scanned.path, grab: config.grab)
-                let scanout = session.display.scanout
-                let calibration = config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? scanned.udevCalibration ?? .identity
-                var decoder = try TouchDecoder(device: opened.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                               calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
-                opened.seed(&decoder)
-                device = opened
-                self.decoder = decoder
-                session.deviceName = description.name
-                missingLogged = false
-                logger.info("input \(scanned.path) \"\(description.name)\" as \(scanned.classification.kind!.rawValue)\(config.grab ? ", grabbed" : "")")
-                return
-            } catch {
-                logger.warning("\(error)")
-            }
+        let scanout = session.display.scanout
+        let opened = TouchDeviceOpener(config: config, logger: logger).open { scanned, device in
+            let calibration = config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? scanned.udevCalibration ?? .identity
+            return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                                    calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
         }
-        if !missingLogged {
+        if let opened {
+            device = opened.device
+            decoder = opened.decoder
+            session.deviceName = opened.name
+            missingLogged = false
+        } else if !missingLogged {
             logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
             missingLogged = true
         }

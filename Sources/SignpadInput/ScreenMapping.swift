@@ -39,6 +39,34 @@ public struct CalibrationMatrix: Equatable, Sendable {
     public func apply(_ x: Double, _ y: Double) -> (Double, Double) {
         (values[0] * x + values[1] * y + values[2], values[3] * x + values[4] * y + values[5])
     }
+
+    /// The matrix that undoes this one; nil when it squashes the plane onto a line.
+    public var inverse: CalibrationMatrix? {
+        let v = values, det = v[0] * v[4] - v[1] * v[3]
+        guard abs(det) > 1e-12 else { return nil }
+        let a = v[4] / det, b = -v[1] / det, d = -v[3] / det, e = v[0] / det
+        return CalibrationMatrix(values: [a, b, -(a * v[2] + b * v[5]), d, e, -(d * v[2] + e * v[5])])
+    }
+}
+
+/// How the panel is turned and mirrored, applied after the calibration, as libinput's matrix.
+public struct ScreenPlacement: Equatable, Sendable {
+    public var rotation: Rotation
+    public var flipX: Bool
+    public var flipY: Bool
+
+    public init(rotation: Rotation = .none, flipX: Bool = false, flipY: Bool = false) {
+        self.rotation = rotation
+        self.flipX = flipX
+        self.flipY = flipY
+    }
+
+    public var matrix: CalibrationMatrix {
+        var m = CalibrationMatrix.rotation(rotation)
+        if flipX { m = m.then(CalibrationMatrix(values: [-1, 0, 1, 0, 1, 0])!) }
+        if flipY { m = m.then(CalibrationMatrix(values: [1, 0, 0, 0, -1, 1])!) }
+        return m
+    }
 }
 
 /// Maps device units to screen pixels the way libinput does:
@@ -59,10 +87,7 @@ public struct ScreenMapping: Equatable, Sendable {
         self.pressureAxis = pressureAxis.flatMap { $0.maximum > $0.minimum ? $0 : nil }
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
-        var transform = calibration.then(.rotation(rotation))
-        if flipX { transform = transform.then(CalibrationMatrix(values: [-1, 0, 1, 0, 1, 0])!) }
-        if flipY { transform = transform.then(CalibrationMatrix(values: [1, 0, 0, 0, -1, 1])!) }
-        self.transform = transform
+        transform = calibration.then(ScreenPlacement(rotation: rotation, flipX: flipX, flipY: flipY).matrix)
     }
 
     public func point(x: Int32, y: Int32) -> Point {

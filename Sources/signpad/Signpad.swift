@@ -12,7 +12,7 @@ struct Signpad: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A Linux kiosk signature pad: evdev in, smooth ink on a DRM screen, signatures to a folder.",
         version: SignpadVersion.current,
-        subcommands: [Run.self, Replay.self, Demo.self, Bench.self, Devices.self, CheckConfig.self])
+        subcommands: [Run.self, Replay.self, Demo.self, Bench.self, Devices.self, Calibrate.self, CheckConfig.self])
 }
 
 /// --config and --set, shared by the commands that read a configuration.
@@ -70,6 +70,32 @@ struct Run: ParsableCommand {
             throw exit
         } catch {
             logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a cross at five places on the panel, one touch each, and print the input.calibration that fits.")
+    @OptionGroup var options: ConfigOptions
+    @Option(name: .long, help: "Seconds to wait for each touch.") var timeout = 60.0
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: true)
+        let logger = makeLogger(level: config.logLevel)
+        do {
+            let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
+            let values = result.matrix.values.map { String(format: "%.6f", $0) }.joined(separator: ", ")
+            print("""
+            \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
+            Put it in the configuration (it replaces udev's LIBINPUT_CALIBRATION_MATRIX), then restart signpad:
+
+            [input]
+            calibration = [\(values)]
+            """)
+        } catch {
+            logger.critical("calibration: \(error)")
             throw ExitCode(1)
         }
     }

@@ -2,7 +2,7 @@
 """Host side of the kiosk VM test: boots the VM, answers the guest's requests on the serial
 console (screendumps over QMP, pointer input over QMP), collects the exports and the daemon's
 log, and checks them against the offscreen rendering of the same input by `signpad replay`."""
-import argparse, base64, hashlib, json, os, socket, struct, subprocess, sys, time, zlib
+import argparse, base64, hashlib, json, os, re, socket, struct, subprocess, sys, time, zlib
 
 W, H = 1024, 768
 
@@ -27,6 +27,32 @@ def layout_message(w, h):
     buttons_top = h - margin - button_h
     top = buttons_top - margin // 2 - prompt_h // 2
     return (margin, top, w - margin, top + prompt_h // 2)
+
+
+# A panel that reads off by this matrix (libinput's a b c d e f): `signpad calibrate` must find it.
+CALIBRATION_TRUTH = (1.08, 0.03, -0.06, -0.02, 0.94, 0.035)
+CALIBRATION_TARGETS = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9), (0.5, 0.5)]  # Calibrator.targets
+
+
+def calibration_taps(header_path, out_path):
+    """Five still taps, 2 s apart, where the skewed panel reports the calibration targets."""
+    a, b, c, d, e, f = CALIBRATION_TRUTH
+    det = a * e - b * d
+    header = [l for l in open(header_path) if not l.startswith('E:')]
+    with open(out_path, 'w') as out:
+        out.writelines(header)
+        for i, (sx, sy) in enumerate(CALIBRATION_TARGETS):
+            # The device position n with truth(n) = target, in device units (0…4095 over 4096 steps).
+            nx, ny = (e * (sx - c) - b * (sy - f)) / det, (a * (sy - f) - d * (sx - c)) / det
+            x, y = round(nx * 4096), round(ny * 4096)
+            t = 1.0 + 2 * i
+            frames = [(t, [(3, 0x2f, 0), (3, 0x39, 100 + i), (3, 0x35, x), (3, 0x36, y), (1, 0x14a, 1), (3, 0, x), (3, 1, y)]),
+                      (t + 0.05, [(3, 0x35, x + 1), (3, 0, x + 1)]),
+                      (t + 0.10, [(3, 0x35, x), (3, 0, x)]),
+                      (t + 0.15, [(3, 0x39, -1), (1, 0x14a, 0)])]
+            for when, events in frames:
+                for typ, code, value in events + [(0, 0, 0)]:
+                    out.write(f"E: {when:.6f} {typ:04x} {code:04x} {value}\n")
 
 
 def read_png(path):
@@ -161,7 +187,7 @@ def main():
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
     results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
-    phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'bench': {}}, []
+    phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, []
     files = phase_files['main']
     box, _, _ = layout(W, H)
     booted = None
@@ -208,7 +234,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE'):
             markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
@@ -224,7 +250,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'full', 'freed']:
+    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'full', 'freed', 'calibrating']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -325,6 +351,20 @@ def main():
     else:
         check('4 full export folder: message for staff, saved once there is room', False, 'no screendumps')
         check('4 kill -9 while the folder is full loses no signature', False, 'no screendumps')
+    # signpad calibrate on a panel skewed by CALIBRATION_TRUTH: a cross on the first target, and the matrix.
+    calibration = phase_files['calibrate'].get('calibrate.txt', b'').decode(errors='replace')
+    calibration_exit = next((m.split()[-1] for m in markers if m.startswith('CALIBRATE EXIT')), '?')
+    found = next((l for l in calibration.splitlines() if l.startswith('calibration = [')), '')
+    values = [float(v) for v in found[len('calibration = ['):-1].split(',')] if found else []
+    off = max((abs(v - t) for v, t in zip(values, CALIBRATION_TRUTH)), default=1) if len(values) == 6 else 1
+    worst = re.search(r'farthest is ([0-9.]+) px', calibration)
+    tx, ty, arm = int(CALIBRATION_TARGETS[0][0] * W), int(CALIBRATION_TARGETS[0][1] * H), min(W, H) // 25
+    cross = sum(1 for y in range(ty - arm, ty + arm) for x in range(tx - arm, tx + arm)
+                if shots['calibrating'] and max(shots['calibrating'][2][(y * W + x) * 3:(y * W + x) * 3 + 3]) < 100) \
+        if shots['calibrating'] else 0
+    check('8 calibrate finds the matrix of a skewed panel', calibration_exit == '0' and off < 0.003 and worst and float(worst.group(1)) < 2 and 2 * arm < cross < (2 * arm) ** 2 // 4,
+          f"exit {calibration_exit}; {found or calibration.strip()[:300] or 'no output'}; largest difference from the truth {off:.4f}; "
+          f"farthest touch {worst.group(1) if worst else '?'} px; {cross} dark pixels of {(2 * arm) ** 2} around the first cross")
     bench = phase_files['bench'].get('bench.txt', b'').decode(errors='replace')
     open(os.path.join(args.out, 'bench.txt'), 'w').write(bench)
     rows = {l[0]: l.split() for l in bench.splitlines() if l[:2] in ('a ', 'b ', 'c ', 'd ')}
