@@ -40,7 +40,8 @@ public final class CalibrationRun {
         }
         defer { opened.device.close() }
         var decoder = opened.decoder
-        var calibrator = Calibrator(screenWidth: width, screenHeight: height, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
+        var calibrator = Calibrator(screenWidth: width, screenHeight: height,
+                                    placement: ScreenPlacement(rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY))
         let painter = try ChromePainter(style: config.style, backgroundImage: nil, width: width, height: height)
         var canvas = Canvas(width: width, height: height)
         defer {

@@ -7,7 +7,7 @@ public struct CalibrationError: Error, CustomStringConvertible, Equatable {
     public init(description: String) { self.description = description }
 }
 
-/// `signpad calibrate`: the customer-facing steps of touching targets, and the fit.
+/// `signpad calibrate`: the steps of touching targets, for whoever installs the kiosk, and the fit.
 ///
 /// The touches come from a decoder mapping with no calibration, rotation or flip, so a touch's
 /// position divided by the screen size is the device's own normalised position. The matrix found
@@ -29,19 +29,16 @@ public struct Calibrator: Sendable {
 
     public let screenWidth: Int
     public let screenHeight: Int
-    public let rotation: Rotation
-    public let flipX: Bool
-    public let flipY: Bool
+    /// The configured rotation and flips, which the matrix found is applied before.
+    public let placement: ScreenPlacement
     public private(set) var step: Step = .target(index: 0, retry: false)
     private var touched: [Point] = []
     private var stroke: [Point] = []
 
-    public init(screenWidth: Int, screenHeight: Int, rotation: Rotation = .none, flipX: Bool = false, flipY: Bool = false) {
+    public init(screenWidth: Int, screenHeight: Int, placement: ScreenPlacement = ScreenPlacement()) {
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
-        self.rotation = rotation
-        self.flipX = flipX
-        self.flipY = flipY
+        self.placement = placement
     }
 
     /// The target being asked for, in screen pixels.
@@ -82,8 +79,7 @@ public struct Calibrator: Sendable {
 
     private mutating func finish() {
         do {
-            let matrix = try Self.fit(touched: touched, targets: Self.targets, rotation: rotation, flipX: flipX, flipY: flipY)
-            let placement = ScreenPlacement(rotation: rotation, flipX: flipX, flipY: flipY)
+            let matrix = try Self.fit(touched: touched, targets: Self.targets, placement: placement)
             let worst = zip(touched, Self.targets).map { touch, target in
                 let (x, y) = matrix.then(placement.matrix).apply(touch.x, touch.y)
                 return pixels(Point(x, y)).distance(to: pixels(target))
@@ -98,13 +94,12 @@ public struct Calibrator: Sendable {
 
     /// The calibration matrix C, by least squares, such that applying C and then the rotation and
     /// flips takes each normalised touch to its normalised target.
-    public static func fit(touched: [Point], targets: [Point], rotation: Rotation, flipX: Bool, flipY: Bool) throws(CalibrationError) -> CalibrationMatrix {
+    public static func fit(touched: [Point], targets: [Point], placement: ScreenPlacement) throws(CalibrationError) -> CalibrationMatrix {
         guard touched.count == targets.count, touched.count >= 3 else {
             throw CalibrationError(description: "need at least three touches, one per target; got \(touched.count)")
         }
-        guard let undo = ScreenPlacement(rotation: rotation, flipX: flipX, flipY: flipY).matrix.inverse else {
-            throw CalibrationError(description: "the rotation and flips cannot be undone")
-        }
+        // Quarter turns and mirrors only permute and negate axes: always invertible.
+        let undo = placement.matrix.inverse!
         let wanted = targets.map { t in undo.apply(t.x, t.y) }
         // Normal equations: (AᵀA) m = Aᵀb with rows A = [x y 1], once for each output coordinate.
         var ata = [[Double]](repeating: [0, 0, 0], count: 3)

@@ -24,8 +24,7 @@ import SignpadInput
                       ScreenPlacement(rotation: .threeQuarter, flipY: true)])
     func findsTheMatrixThatPutsEveryTouchOnItsTarget(placement: ScreenPlacement) throws {
         let width = placement.rotation.swapsAxes ? 800 : 1280, height = placement.rotation.swapsAxes ? 1280 : 800
-        var calibrator = Calibrator(screenWidth: width, screenHeight: height, rotation: placement.rotation,
-                                    flipX: placement.flipX, flipY: placement.flipY)
+        var calibrator = Calibrator(screenWidth: width, screenHeight: height, placement: placement)
         for (index, target) in Calibrator.targets.enumerated() {
             #expect(calibrator.step == .target(index: index, retry: false))
             #expect(calibrator.currentTarget == Point(target.x * Double(width), target.y * Double(height)))
