@@ -51,8 +51,17 @@ func parseScreen(_ text: String) throws -> (Int, Int) {
 }
 
 func loadRecording(_ path: String) throws -> EvemuRecording {
-    guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-        throw ValidationError("\(path): cannot read the recording")
+    let data: Data
+    do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        // The underlying POSIX error says why ("No such file or directory"); the outer one is vague.
+        let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
+        let reason = underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : "not a readable file"
+        throw ValidationError("\(path): cannot read the recording: \(reason)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw ValidationError("\(path): cannot read the recording: expected UTF-8 text (an evemu-record file)")
     }
     return try EvemuRecording.parse(text, file: path)
 }
