@@ -123,6 +123,26 @@ def dark_pixels(img, w, rect):
     return sum(1 for y in range(y0, y1) for x in range(x0, x1) if img[(y * w + x) * 3] < 80 and img[(y * w + x) * 3 + 2] < 80)
 
 
+def ink_and_paper(img, w, rect):
+    """Offsets of the ink (dark) and paper (white) pixels of `rect`."""
+    x0, y0, x1, y1 = rect
+    ink, paper = [], []
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            i = (y * w + x) * 3
+            if max(img[i:i + 3]) < 80:
+                ink.append(i)
+            elif min(img[i:i + 3]) > 200:
+                paper.append(i)
+    return ink, paper
+
+
+def contrast(img, ink, paper):
+    """Mean brightness at the paper's offsets minus that at the ink's."""
+    mean = lambda at: sum(sum(img[i:i + 3]) / 3 for i in at) / max(len(at), 1)
+    return mean(paper) - mean(ink)
+
+
 class QMP:
     def __init__(self, path):
         for _ in range(200):
@@ -250,7 +270,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'full', 'freed', 'calibrating']:
+    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -296,6 +316,15 @@ def main():
         check('3 QMP usb-tablet draws ink', ink > 200, f'{ink} ink pixels in the box')
     else:
         check('3 QMP usb-tablet draws ink', False, 'no screendump')
+    if shots['inked'] and shots['crashed']:
+        # Where the ink and the paper were before the kill: if the signature still showed, the
+        # paper would be far brighter than the ink; the console or a dark panel shows neither.
+        ink_at, paper_at = ink_and_paper(shots['inked'][2], W, box)
+        before, after = contrast(shots['inked'][2], ink_at, paper_at), contrast(shots['crashed'][2], ink_at, paper_at)
+        check('5 no ink stays on the panel after kill -9', len(ink_at) > 200 and before > 150 and after < 30,
+              f'{len(ink_at)} ink pixels; paper-to-ink contrast {before:.0f} before the kill, {after:.0f} after')
+    else:
+        check('5 no ink stays on the panel after kill -9', False, 'no screendump')
     all_logs = '\n'.join(logs)
     open(os.path.join(args.out, 'signpad.log'), 'w').write(all_logs)
     dirty = [l for l in all_logs.splitlines() if 'DirtyFB:' in l]
