@@ -57,7 +57,7 @@ func loadRecording(_ path: String) throws -> EvemuRecording {
     } catch {
         // The underlying POSIX error says why ("No such file or directory"); the outer one is vague.
         let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
-        let reason = underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : "not a readable file"
+        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil } ?? "not a readable file"
         throw ValidationError("\(path): cannot read the recording: \(reason)")
     }
     guard let text = String(data: data, encoding: .utf8) else {

@@ -118,9 +118,13 @@ def region_diff(a, b, w, rect, threshold=48):
     return diff / max(total, 1)
 
 
+def is_dark(img, i):
+    return img[i] < 80 and img[i + 2] < 80
+
+
 def dark_pixels(img, w, rect):
     x0, y0, x1, y1 = rect
-    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if img[(y * w + x) * 3] < 80 and img[(y * w + x) * 3 + 2] < 80)
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if is_dark(img, (y * w + x) * 3))
 
 
 def ink_and_paper(img, w, rect):
@@ -130,7 +134,7 @@ def ink_and_paper(img, w, rect):
     for y in range(y0, y1):
         for x in range(x0, x1):
             i = (y * w + x) * 3
-            if max(img[i:i + 3]) < 80:
+            if is_dark(img, i):
                 ink.append(i)
             elif min(img[i:i + 3]) > 200:
                 paper.append(i)
