@@ -61,9 +61,10 @@ public enum TOMLParser {
         var table = ""
         var entries: [String: Entry] = [:]
         var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split as scalars: as Characters, "\r\n" is one grapheme that "\n" never matches.
+        for raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            var scanner = Scanner(Array(raw.unicodeScalars), file: file, line: lineNumber)
+            var scanner = Scanner(Array(raw), file: file, line: lineNumber)
             scanner.skipSpaces()
             if scanner.atEndOrComment { continue }
             if scanner.peek == "[" {

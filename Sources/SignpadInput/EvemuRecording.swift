@@ -28,7 +28,8 @@ public struct EvemuRecording: Equatable, Sendable {
 
         func fail(_ message: String) -> EvemuError { EvemuError(file: file, line: lineNumber, message: message) }
 
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is a single Character, which a split on "\n" alone would never cut.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }

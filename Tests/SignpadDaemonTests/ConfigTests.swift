@@ -71,6 +71,15 @@ import SignpadInk
         #expect(throws: ConfigError.self) { try Config.load(text: "", file: "f", overrides: ["display.rotaton=1"]) }
     }
 
+    @Test func aFileSavedWithCRLFReadsEveryLine() throws {
+        let config = try Config.load(text: "[input]\r\ngrab = false\r\n[ink]\r\nwidth = 3.5  # thicker\r\n", file: "kiosk.toml")
+        #expect(!config.grab)
+        #expect(config.pen.width == .constant(3.5))
+        #expect(throws: ConfigError(file: "kiosk.toml", line: 2, key: "input.grab", message: "expected true or false, got an integer")) {
+            try Config.load(text: "[input]\r\ngrab = 1\r\n", file: "kiosk.toml")
+        }
+    }
+
     @Test func theSampleConfigDocumentsEveryKeyWithItsDefault() throws {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("config/signpad.toml")

@@ -231,6 +231,14 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(rec.events == [InputEvent(microseconds: 1_000_010, type: 3, code: 0, value: 42), InputEvent(microseconds: 1_000_010, type: 0, code: 0, value: 0)])
     }
 
+    @Test func aRecordingSavedWithCRLFReadsTheSame() throws {
+        let text = header + "E: 1.000010 0003 0000 42\t# ABS_X\nE: 1.000010 0000 0000 0000\n"
+        let crlf = try EvemuRecording.parse(text.replacingOccurrences(of: "\n", with: "\r\n"), file: "t.evemu")
+        let lf = try EvemuRecording.parse(text, file: "t.evemu")
+        #expect(crlf.device.name == "Test" && crlf.device.absInfo[C.ABS_Y]?.maximum == 99)
+        #expect(crlf.events == lf.events && crlf.events.count == 2)
+    }
+
     @Test(arguments: [
         ("E: 1.5 0003 zz 1\n", 10, "hex event code"),
         ("E: 1.000001 0003 0000\n", 10, "E: <sec>.<usec>"),
