@@ -55,11 +55,25 @@ public enum TOMLParser {
     public struct Entry: Equatable, Sendable {
         public var value: TOMLValue
         public var line: Int
+        /// Where the value is written on its line, in Unicode scalars: what `ConfigFileEdit` replaces.
+        public var valueColumns: Range<Int> = 0..<0
+        /// The [table] the key was written under; "" before the first header.
+        public var table = ""
+    }
+
+    /// A file's keys, and the line of each [table] header (the last one, should a header repeat).
+    public struct Document: Sendable {
+        public var entries: [String: Entry] = [:]
+        public var tableLines: [String: Int] = [:]
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> [String: Entry] {
+        try document(text, file: file).entries
+    }
+
+    public static func document(_ text: String, file: String) throws(ConfigError) -> Document {
         var table = ""
-        var entries: [String: Entry] = [:]
+        var document = Document()
         var lineNumber = 0
         // Split as scalars: as Characters, "\r\n" is one grapheme that "\n" never matches.
         for raw in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -74,6 +88,7 @@ public enum TOMLParser {
                 scanner.skipSpaces()
                 guard scanner.atEndOrComment else { throw scanner.error("expected nothing after the table header") }
                 table = name
+                document.tableLines[name] = lineNumber
                 continue
             }
             let key = scanner.bareKey()
@@ -82,15 +97,17 @@ public enum TOMLParser {
             guard scanner.take("=") else { throw scanner.error("expected = after \(key)", key: key) }
             scanner.skipSpaces()
             let fullKey = table.isEmpty ? key : "\(table).\(key)"
+            let valueStart = scanner.index
             let value = try scanner.value(key: fullKey)
+            let valueEnd = scanner.index
             scanner.skipSpaces()
             guard scanner.atEndOrComment else { throw scanner.error("expected the end of the line after the value", key: fullKey) }
-            if let previous = entries[fullKey] {
+            if let previous = document.entries[fullKey] {
                 throw ConfigError(file: file, line: lineNumber, key: fullKey, message: "defined twice (first on line \(previous.line))")
             }
-            entries[fullKey] = Entry(value: value, line: lineNumber)
+            document.entries[fullKey] = Entry(value: value, line: lineNumber, valueColumns: valueStart..<valueEnd, table: table)
         }
-        return entries
+        return document
     }
 
     struct Scanner {

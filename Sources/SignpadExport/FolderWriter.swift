@@ -24,10 +24,16 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
 public struct FolderWriter: Sendable {
     public let directory: String
     public let group: String?
+    /// Exports are 0640; a configuration file keeps the mode it had.
+    public let fileMode: mode_t
+    /// Given when the files must keep the owner and group of the ones they replace.
+    public let owner: (uid: uid_t, gid: gid_t)?
 
-    public init(directory: String, group: String? = nil) {
+    public init(directory: String, group: String? = nil, fileMode: mode_t = 0o640, owner: (uid: uid_t, gid: gid_t)? = nil) {
         self.directory = directory
         self.group = group
+        self.fileMode = fileMode
+        self.owner = owner
     }
 
     public static let temporaryPrefix = ".signpad-"
@@ -47,7 +53,7 @@ public struct FolderWriter: Sendable {
 
     private func writeOne(name: String, bytes: [UInt8]) throws {
         let final = "\(directory)/\(name)", temporary = "\(directory)/\(Self.temporaryPrefix)\(name)"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
         var failure: ExportError?
         bytes.withUnsafeBytes { buffer in
@@ -62,7 +68,11 @@ public struct FolderWriter: Sendable {
                 written += n
             }
         }
-        if failure == nil && fchmod(fd, 0o640) != 0 { failure = ExportError(path: temporary, operation: "chmod", errno: errno) }
+        if failure == nil, let owner, fchown(fd, owner.uid, owner.gid) != 0 {
+            failure = ExportError(path: temporary, operation: "chown to \(owner.uid):\(owner.gid)", errno: errno)
+        }
+        // After the chown, which clears set-id bits.
+        if failure == nil && fchmod(fd, fileMode) != 0 { failure = ExportError(path: temporary, operation: "chmod", errno: errno) }
         if failure == nil, let gid = groupID(), fchown(fd, UInt32.max, gid) != 0 {
             failure = ExportError(path: temporary, operation: "chown to group \(group ?? "")", errno: errno)
         }

@@ -28,9 +28,9 @@ struct ConfigOptions: ParsableArguments {
         var text = ""
         if let path {
             do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
+                text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)")
             } catch {
-                throw ValidationError("\(path): cannot read the configuration file (\(error.localizedDescription))")
+                throw ValidationError(error.description)
             }
         }
         return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
@@ -51,17 +51,11 @@ func parseScreen(_ text: String) throws -> (Int, Int) {
 }
 
 func loadRecording(_ path: String) throws -> EvemuRecording {
-    let data: Data
+    let text: String
     do {
-        data = try Data(contentsOf: URL(fileURLWithPath: path))
+        text = try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)")
     } catch {
-        // The underlying POSIX error says why ("No such file or directory"); the outer one is vague.
-        let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
-        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil } ?? "not a readable file"
-        throw ValidationError("\(path): cannot read the recording: \(reason)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-        throw ValidationError("\(path): cannot read the recording: expected UTF-8 text (an evemu-record file)")
+        throw ValidationError(error.description)
     }
     return try EvemuRecording.parse(text, file: path)
 }
@@ -86,23 +80,31 @@ struct Run: ParsableCommand {
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a cross at five places on the panel, one touch each, and print the input.calibration that fits.")
+        abstract: "Show a cross at five places on the panel, one touch each, and print the input.calibration that fits.",
+        discussion: "With --write the matrix also goes into the configuration file (--config, else \(Config.defaultPath)); nothing else in it changes.")
     @OptionGroup var options: ConfigOptions
     @Option(name: .long, help: "Seconds to wait for each touch.") var timeout = 60.0
+    @Flag(name: .long, help: "Put the matrix into the configuration file as well as printing it.") var write = false
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: true)
         let logger = makeLogger(level: config.logLevel)
         do {
             let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
-            let values = result.matrix.values.map { String(format: "%.6f", $0) }.joined(separator: ", ")
+            // Six decimals: a thousandth of a pixel on the widest panels; -0.0 would only puzzle.
+            let matrix = TOMLValue.array(result.matrix.values.map { .float(($0 * 1e6).rounded() / 1e6 + 0) })
             print("""
             \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
             Put it in the configuration (it replaces udev's LIBINPUT_CALIBRATION_MATRIX), then restart signpad:
 
             [input]
-            calibration = [\(values)]
+            calibration = \(matrix)
             """)
+            if write {
+                let path = options.config ?? Config.defaultPath
+                let line = try ConfigFileEdit.set("input.calibration", to: matrix, inFile: path)
+                print("\nWritten to \(path):\(line); restart signpad to use it: systemctl restart signpad")
+            }
         } catch {
             logger.critical("calibration: \(error)")
             throw ExitCode(1)

@@ -398,6 +398,17 @@ def main():
     check('8 calibrate finds the matrix of a skewed panel', calibration_exit == '0' and off < 0.003 and worst and float(worst.group(1)) < 2 and 2 * arm < cross < (2 * arm) ** 2 // 4,
           f"exit {calibration_exit}; {found or calibration.strip()[:300] or 'no output'}; largest difference from the truth {off:.4f}; "
           f"farthest touch {worst.group(1) if worst else '?'} px; {cross} dark pixels of {(2 * arm) ** 2} around the first cross")
+    # calibrate --write: the VM's configuration has no [input] table, so one is added at the end
+    # and every line before it stays; signpad check-config then reads the matrix back from it.
+    before = phase_files['calibrate'].get('config-before.toml', b'').decode(errors='replace')
+    after = phase_files['calibrate'].get('config-after.toml', b'').decode(errors='replace')
+    effective = phase_files['calibrate'].get('check-config.txt', b'').decode(errors='replace')
+    reread = next((l for l in effective.splitlines() if l.startswith('calibration = [')), '')
+    reread_values = [float(v) for v in reread[len('calibration = ['):-1].split(',')] if reread else []
+    added = after[len(before):].splitlines() if before and after.startswith(before) else []
+    check('8 calibrate --write adds the matrix to the configuration and keeps every other line',
+          calibration_exit == '0' and added == ['', '[input]', found] and len(reread_values) == 6 and reread_values == values,
+          f"lines added: {added or 'the file changed before the end' if after else 'no file'}; check-config reads {reread or effective.strip()[:200] or 'nothing'}")
     bench = phase_files['bench'].get('bench.txt', b'').decode(errors='replace')
     open(os.path.join(args.out, 'bench.txt'), 'w').write(bench)
     rows = {l[0]: l.split() for l in bench.splitlines() if l[:2] in ('a ', 'b ', 'c ', 'd ')}
