@@ -106,7 +106,11 @@ public final class Daemon {
         nextRescan = now + 1
         let scanout = session.display.scanout
         let opened = TouchDeviceOpener(config: config, logger: logger).open { scanned, device in
-            let calibration = config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? scanned.udevCalibration ?? .identity
+            let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
+            let calibration = configured ?? scanned.udevCalibration ?? .identity
+            // Which matrix is in force is the first question when touches land in the wrong place.
+            let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"
+            logger.info("input calibration \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
             return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                     calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
         }

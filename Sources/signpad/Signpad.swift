@@ -91,7 +91,7 @@ struct Calibrate: ParsableCommand {
         let logger = makeLogger(level: config.logLevel)
         do {
             let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
-            // Six decimals: a thousandth of a pixel on the widest panels; -0.0 would only puzzle.
+            // Six decimals: under 0.01 px even across an 8K panel; "+ 0" turns -0.0, which would only puzzle, into 0.0.
             let matrix = TOMLValue.array(result.matrix.values.map { .float(($0 * 1e6).rounded() / 1e6 + 0) })
             print("""
             \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
