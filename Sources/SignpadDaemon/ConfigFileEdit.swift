@@ -78,10 +78,8 @@ public enum ConfigFileEdit {
         if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw ConfigSaveError(path: folder, operation: "creating the folder", errno: errno) }
         do {
             try FolderWriter(directory: folder, fileMode: mode, owner: owner).write([(name: name, bytes: Array(text.utf8))])
-        } catch let error as ExportError {
-            throw ConfigSaveError(path: error.path, operation: error.operation, errno: error.errno)
         } catch {
-            throw ConfigSaveError(path: target, operation: "\(error)", errno: 0)
+            throw ConfigSaveError(path: error.path, operation: error.operation, errno: error.errno)
         }
     }
 

@@ -39,19 +39,19 @@ public struct FolderWriter: Sendable {
     public static let temporaryPrefix = ".signpad-"
 
     /// Creates the folder (0750) if needed and removes temporary files a crash left behind.
-    public func prepare() throws {
+    public func prepare() throws(ExportError) {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
         for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { unlink("\(directory)/\(name)") }
     }
 
-    public func write(_ files: [(name: String, bytes: [UInt8])]) throws {
+    public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
         try prepare()
         for file in files { try writeOne(name: file.name, bytes: file.bytes) }
         try syncDirectory()
     }
 
-    private func writeOne(name: String, bytes: [UInt8]) throws {
+    private func writeOne(name: String, bytes: [UInt8]) throws(ExportError) {
         let final = "\(directory)/\(name)", temporary = "\(directory)/\(Self.temporaryPrefix)\(name)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
@@ -86,16 +86,16 @@ public struct FolderWriter: Sendable {
     }
 
     /// Removes a file for good: unlinked, then the folder fsynced.
-    public func remove(_ name: String) throws {
+    public func remove(_ name: String) throws(ExportError) {
         let path = "\(directory)/\(name)"
         if unlink(path) != 0 && errno != ENOENT { throw ExportError(path: path, operation: "removing", errno: errno) }
         try syncDirectory()
     }
 
     /// The names in the folder, hidden temporary files left out.
-    public func names() throws -> [String] { try allNames().filter { !$0.hasPrefix(".") } }
+    public func names() throws(ExportError) -> [String] { try allNames().filter { !$0.hasPrefix(".") } }
 
-    private func allNames() throws -> [String] {
+    private func allNames() throws(ExportError) -> [String] {
         guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -106,7 +106,7 @@ public struct FolderWriter: Sendable {
         return names
     }
 
-    private func syncDirectory() throws {
+    private func syncDirectory() throws(ExportError) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno) }
         defer { close(fd) }

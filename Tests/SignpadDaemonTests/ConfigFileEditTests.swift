@@ -4,6 +4,13 @@ import Testing
 
 @Suite struct ConfigFileEditTests {
     static let matrix = TOMLValue.array([1.02, 0.0, -0.011, 0.0, 0.985, 0.007].map { .float($0) })
+    /// How the edit writes `matrix` at `input.calibration` inside an [input] table.
+    static let line = "calibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]"
+
+    /// `text` with input.calibration set to `matrix`.
+    static func edit(_ text: String) throws -> String {
+        try ConfigFileEdit.setting("input.calibration", to: matrix, in: text, file: "f")
+    }
 
     /// The lines of `after` that differ from `before`'s, by position (both must have as many).
     static func changedLines(_ before: String, _ after: String) -> [String] {
@@ -16,47 +23,47 @@ import Testing
             .appendingPathComponent("config/signpad.toml")
         let text = try String(contentsOf: sample, encoding: .utf8)
         let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: text, file: sample.path)
-        #expect(Self.changedLines(text, edited) == ["calibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]"])
+        #expect(Self.changedLines(text, edited) == [Self.line])
         #expect(try Config.load(text: edited, file: "edited").calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007])
     }
 
     @Test func aCommentAfterTheValueStays() throws {
         let text = "[input]\ncalibration = [1, 0, 0, 0, 1, 0]   # fitted in March\ngrab = false\n"
-        let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: text, file: "f")
-        #expect(edited == "[input]\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]   # fitted in March\ngrab = false\n")
+        let edited = try Self.edit(text)
+        #expect(edited == "[input]\n\(Self.line)   # fitted in March\ngrab = false\n")
     }
 
     @Test func aMissingKeyGoesAfterTheLastKeyOfItsTable() throws {
         let text = "# kiosk 7\n[input]\ndevice = \"ILITEK\"\n# the panel is mounted upside down\nflip_x = true\n\n[ink]\nwidth = 3.0\n"
-        let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: text, file: "f")
+        let edited = try Self.edit(text)
         #expect(edited == "# kiosk 7\n[input]\ndevice = \"ILITEK\"\n# the panel is mounted upside down\nflip_x = true\n"
-            + "calibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n\n[ink]\nwidth = 3.0\n")
+            + "\(Self.line)\n\n[ink]\nwidth = 3.0\n")
         let config = try Config.load(text: edited, file: "f")
         #expect(config.inputDevice == "ILITEK" && config.flipX && config.calibration?.count == 6)
     }
 
     @Test func anEmptyTableGetsTheKeyUnderItsHeader() throws {
-        let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "[input]\n[ink]\nwidth = 3.0\n", file: "f")
-        #expect(edited == "[input]\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n[ink]\nwidth = 3.0\n")
+        let edited = try Self.edit("[input]\n[ink]\nwidth = 3.0\n")
+        #expect(edited == "[input]\n\(Self.line)\n[ink]\nwidth = 3.0\n")
     }
 
     @Test func aFileWithoutTheTableGetsANewOneAtTheEnd() throws {
-        let withNewline = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "[ink]\nwidth = 3.0\n", file: "f")
-        #expect(withNewline == "[ink]\nwidth = 3.0\n\n[input]\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n")
-        let withoutNewline = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "[ink]\nwidth = 3.0", file: "f")
+        let withNewline = try Self.edit("[ink]\nwidth = 3.0\n")
+        #expect(withNewline == "[ink]\nwidth = 3.0\n\n[input]\n\(Self.line)\n")
+        let withoutNewline = try Self.edit("[ink]\nwidth = 3.0")
         #expect(withoutNewline == withNewline)
-        let empty = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "", file: "f")
-        #expect(empty == "[input]\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n")
+        let empty = try Self.edit("")
+        #expect(empty == "[input]\n\(Self.line)\n")
     }
 
     @Test func dottedKeysAtTheTopGetADottedKeyNotAHeader() throws {
-        let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "input.grab = false\n[ink]\nwidth = 3.0\n", file: "f")
-        #expect(edited == "input.grab = false\ninput.calibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n[ink]\nwidth = 3.0\n")
+        let edited = try Self.edit("input.grab = false\n[ink]\nwidth = 3.0\n")
+        #expect(edited == "input.grab = false\ninput.\(Self.line)\n[ink]\nwidth = 3.0\n")
     }
 
     @Test func crlfFilesKeepTheirLineEndings() throws {
-        let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: "[input]\r\ngrab = false\r\n", file: "f")
-        #expect(edited == "[input]\r\ngrab = false\r\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\r\n")
+        let edited = try Self.edit("[input]\r\ngrab = false\r\n")
+        #expect(edited == "[input]\r\ngrab = false\r\n\(Self.line)\r\n")
         #expect(try Config.load(text: edited, file: "f").calibration?.count == 6)
     }
 
@@ -77,7 +84,7 @@ import Testing
 
         let line = try ConfigFileEdit.set("input.calibration", to: Self.matrix, inFile: link)
         #expect(line == 3)
-        #expect(try String(contentsOfFile: real, encoding: .utf8) == "[input]\ngrab = false\ncalibration = [1.02, 0.0, -0.011, 0.0, 0.985, 0.007]\n")
+        #expect(try String(contentsOfFile: real, encoding: .utf8) == "[input]\ngrab = false\n\(Self.line)\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real, "the link is still a link")
         var status = stat()
         #expect(stat(real, &status) == 0 && status.st_mode & 0o7777 == 0o640)
