@@ -9,16 +9,29 @@ import SignpadSystemd
 
 /// `signpad run`: one poll loop over the touch device, signals, export results and timers.
 public final class Daemon {
+    /// How `run` ended. Either way the screen, the console and the touch device were handed back.
+    public enum Exit: Equatable, Sendable {
+        /// SIGTERM or SIGINT.
+        case stopped
+        /// SIGHUP, with a configuration that loads: the caller starts signpad again in this
+        /// process (`startAgain`), which reads the configuration as any start does.
+        case reload
+    }
+
     let config: Config
+    /// Reads the configuration again from where this one came from (file and `--set`).
+    let loadConfig: () throws -> Config
     let logger: Logger
+    var reloadRequested = false
     var device: EvdevDevice?
     var decoder: TouchDecoder?
     var latencies = LatencyHistogram()
     var nextRescan = 0.0
     var missingLogged = false
 
-    public init(config: Config, logger: Logger) {
+    public init(config: Config, logger: Logger, loadConfig: @escaping () throws -> Config) {
         self.config = config
+        self.loadConfig = loadConfig
         self.logger = logger
     }
 
@@ -28,7 +41,7 @@ public final class Daemon {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    public func run() throws -> Int32 {
+    public func run() throws -> Exit {
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
@@ -43,6 +56,7 @@ public final class Daemon {
         service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
         logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic()
+        var exit = Exit.stopped
 
         loop: while true {
             let now = Self.monotonic()
@@ -62,16 +76,33 @@ public final class Daemon {
                 throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
             }
             if fds[0].revents != 0, let signal = signals.take() {
-                logger.notice("received signal \(signal): stopping")
-                break loop
+                if signal == SIGHUP {
+                    requestReload(session: session)
+                } else {
+                    logger.notice("received signal \(signal): stopping")
+                    break loop
+                }
             }
             if fds.count > 2 && fds[2].revents != 0 { readInput(session: session, hangup: fds[2].revents & Int16(POLLHUP | POLLERR) != 0) }
             session.tick(now: Self.monotonic())
+            if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
+                reloadRequested = false
+                // Read once more: the file may have changed since the signal.
+                if configurationLoads(then: "reloading: handing back the screen and starting again") {
+                    exit = .reload
+                    break loop
+                }
+            }
         }
 
-        service.stopping()
+        if exit == .reload {
+            // Every pending signature is in the spool, which the new start writes.
+            service.reloading()
+        } else {
+            service.stopping()
+        }
         let pending = exporter.pending
-        if pending > 0 {
+        if exit == .stopped && pending > 0 {
             logger.notice("finishing \(pending) pending export(s) before exit")
             if !exporter.waitUntilIdle(timeout: 20) {
                 let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
@@ -87,7 +118,38 @@ public final class Daemon {
         session.tick(now: Self.monotonic())
         session.blank()
         report(session: session, display: display)
-        return 0
+        return exit
+    }
+
+    /// SIGHUP: reload at once if nobody is at the pad, else once the customer is done. A memory-only
+    /// signature (the spool failed too) also holds the reload back until it is written.
+    func requestReload(session: Session) {
+        let waitFor = session.kiosk.isBetweenCustomers ? "" : "; reloading once nobody is at the pad"
+        reloadRequested = configurationLoads(then: "received SIGHUP: the configuration loads\(waitFor)")
+    }
+
+    /// Loads the configuration as a start would and logs `message`, or logs why not and that
+    /// signpad goes on with the one it runs.
+    func configurationLoads(then message: String) -> Bool {
+        do {
+            _ = try loadConfig()
+            logger.notice("\(message)")
+            return true
+        } catch {
+            logger.error("not reloading: \(error); still running with the configuration loaded at start")
+            return false
+        }
+    }
+
+    /// Starts signpad again in this process with the same arguments. The PID stays, so systemd
+    /// sees the same service; every descriptor is close-on-exec. Returns only on failure.
+    public static func startAgain() -> DaemonError {
+        // Ignored stays ignored across exec: a second SIGHUP before the new start installs its
+        // handler would otherwise end signpad, and systemd does not restart a service a SIGHUP ended.
+        signal(SIGHUP, SIG_IGN)
+        var argv = CommandLine.arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &argv)
+        return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(String(cString: strerror(errno)))")
     }
 
     /// Queues what an earlier run left unwritten in the spool.
@@ -172,9 +234,13 @@ final class SignalWatcher {
     init(_ signals: [Int32]) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw DaemonError(description: "pipe: \(String(cString: strerror(errno)))") }
+        for f in fds {
+            _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK)
+            // A reload starts signpad again in this process.
+            _ = fcntl(f, F_SETFD, FD_CLOEXEC)
+        }
         fd = fds[0]
         writeFD = fds[1]
-        for f in fds { _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK) }
         SignalWatcher.target.store(writeFD)
         for s in signals {
             var action = sigaction()

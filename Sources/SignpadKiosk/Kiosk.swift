@@ -67,6 +67,13 @@ public struct Kiosk: Sendable {
 
     public var hasInk: Bool { !signature.isEmpty }
 
+    /// Nobody is at the pad: no ink, no finger down, and no "Saving" or "Saved" a customer is
+    /// waiting to see. A staff message may show. The daemon reloads its configuration only then.
+    public var isBetweenCustomers: Bool {
+        guard !hasInk, case .none = touch else { return false }
+        return message != .saving && message != .saved
+    }
+
     /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
     public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
         lastActivity = now

@@ -68,9 +68,8 @@ struct Run: ParsableCommand {
         let config = try options.load(defaultToSystemFile: true)
         let logger = makeLogger(level: config.logLevel)
         do {
-            throw ExitCode(try Daemon(config: config, logger: logger).run())
-        } catch let exit as ExitCode {
-            throw exit
+            let daemon = Daemon(config: config, logger: logger) { try options.load(defaultToSystemFile: true) }
+            if try daemon.run() == .reload { throw Daemon.startAgain() }
         } catch {
             logger.critical("\(error)")
             throw ExitCode(1)

@@ -126,6 +126,32 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.pendingExports.isEmpty)
     }
 
+    @Test func aReloadWaitsUntilNobodyIsAtThePad() {
+        var kiosk = Kiosk(layout: layout)
+        #expect(kiosk.isBetweenCustomers, "a fresh screen")
+        let points = signatureSwipe(layout)
+        _ = kiosk.handle(.down(at(points[0], 1)), now: 1)
+        #expect(!kiosk.isBetweenCustomers, "a finger is down")
+        _ = kiosk.handle(.up, now: 1)
+        #expect(!kiosk.isBetweenCustomers, "ink on the screen")
+        _ = kiosk.tap(centre(layout.clearButton), now: 2)
+        #expect(kiosk.isBetweenCustomers, "cleared")
+        _ = kiosk.handle(.down(at(centre(layout.doneButton), 3)), now: 3)
+        #expect(!kiosk.isBetweenCustomers, "a finger on a button")
+        _ = kiosk.handle(.up, now: 3)
+        _ = kiosk.swipe(points, now: 4)
+        _ = kiosk.tap(centre(layout.doneButton), now: 5)
+        #expect(!kiosk.isBetweenCustomers, "the customer waits for Saving")
+        _ = kiosk.exportFinished(1, error: nil, now: 5.1)
+        #expect(!kiosk.isBetweenCustomers, "the customer reads Saved")
+        _ = kiosk.tick(now: 5.1 + kiosk.rules.savedSeconds)
+        #expect(kiosk.isBetweenCustomers, "Saved has gone")
+        _ = kiosk.swipe(points, now: 10)
+        _ = kiosk.tap(centre(layout.doneButton), now: 11)
+        _ = kiosk.exportFinished(2, error: "/srv/signatures: the disk is full", now: 11.1)
+        #expect(kiosk.isBetweenCustomers, "a staff message is no customer: a reload may be what fixes the folder")
+    }
+
     @Test func aSignatureFromBeforeTheLastStartShowsStaffItsFailureButNoSavedWhenWritten() {
         var kiosk = Kiosk(layout: layout)
         _ = kiosk.exportFinished(nil, error: "/srv/signatures: the export folder is missing", now: 1)

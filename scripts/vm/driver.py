@@ -258,7 +258,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD'):
             markers.append(text[4:])
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
@@ -274,7 +274,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating']:
+    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -384,6 +384,28 @@ def main():
     else:
         check('4 full export folder: message for staff, saved once there is room', False, 'no screendumps')
         check('4 kill -9 while the folder is full loses no signature', False, 'no screendumps')
+    # SIGHUP: a broken file is refused (file and line named); a good one waits for the customer's
+    # Clear, then the same process starts again and draws exactly what the new file draws offscreen.
+    refused = re.search(r'not reloading: (\S+signpad\.toml:\d+)', all_logs)
+    ready, pids = next((m.split()[2:] for m in markers if m.startswith('RELOAD READY')), ['?']), []
+    if len(ready) > 2: ready, pids = ready[0], ready[2:]
+    else: ready = ready[0]
+    expected_reloaded = read_png(os.path.join(args.expected, 'reloaded.png'))
+    if shots['waiting'] and shots['reloaded']:
+        waiting_ink = dark_pixels(shots['waiting'][2], W, box)
+        waiting_same = region_diff(shots['waiting'][2], expected_signed[2], W, box)
+        d = region_diff(shots['reloaded'][2], expected_reloaded[2], W, whole)
+        check('9 SIGHUP: a broken configuration is refused; a good one waits for the customer, then applies in the same process',
+              refused is not None and 'reloading once nobody is at the pad' in all_logs and waiting_ink > 500 and waiting_same < 0.002 and
+              ready == '2' and len(pids) == 2 and pids[0] == pids[1] and d < 0.005,
+              f"refused: {refused.group(1) if refused else 'NOT LOGGED'}; while signing: {waiting_ink} ink pixels, {100 * waiting_same:.3f}% of the box differs "
+              f"from before the signal; after Clear: ready {ready} times, pid {' then '.join(pids) or '?'}, {100 * d:.3f}% of pixels differ from the new configuration offscreen")
+    else:
+        check('9 SIGHUP: a broken configuration is refused; a good one waits for the customer, then applies in the same process', False, 'no screendumps')
+    # /proc/PID/stat: the session (the PID itself for a session leader) and tty_nr (0: no terminal).
+    ttys = [m.split()[-3:] for m in markers if m.startswith('CTTY')]
+    check('5 the console stays no terminal of the daemon (O_NOCTTY)', len(ttys) == 2 and all(p == sid and tty == '0' for p, sid, tty in ttys),
+          f"signpad holding /dev/tty1, at start and after a reload: " + '; '.join(f'pid {p} session {sid} tty_nr {tty}' for p, sid, tty in ttys))
     # signpad calibrate on a panel skewed by CALIBRATION_TRUTH: a cross on the first target, and the matrix.
     calibration = phase_files['calibrate'].get('calibrate.txt', b'').decode(errors='replace')
     calibration_exit = next((m.split()[-1] for m in markers if m.startswith('CALIBRATE EXIT')), '?')
