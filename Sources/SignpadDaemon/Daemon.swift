@@ -77,7 +77,7 @@ public final class Daemon {
             }
             if fds[0].revents != 0, let signal = signals.take() {
                 if signal == SIGHUP {
-                    requestReload(session: session)
+                    requestReload(session: session, exporter: exporter)
                 } else {
                     logger.notice("received signal \(signal): stopping")
                     break loop
@@ -123,8 +123,10 @@ public final class Daemon {
 
     /// SIGHUP: reload at once if nobody is at the pad, else once the customer is done. A memory-only
     /// signature (the spool failed too) also holds the reload back until it is written.
-    func requestReload(session: Session) {
-        let waitFor = session.kiosk.isBetweenCustomers ? "" : "; reloading once nobody is at the pad"
+    func requestReload(session: Session, exporter: Exporter) {
+        let inMemory = exporter.pendingOutsideSpool
+        let waitFor = !session.kiosk.isBetweenCustomers ? "; reloading once nobody is at the pad"
+            : inMemory > 0 ? "; reloading once the \(inMemory) signature(s) held in memory only are written" : ""
         reloadRequested = configurationLoads(then: "received SIGHUP: the configuration loads\(waitFor)")
     }
 
