@@ -30,6 +30,9 @@ public struct Bench {
     /// --on-screen`), where a full-frame copy goes to the scanout buffer as it does in a kiosk.
     public let display: Display
     public let pen: SmootherOptions
+    /// Asked between events, outside the timing: true ends the run early (on the panel, a signal
+    /// must not end the process while it holds the screen).
+    public var shouldStop: () -> Bool = { false }
 
     public init(events: [StrokeEvent], display: Display, pen: SmootherOptions = SmootherOptions()) {
         self.events = events
@@ -55,6 +58,7 @@ public struct Bench {
         var pass = Pass(strategy: strategy, display: display, pen: pen)
         var firstCost = 0.0
         for (index, event) in events.prefix(Self.warmUpEvents).enumerated() {
+            if shouldStop() { break }
             let cost = pass.handle(event).cost
             if index == 0 { firstCost = cost }
             if case .up = event { break }
@@ -72,6 +76,7 @@ public struct Bench {
         costs.reserveCapacity(events.count)
         var lagTotal = 0, lagMax = 0
         for event in events {
+            if shouldStop() { break }
             let (cost, lag) = pass.handle(event)
             costs.append(cost)
             lagTotal += lag

@@ -226,14 +226,17 @@ public final class Daemon {
 
 public struct DaemonError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
-final class SignalWatcher {
+public final class SignalWatcher {
     let fd: Int32
     private let writeFD: Int32
+    private var first: Int32?
 
-    init(_ signals: [Int32]) throws {
+    public init(_ signals: [Int32]) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw DaemonError(description: "pipe: \(String(cString: strerror(errno)))") }
         for f in fds {
@@ -257,6 +260,12 @@ final class SignalWatcher {
     func take() -> Int32? {
         var byte: UInt8 = 0
         return read(fd, &byte, 1) == 1 ? Int32(byte) : nil
+    }
+
+    /// The first signal received so far, without waiting; for loops that do not poll.
+    public var received: Int32? {
+        if first == nil { first = take() }
+        return first
     }
 
     /// The write end for the handler: a C signal handler cannot capture context.

@@ -179,6 +179,8 @@ struct Bench: ParsableCommand {
         let strokes = try loadRecording(recording)
         let display: Display, name: String
         var panel: DRMDisplay?
+        // On the panel, Ctrl-C or SIGTERM ends the run and hands the screen and console back.
+        let signals = onScreen ? try SignalWatcher([SIGTERM, SIGINT, SIGHUP]) : nil
         if onScreen {
             let drm = try DRMDisplay(options: config.display) {
                 FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8))
@@ -193,7 +195,12 @@ struct Bench: ParsableCommand {
         defer { panel?.close() }
         let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
         let events = try strokes.strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
-        let rows = SignpadDaemon.Bench(events: events, display: display, pen: config.pen).run()
+        var bench = SignpadDaemon.Bench(events: events, display: display, pen: config.pen)
+        if let signals { bench.shouldStop = { signals.received != nil } }
+        let rows = bench.run()
+        if let signal = signals?.received {
+            throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

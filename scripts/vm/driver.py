@@ -274,7 +274,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded']:
+    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -442,6 +442,16 @@ def main():
     check('7 bench on the panel: four strategies through the dumb buffer and DirtyFB', on_panel,
           f"(d) {rows['d'][-5]}% of a frame per event, lag max {rows['d'][-1]}; {targets[9:].split(';')[0].strip()} (TCG: not a speed figure)"
           if on_panel else f'exit {bench_exit}: {bench.strip()[:400]}')
+    stopped = phase_files['bench'].get('bench-stopped.txt', b'').decode(errors='replace')
+    stopped_exit = next((m.split()[-1] for m in markers if m.startswith('BENCH STOPPED EXIT')), '?')
+    if shots['console-before'] and shots['console-after']:
+        written = region_diff(shots['console-before'][2], shots['console-after'][2], W, whole)
+        check('5 a signal ends bench --on-screen and hands the console back in text mode',
+              stopped_exit == '1' and 'stopped by signal 15' in stopped and written > 0.002,
+              f"exit {stopped_exit}: {stopped.strip().splitlines()[-1] if stopped.strip() else 'no output'}; "
+              f"text written to the console changed {100 * written:.2f}% of the screen")
+    else:
+        check('5 a signal ends bench --on-screen and hands the console back in text mode', False, 'no screendumps')
     failed = [n for n, ok in results if not ok]
     print(f"[{args.gpu}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
