@@ -173,7 +173,9 @@ public final class DRMDisplay: Display {
     private func enterGraphics(_ vt: String) {
         // O_NOCTTY: a service is a session leader, and a console it opened without it (any
         // tty but tty0) would become its controlling terminal, whose hangup sends SIGHUP.
-        console = open(vt, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        // O_WRONLY: KDSETMODE needs no read access, and the tty group may only write a console
+        // (udev makes it 0620). The ioctl itself needs CAP_SYS_TTY_CONFIG (the unit grants it).
+        console = open(vt, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard console >= 0 else {
             log("could not open \(vt) to hide the console (\(String(cString: strerror(errno)))); the text console may show through")
             return

@@ -394,7 +394,7 @@ def main():
     if shots['waiting'] and shots['reloaded']:
         waiting_ink = dark_pixels(shots['waiting'][2], W, box)
         waiting_same = region_diff(shots['waiting'][2], expected_signed[2], W, box)
-        d = region_diff(shots['reloaded'][2], expected_reloaded[2], W, whole)
+        d = region_diff(shots['reloaded'][2], expected_reloaded[2], W, whole, threshold=16)
         check('9 SIGHUP: a broken configuration is refused; a good one waits for the customer, then applies in the same process',
               refused is not None and 'reloading once nobody is at the pad' in all_logs and waiting_ink > 500 and waiting_same < 0.002 and
               ready == '2' and len(pids) == 2 and pids[0] == pids[1] and d < 0.005,

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Host side of the systemd VM test: boots Debian with systemd as PID 1 and the signpad package
+installed and enabled, answers the guest's requests (scripts/vm/systemd-check) on the serial
+console, and checks that the shipped, hardened unit runs the kiosk: ready, screen, console, ink,
+exports, reload, watchdog and stop."""
+import argparse, base64, hashlib, json, os, subprocess, sys, time
+
+from driver import W, H, QMP, layout, read_png, read_ppm, region_diff, dark_pixels
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--initrd', required=True)
+    ap.add_argument('--expected', required=True, help='folder with initial.png, signed.png and reloaded.png from signpad replay')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--timeout', type=float, default=600)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    qmp_path = os.path.join(args.out, 'qmp.sock')
+    if os.path.exists(qmp_path): os.unlink(qmp_path)
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '2048', '-smp', '1', '-nodefaults', '-no-user-config',
+           '-display', 'none', '-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}',
+           '-device', 'qemu-xhci', '-device', 'usb-tablet', '-kernel', args.kernel, '-initrd', args.initrd,
+           '-append', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false', '-serial', 'stdio',
+           '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
+    started = time.time()
+    vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    qmp = QMP(qmp_path)
+    results, checks, files, journal, current, collecting = [], {}, {}, '', None, None
+    log = open(os.path.join(args.out, 'serial.log'), 'wb')
+
+    def check(name, ok, detail):
+        results.append((name, ok))
+        print(f"{'PASS' if ok else 'FAIL'} [systemd] {name}: {detail}", flush=True)
+
+    while True:
+        if time.time() - started > args.timeout:
+            check('finished in time', False, f'no DONE after {args.timeout:.0f} s')
+            vm.kill()
+            break
+        line = vm.stdout.readline()
+        if not line:
+            break
+        log.write(line)
+        text = line.decode(errors='replace').rstrip('\r\n')
+        if collecting is not None:
+            if text.startswith('E2E END'):
+                files[current] = base64.b64decode(''.join(collecting))
+                collecting = None
+            elif text.startswith('E2E LOG END'):
+                journal = '\n'.join(collecting)
+                collecting = None
+            else:
+                collecting.append(text)
+            continue
+        if not text.startswith('E2E '):
+            continue
+        words = text.split()
+        if words[1] == 'screendump':
+            qmp.cmd('screendump', filename=os.path.join(args.out, words[2] + '.ppm'))
+            vm.stdin.write(b'ok\n')
+            vm.stdin.flush()
+        elif words[1] == 'CHECK':
+            checks.setdefault(words[2], []).append(words[3:])
+        elif words[1] == 'FILE':
+            current, collecting = words[2], []
+        elif words[1:3] == ['LOG', 'BEGIN']:
+            collecting = []
+        elif words[1] == 'FAIL':
+            check('guest', False, text)
+        elif words[1] == 'DONE':
+            break
+    try:
+        vm.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        vm.kill()
+    print(f"[systemd] VM ran {time.time() - started:.1f} s", flush=True)
+    open(os.path.join(args.out, 'journal.log'), 'w').write(journal)
+
+    def shot(name):
+        p = os.path.join(args.out, name + '.ppm')
+        return read_ppm(p)[2] if os.path.exists(p) else None
+
+    def said(name):
+        """A CHECK line as {'state': …, key: value}: an odd word count starts with the unit's state."""
+        words = checks.get(name, [[]])[0]
+        state, pairs = (words[0], words[1:]) if len(words) % 2 else ('', words)
+        return {'state': state, **dict(zip(pairs[::2], pairs[1::2])), 'text': ' '.join(words) or 'never reported'}
+
+    box, _, _ = layout(W, H)
+    whole = (0, 0, W, H)
+    expected = {n: read_png(os.path.join(args.expected, n + '.png'))[2] for n in ('initial', 'signed', 'reloaded')}
+
+    # "active/running pid N restarts N result R": what `systemctl show` said at each step.
+    started_state = said('started')
+    check('S1 signpad.service is active/running (Type=notify: READY=1 reached systemd)',
+          started_state['state'] == 'active/running', started_state['text'])
+    initial = shot('sd-initial')
+    d = region_diff(initial, expected['initial'], W, whole) if initial else 1
+    check('S2 the hardened unit opens the DRM card: the kiosk layout is on the screen', d < 0.005,
+          f'{100 * d:.3f}% of pixels differ from the offscreen screen')
+    console = said('console')
+    console_ok = console.get('kdsetmode_failed') == '0' and console.get('open_failed') == '0'
+    complaint = next((l.split('] ', 2)[-1] for l in journal.splitlines() if 'hide the console' in l or 'KDSETMODE' in l), '')
+    check('S3 the hardened unit puts the console in graphics mode', console_ok, console['text'] + (f' — {complaint}' if complaint else ''))
+    signed = shot('sd-signed')
+    d = region_diff(signed, expected['signed'], W, box) if signed else 1
+    ink = dark_pixels(signed, W, box) if signed else 0
+    check('S4 ink through the hardened unit matches signpad replay', d < 0.002 and ink > 500,
+          f'{ink} ink pixels; {100 * d:.3f}% of the box differs')
+    metas = [n for n in files if n.endswith('.meta.json')]
+    owners = {f[-1]: f[:2] for f in checks.get('exportfile', [])}
+    if metas:
+        meta = json.loads(files[metas[0]])
+        sums_ok = all(hashlib.sha256(files.get(n, b'')).hexdigest() == e['sha256'] for n, e in meta['files'].items())
+        modes_ok = len(owners) == 5 and all(o == ['signpad:signpad', '640'] for o in owners.values())
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640', sums_ok and modes_ok,
+              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, owners and modes {sorted({' '.join(o) for o in owners.values()})}")
+    else:
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640', False, f'no metadata among {sorted(files)}')
+    # The new background differs from the old by 47 in red: the threshold must be below that.
+    reload = said('reload')
+    reloaded = shot('sd-reloaded')
+    d = region_diff(reloaded, expected['reloaded'], W, whole, threshold=16) if reloaded else 1
+    reload_ok = reload['state'] == 'active/running' and reload.get('status') == '0' and reload.get('pid') == reload.get('first') and \
+        int(reload.get('ready_after', 0)) == int(reload.get('ready_before', 0)) + 1
+    check('S6 systemctl reload applies the edited file in the same process', reload_ok and d < 0.01,
+          f"{reload['text']}; {100 * d:.3f}% of pixels differ from signpad replay of the new file")
+    watchdog = said('watchdog')
+    restarted = shot('sd-restarted')
+    d = region_diff(restarted, expected['reloaded'], W, whole, threshold=16) if restarted else 1
+    restarted_ok = watchdog['state'] == 'active/running' and watchdog.get('pid') != watchdog.get('hung') and int(watchdog.get('restarts', 0)) >= 1
+    check('S7 a hung daemon is killed by the watchdog (WatchdogSec) and restarted (Restart=on-failure)',
+          restarted_ok and 'watchdog timeout' in journal.lower() and d < 0.01,
+          f"{watchdog['text']}; {100 * d:.3f}% of pixels differ from the reloaded screen after the restart")
+    stopped = said('stopped')
+    after = shot('sd-stopped')
+    white = sum(1 for i in range(0, len(after), 3 * 97) if after[i] > 200) / max(len(after) // (3 * 97), 1) if after else 1
+    check('S8 systemctl stop ends the service and hands the screen back', stopped['state'] == 'inactive/dead' and white < 0.05,
+          f"{stopped['text']}; {100 * white:.1f}% of sampled pixels are white (the kiosk screen is mostly white)")
+    failed = [n for n, ok in results if not ok]
+    print(f"[systemd] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
