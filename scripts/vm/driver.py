@@ -188,6 +188,39 @@ def tablet_stroke(qmp, box):
     qmp.cmd('input-send-event', events=[{'type': 'btn', 'data': {'down': False, 'button': 'left'}}])
 
 
+def guest_messages(vm, log, deadline):
+    """What the guest says on the serial console, every line of which goes to `log`: ('request',
+    words, text) for each "E2E" line, ('file', name, data) for a FILE … END block, ('log', None,
+    text) for a LOG BEGIN … LOG END block, and ('timeout', None, None) once `deadline` has passed."""
+    current, collecting = None, None
+    while time.time() < deadline:
+        line = vm.stdout.readline()
+        if not line:
+            return
+        log.write(line)
+        text = line.decode(errors='replace').rstrip('\r\n')
+        if collecting is not None:
+            if text.startswith('E2E END'):
+                yield 'file', current, base64.b64decode(''.join(collecting))
+                collecting = None
+            elif text.startswith('E2E LOG END'):
+                yield 'log', None, '\n'.join(collecting)
+                collecting = None
+            else:
+                collecting.append(text)
+            continue
+        if not text.startswith('E2E '):
+            continue
+        words = text.split()
+        if words[1] == 'FILE':
+            current, collecting = words[2], []
+        elif words[1:3] == ['LOG', 'BEGIN']:
+            collecting = []
+        else:
+            yield 'request', words, text
+    yield 'timeout', None, None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--kernel', required=True)
@@ -210,7 +243,7 @@ def main():
     started = time.time()
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
-    results, files, logs, current, collecting, log = [], {}, [], None, None, open(os.path.join(args.out, 'serial.log'), 'wb')
+    results, files, logs, log = [], {}, [], open(os.path.join(args.out, 'serial.log'), 'wb')
     phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, []
     files = phase_files['main']
     box, _, _ = layout(W, H)
@@ -224,26 +257,16 @@ def main():
         vm.stdin.write(b'ok\n')
         vm.stdin.flush()
 
-    while True:
-        if time.time() - started > args.timeout:
+    for kind, words, text in guest_messages(vm, log, started + args.timeout):
+        if kind == 'timeout':
             check('finished in time', False, f'no DONE after {args.timeout:.0f} s')
             break
-        line = vm.stdout.readline()
-        if not line:
-            break
-        log.write(line)
-        text = line.decode(errors='replace').rstrip('\r\n')
-        if collecting is not None:
-            if text.startswith('E2E END') or text.startswith('E2E LOG END'):
-                if text.startswith('E2E END'): files[current] = base64.b64decode(''.join(collecting))
-                else: logs.append('\n'.join(collecting))
-                collecting = None
-            else:
-                collecting.append(text)
+        if kind == 'file':
+            files[words] = text
             continue
-        if not text.startswith('E2E '):
+        if kind == 'log':
+            logs.append(text)
             continue
-        words = text.split()
         if words[1] == 'screendump':
             if booted is None:
                 booted = time.time() - started
@@ -253,15 +276,11 @@ def main():
         elif words[1] == 'tablet':
             tablet_stroke(qmp, box)
             answer()
-        elif words[1] == 'FILE':
-            current, collecting = words[2], []
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
         elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD'):
             markers.append(text[4:])
-        elif words[1:3] == ['LOG', 'BEGIN']:
-            collecting = []
         elif words[1] == 'FAIL':
             check('guest', False, text)
         elif words[1] == 'DONE':

@@ -3,9 +3,9 @@
 installed and enabled, answers the guest's requests (scripts/vm/systemd-check) on the serial
 console, and checks that the shipped, hardened unit runs the kiosk: ready, screen, console, ink,
 exports, reload, watchdog and stop."""
-import argparse, base64, hashlib, json, os, subprocess, sys, time
+import argparse, hashlib, json, os, subprocess, sys, time
 
-from driver import W, H, QMP, layout, read_png, read_ppm, region_diff, dark_pixels
+from driver import W, H, QMP, guest_messages, layout, read_png, read_ppm, region_diff, dark_pixels
 
 
 def main():
@@ -27,46 +27,30 @@ def main():
     started = time.time()
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     qmp = QMP(qmp_path)
-    results, checks, files, journal, current, collecting = [], {}, {}, '', None, None
+    results, checks, files, journal = [], {}, {}, ''
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
     def check(name, ok, detail):
         results.append((name, ok))
         print(f"{'PASS' if ok else 'FAIL'} [systemd] {name}: {detail}", flush=True)
 
-    while True:
-        if time.time() - started > args.timeout:
+    for kind, words, text in guest_messages(vm, log, started + args.timeout):
+        if kind == 'timeout':
             check('finished in time', False, f'no DONE after {args.timeout:.0f} s')
             vm.kill()
             break
-        line = vm.stdout.readline()
-        if not line:
-            break
-        log.write(line)
-        text = line.decode(errors='replace').rstrip('\r\n')
-        if collecting is not None:
-            if text.startswith('E2E END'):
-                files[current] = base64.b64decode(''.join(collecting))
-                collecting = None
-            elif text.startswith('E2E LOG END'):
-                journal = '\n'.join(collecting)
-                collecting = None
-            else:
-                collecting.append(text)
+        if kind == 'file':
+            files[words] = text
             continue
-        if not text.startswith('E2E '):
+        if kind == 'log':
+            journal = text
             continue
-        words = text.split()
         if words[1] == 'screendump':
             qmp.cmd('screendump', filename=os.path.join(args.out, words[2] + '.ppm'))
             vm.stdin.write(b'ok\n')
             vm.stdin.flush()
         elif words[1] == 'CHECK':
             checks.setdefault(words[2], []).append(words[3:])
-        elif words[1] == 'FILE':
-            current, collecting = words[2], []
-        elif words[1:3] == ['LOG', 'BEGIN']:
-            collecting = []
         elif words[1] == 'FAIL':
             check('guest', False, text)
         elif words[1] == 'DONE':
