@@ -153,7 +153,7 @@ private struct Pass {
             display.present(renderer.canvas, dirty: frame)
         case .backingStore, .backingStoreDirty:
             // Only final curves go into the cached bitmap: no wet tail.
-            step.wet = InkPieces()
+            step.wet = WetPath()
             renderer.apply(step, dirty: &dirty)
             display.present(renderer.canvas, dirty: strategy == .backingStore ? frame : dirty)
         case .signpad:
@@ -163,7 +163,7 @@ private struct Pass {
         let cost = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
         switch event {
         case .down(let s), .move(let s):
-            let drawnEnd = step.wet.last?.endPoint ?? step.dry.last?.endPoint
+            let drawnEnd = step.wet.last?.point ?? step.dry.last?.endPoint
             return (cost, drawnEnd == s.point ? 0 : max(smoother.samplesBehindDryInk, 1))
         case .up, .cancel:
             return (cost, 0)

@@ -15,8 +15,6 @@ public struct FlatPoint: Equatable, Sendable {
 public struct InkRasterizer: Sendable {
     /// Maximum distance (px) between a dry curve and its polyline.
     public static let tolerance = 0.1
-    /// The wet tail lives for one sample and is redrawn on every event; it is flattened coarser.
-    public static let wetTolerance = 0.5
     private static let maxDepth = 16
 
     /// Scratch polyline of the last flattened piece, reused so the hot path does not allocate.

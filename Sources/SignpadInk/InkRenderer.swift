@@ -19,6 +19,8 @@ public struct InkRenderer: Sendable {
     /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
     private var rowColours: [UInt32]
     private var rasterizer = InkRasterizer()
+    /// The wet tail on the canvas now.
+    private var shownWet = WetPath()
     /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
     private var spans: [Int32]
     /// What `warm` read; kept only so its loads are not optimised away.
@@ -56,19 +58,19 @@ public struct InkRenderer: Sendable {
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
-        render(dry: step.dry, wet: step.wet, restoringWet: true, into: &dirty)
+        render(dry: step.dry, wet: step.wet, into: &dirty)
     }
 
     /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         var dry = InkPieces()
         dry.append(piece)
-        render(dry: dry, wet: InkPieces(), restoringWet: false, into: &dirty)
+        render(dry: dry, wet: shownWet, into: &dirty)
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
-        render(dry: InkPieces(), wet: InkPieces(), restoringWet: true, into: &dirty)
+        render(dry: InkPieces(), wet: WetPath(), into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             let layout = self.layout
@@ -137,9 +139,13 @@ public struct InkRenderer: Sendable {
 
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
+    /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces.
     /// The planes are entered once per operation: each entry costs reference-count updates, which
     /// are atomic and wait for every pending pixel store.
-    private mutating func render(dry: InkPieces, wet: InkPieces, restoringWet: Bool, into dirty: inout DirtyRegion) {
+    private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion) {
+        let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
+        let restoring = !unchanged && added == nil
+        let drawn = unchanged ? 0..<0 : added ?? wet.pieces
         // Moved out for the operation (and back), so flattening inside the planes neither copies
         // nor retains its polyline.
         var rasterizer = InkRasterizer(capacity: 0)
@@ -147,21 +153,25 @@ public struct InkRenderer: Sendable {
         let clip = self.clip
         var bounds = inkBounds, warmth = self.warmth
         withPlanes { planes in
-            for piece in wet { warmth &+= Self.warm(piece.reach.intersection(clip), planes: planes) }
+            for index in drawn {
+                let (a, b) = wet.piece(index)
+                warmth &+= Self.warm(InkRasterizer.bounds(a, b).intersection(clip), planes: planes)
+            }
             for piece in dry {
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
                 bounds = bounds.union(rasterizer.draw(clip: clip, dry: true, planes: planes))
             }
-            if restoringWet { Self.restoreWet(planes) }
-            for piece in wet {
-                rasterizer.flatten(piece, tolerance: InkRasterizer.wetTolerance)
-                rasterizer.draw(clip: clip, dry: false, planes: planes)
+            if restoring { Self.restoreWet(planes) }
+            for index in drawn {
+                let (a, b) = wet.piece(index)
+                CapsuleRaster.draw(a, b, clip: clip, dry: false, planes: planes)
             }
             planes.changed.flush(into: &dirty) { y, columns in planes.row(y).paint(columns) }
         }
         swap(&rasterizer, &self.rasterizer)
         inkBounds = bounds
         self.warmth = warmth
+        shownWet = wet
     }
 
     /// Loads one byte of every cache line of levels and pixels in `r` and returns their sum. The

@@ -3,7 +3,7 @@ public struct SmootherStep: Equatable, Sendable {
     /// Curves that will never change again; draw them for good.
     public var dry = InkPieces()
     /// The provisional tail from the end of the dry ink to the newest sample; it replaces the previous tail.
-    public var wet = InkPieces()
+    public var wet = WetPath()
     /// True on the event that ended the stroke (up or cancel); no wet ink remains after it.
     public var strokeEnded = false
 
@@ -30,8 +30,8 @@ public struct SmootherOptions: Equatable, Sendable {
 /// With p0…p4 pending: p3 := midpoint(p2, p4), the cubic p0→p3 with controls p1, p2 becomes dry,
 /// then p0 := p3, p1 := p4. Each junction sits at the midpoint of its two neighbouring control
 /// points, so every junction is C1. The 1–3 samples still pending at the end are closed with one
-/// last curve that ends exactly on the last sample, and that same closing curve, computed without
-/// consuming anything, is the wet tail drawn on every event.
+/// last curve that ends exactly on the last sample. Until then the wet tail, drawn on every event,
+/// is the straight path through the pending samples (see `WetPath`).
 public struct MidpointSmoother: Sendable {
     struct Knot: Equatable, Sendable {
         var point: Point
@@ -62,15 +62,15 @@ public struct MidpointSmoother: Sendable {
         case .down(let sample):
             if isDrawing { finish(into: &step) }
             begin(sample)
-            step.wet = closing(pending[...])
+            step.wet = wetPath()
         case .move(let sample):
             guard isDrawing else {
                 begin(sample)
-                step.wet = closing(pending[...])
+                step.wet = wetPath()
                 return step
             }
             add(sample, into: &step)
-            step.wet = closingWithSkipped()
+            step.wet = wetPath()
         case .up, .cancel:
             guard isDrawing else { return step }
             finish(into: &step)
@@ -121,15 +121,12 @@ public struct MidpointSmoother: Sendable {
         step.strokeEnded = true
     }
 
-    private func closingWithSkipped() -> InkPieces {
-        guard let skipped else { return closing(pending[...]) }
-        // Five knots: run the scheme once on a copy, then close what remains.
-        var knots = pending
-        knots.append(skipped)
-        var pieces = InkPieces()
-        if knots.count == 5, let segment = Self.emitFirst(of: &knots) { pieces.append(.cubic(segment)) }
-        for piece in closing(knots[...]) { pieces.append(piece) }
-        return pieces
+    /// The pending knots and any skipped sample after them.
+    private func wetPath() -> WetPath {
+        var path = WetPath()
+        for knot in pending { path.append(FlatPoint(point: knot.point, radius: knot.width / 2)) }
+        if let skipped { path.append(FlatPoint(point: skipped.point, radius: skipped.width / 2)) }
+        return path
     }
 
     /// Applies the scheme to five pending knots: returns the dry cubic and leaves [p3, p4].

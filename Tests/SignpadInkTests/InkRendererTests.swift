@@ -4,16 +4,22 @@ import SignpadInk
 import SignpadTestSupport
 
 /// Replays stroke events through smoother and renderer the way the daemon does, checking after
-/// every event that nothing changed outside the reported dirty rectangles.
+/// every event that nothing changed outside the reported dirty rectangles and that the canvas
+/// is the dry ink so far with the whole wet tail drawn over it in one go, as if the old tail had
+/// been put back and the new one drawn (the renderer draws only what a lengthened tail adds).
 struct IncrementalRun {
     var renderer: InkRenderer
+    /// Only the dry ink, drawn piece by piece; a copy of it draws each event's whole wet tail.
+    var dryOnly: InkRenderer
     var smoother = MidpointSmoother()
     var dry: [InkPiece] = []
     var events = 0
     var unreported = 0
+    var wetMismatches = 0
 
     init(width: Int, height: Int, stride: Int? = nil) {
         renderer = InkRenderer(width: width, height: height, stride: stride)
+        dryOnly = renderer
     }
 
     mutating func run(_ strokeEvents: [StrokeEvent]) {
@@ -24,6 +30,11 @@ struct IncrementalRun {
             var dirty = DirtyRegion()
             renderer.apply(step, dirty: &dirty)
             unreported += changedOutside(dirty, before: before, after: renderer.canvas)
+            for piece in step.dry { dryOnly.drawDry(piece, dirty: &dirty) }
+            var whole = dryOnly, wetOnly = SmootherStep()
+            wetOnly.wet = step.wet
+            whole.apply(wetOnly, dirty: &dirty)
+            if whole.canvas != renderer.canvas { wetMismatches += 1 }
             events += 1
         }
     }
@@ -62,6 +73,7 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         var run = IncrementalRun(width: 220, height: 90)
         run.run(zigzag)
         #expect(run.unreported == 0)
+        #expect(run.wetMismatches == 0)
         #expect(run.renderer.canvas == renderWhole(run.dry, width: 220, height: 90))
         #expect(run.renderer.canvas != InkRenderer(width: 220, height: 90).canvas, "the stroke drew something")
     }
@@ -271,6 +283,7 @@ struct InkOnRealRecordingsTests {
         run.run(events)
         #expect(run.events == events.count)
         #expect(run.unreported == 0, "\(name): \(run.unreported) pixels changed outside the dirty rectangles")
+        #expect(run.wetMismatches == 0, "\(name): after \(run.wetMismatches) events the wet tail differs from one drawn whole")
         #expect(run.renderer.canvas == renderWhole(run.dry, width: 800, height: 480), "\(name): no wet pixel may remain")
     }
 

@@ -87,7 +87,7 @@ func expectC1Junctions(_ pieces: [InkPiece], sourceLocation: SourceLocation = #_
         _ = smoother.handle(.move(Sample(Point(10, 0), time: 0.01)))
         let close = smoother.handle(.move(Sample(Point(10.3, 0), time: 0.02)))
         // The skipped sample still ends the wet tail: the ink never lags the finger.
-        #expect(close.wet.last?.endPoint == Point(10.3, 0))
+        #expect(close.wet.last?.point == Point(10.3, 0))
         let end = smoother.handle(.up)
         #expect(end.dry.last?.endPoint == Point(10.3, 0))
         #expect(end.strokeEnded)
@@ -98,7 +98,7 @@ func expectC1Junctions(_ pieces: [InkPiece], sourceLocation: SourceLocation = #_
         for i in 0..<40 {
             let p = Point(Double(i) * 3, 20 + Double(i % 5) * 4)
             let step = smoother.handle(i == 0 ? .down(Sample(p, time: 0)) : .move(Sample(p, time: Double(i) * 0.01)))
-            #expect(step.wet.last?.endPoint == p)
+            #expect(step.wet.last?.point == p)
         }
         #expect(smoother.handle(.up).wet.isEmpty)
     }
