@@ -51,15 +51,18 @@ public struct InkRasterizer: Sendable {
         subdivide(mid, p123, p23, p3, t0: tm, t1: t1, segment: segment, depth: depth + 1)
     }
 
+    /// Compares squared distances: the same test without a square root per control point.
     static func isFlat(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, limit: Double) -> Bool {
-        distance(p1, toSegment: p0, p3) <= limit && distance(p2, toSegment: p0, p3) <= limit
+        let limit2 = limit * limit
+        return squaredDistance(p1, toSegment: p0, p3) <= limit2 && squaredDistance(p2, toSegment: p0, p3) <= limit2
     }
 
-    static func distance(_ p: Point, toSegment a: Point, _ b: Point) -> Double {
+    static func squaredDistance(_ p: Point, toSegment a: Point, _ b: Point) -> Double {
         let ab = b - a, ap = p - a
         let length2 = ab.x * ab.x + ab.y * ab.y
         let t = length2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / length2, 0), 1) : 0
-        return p.distance(to: a + ab * t)
+        let d = p - (a + ab * t)
+        return d.x * d.x + d.y * d.y
     }
 
     /// The pixels a capsule from `a` to `b` can touch: its pen radius plus the 1 px of antialiasing.
