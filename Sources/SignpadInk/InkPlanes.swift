@@ -34,6 +34,47 @@ struct LevelLayout: Sendable {
     func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + Self.segmentColumns }
 }
 
+/// The levels' bytes, laid out by `LevelLayout` from a cache-line boundary. An array's elements
+/// start just past its header, which is not on a line (16 bytes short of one with this runtime),
+/// and from there every segment would straddle two lines: the line `InkRenderer.warm` loads and
+/// the one holding the shown levels.
+struct LevelStore: Sendable {
+    private var bytes: [UInt8]
+    /// Where the layout starts in `bytes`. A copy-on-write copy of the array can land with other
+    /// padding; the first mutable access then moves the levels to the new line boundary.
+    private var padding: Int
+    let byteCount: Int
+
+    init(byteCount: Int) {
+        self.byteCount = byteCount
+        bytes = [UInt8](repeating: 0, count: byteCount + LevelLayout.segmentBytes)
+        padding = 0
+        withBase { _ in }
+    }
+
+    @inline(__always)
+    private static func padding(_ base: UnsafeRawPointer) -> Int {
+        (LevelLayout.segmentBytes &- Int(bitPattern: base)) & (LevelLayout.segmentBytes - 1)
+    }
+
+    func load(_ offset: Int) -> UInt8 {
+        bytes.withUnsafeBytes { $0.load(fromByteOffset: padding + offset, as: UInt8.self) }
+    }
+
+    /// Calls `body` with the layout's first byte, on a 64-byte boundary.
+    @inline(__always)
+    mutating func withBase<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {
+        let old = padding, count = byteCount
+        let (result, new) = bytes.withUnsafeMutableBytes { raw -> (R, Int) in
+            let base = raw.baseAddress!, new = Self.padding(base)
+            if new != old { (base + new).copyMemory(from: base + old, byteCount: count) }
+            return (body(base + new), new)
+        }
+        padding = new
+        return result
+    }
+}
+
 /// The renderer's planes for one operation as raw pointers. Valid only inside `InkRenderer.withPlanes`.
 struct Planes {
     let levels: UnsafeMutableRawPointer

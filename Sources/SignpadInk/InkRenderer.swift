@@ -13,7 +13,7 @@ public struct InkRenderer: Sendable {
     public var clip: PixelRect {
         didSet { refreshRowColours(clip) }
     }
-    private var levels: [UInt8]
+    private var levels: LevelStore
     private let layout: LevelLayout
     /// Per row, the one colour the background has across the clip, or `mixedRow`. Ink over a row
     /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
@@ -43,7 +43,7 @@ public struct InkRenderer: Sendable {
         self.inkColor = inkColor
         self.clip = (clip ?? background.bounds).intersection(background.bounds)
         layout = LevelLayout(width: background.width)
-        levels = [UInt8](repeating: 0, count: layout.byteCount(height: background.height))
+        levels = LevelStore(byteCount: layout.byteCount(height: background.height))
         rowColours = [UInt32](repeating: Self.mixedRow, count: background.height)
         spans = RowSpanTable.storage(height: background.height) + RowSpanTable.storage(height: background.height)
         refreshRowColours(background.bounds)
@@ -54,7 +54,7 @@ public struct InkRenderer: Sendable {
     }
 
     /// The final ink coverage at a pixel (0…255).
-    public func dryCoverage(x: Int, y: Int) -> UInt8 { levels[layout.dryOffset(x: x, y: y)] }
+    public func dryCoverage(x: Int, y: Int) -> UInt8 { levels.load(layout.dryOffset(x: x, y: y)) }
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
@@ -74,12 +74,12 @@ public struct InkRenderer: Sendable {
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             let layout = self.layout
-            levels.withUnsafeMutableBufferPointer { lv in
+            levels.withBase { lv in
                 // Outside the ink's bounds every level is already zero, so whole segments can go.
                 let first = r.minX / LevelLayout.segmentColumns, end = (r.maxX - 1) / LevelLayout.segmentColumns + 1
                 for y in r.minY..<r.maxY {
-                    (lv.baseAddress! + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
-                        .update(repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
+                    (lv + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
+                        .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
                 }
             }
             canvas.copy(r, from: background)
@@ -221,11 +221,11 @@ public struct InkRenderer: Sendable {
         let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             background.pixels.withUnsafeBufferPointer { bg in
-                levels.withUnsafeMutableBytes { lv in
+                levels.withBase { lv in
                     rowColours.withUnsafeBufferPointer { rc in
                         palette.withUnsafeBufferPointer { pal in
                             spans.withUnsafeMutableBufferPointer { tables in
-                                body(Planes(levels: lv.baseAddress!, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
                                             background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,
                                             paper: paper, ink: ink, clip: clip,
                                             changed: RowSpanTable(slots: tables.baseAddress!, height: height),

@@ -103,6 +103,36 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(centre.first == 0x000000)
     }
 
+    /// A copy of a renderer gets its own levels when either draws; the copy may land at another
+    /// offset from a cache line, where the levels are moved to keep their layout line-aligned.
+    /// Small canvases make such offsets likely, so several widths are tried.
+    @Test(arguments: [37, 64, 100, 129, 220])
+    func aCopiedRendererKeepsItsInkAndDrawsOnItsOwn(width: Int) {
+        let pieces = dryPieces(stroke((0..<30).map { (i: Int) -> (Double, Double) in
+            (5 + Double(i) * Double(width - 10) / 29, i % 2 == 0 ? 25 : 65)
+        }))
+        let half = pieces.count / 2
+        var original = InkRenderer(width: width, height: 90)
+        var dirty = DirtyRegion()
+        for piece in pieces[..<half] { original.drawDry(piece, dirty: &dirty) }
+        var copy = original
+        for piece in pieces[half...] { copy.drawDry(piece, dirty: &dirty) }
+        let firstHalf = renderWhole(Array(pieces[..<half]), width: width, height: 90)
+        // Compared outside #expect, which would print every pixel of both canvases.
+        let originalKept = original.canvas == firstHalf, copyDrew = copy.canvas == renderWhole(pieces, width: width, height: 90)
+        #expect(originalKept, "the original still shows the first half only")
+        #expect(copyDrew, "the copy shows both halves")
+        #expect(copy.canvas != firstHalf, "the second half drew something")
+        var levelsMatch = true
+        for y in 0..<90 {
+            for x in 0..<width {
+                let level = copy.dryCoverage(x: x, y: y)
+                if (copy.canvas[x, y] == 0xFFFFFF) != (level == 0) { levelsMatch = false }
+            }
+        }
+        #expect(levelsMatch, "the copy's levels are its own ink, not shifted bytes")
+    }
+
     @Test func clearRemovesAllInk() {
         var run = IncrementalRun(width: 220, height: 90)
         run.run(zigzag)
