@@ -7,14 +7,12 @@
 public struct WetPath: Sendable, RandomAccessCollection {
     /// The scheme keeps at most four knots pending, and a sample skipped for being too close may follow them.
     public static let capacity = 5
-    /// A tuple rather than an `InlineArray`: with one, debug test runs crashed in the runtime's
-    /// generic metadata cache (Swift 6.3, Linux; three runs in three), without, none did.
-    private var knots: (FlatPoint, FlatPoint, FlatPoint, FlatPoint, FlatPoint)
+    private var knots: InlineArray<5, FlatPoint>
     public private(set) var count = 0
 
     public init() {
         let none = FlatPoint(point: Point(0, 0), radius: 0)
-        knots = (none, none, none, none, none)
+        knots = InlineArray(repeating: none)
     }
 
     public var startIndex: Int { 0 }
@@ -27,12 +25,12 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     @inline(__always)
     private func knot(_ index: Int) -> FlatPoint {
-        withUnsafeBytes(of: knots) { $0.load(fromByteOffset: index * MemoryLayout<FlatPoint>.stride, as: FlatPoint.self) }
+        knots[index]
     }
 
     public mutating func append(_ knot: FlatPoint) {
         precondition(count < Self.capacity, "a wet path holds at most \(Self.capacity) knots")
-        withUnsafeMutableBytes(of: &knots) { $0.storeBytes(of: knot, toByteOffset: count * MemoryLayout<FlatPoint>.stride, as: FlatPoint.self) }
+        knots[count] = knot
         count += 1
     }
 
