@@ -43,13 +43,13 @@ struct LevelStore: Sendable {
     /// Where the layout starts in `bytes`. A copy-on-write copy of the array can land with other
     /// padding; the first mutable access then moves the levels to the new line boundary.
     private var padding: Int
-    let byteCount: Int
+    private let byteCount: Int
 
     init(byteCount: Int) {
         self.byteCount = byteCount
         bytes = [UInt8](repeating: 0, count: byteCount + LevelLayout.segmentBytes)
-        padding = 0
-        withBase { _ in }
+        // All zeros, so there is nothing to move: the padding is just read off the address.
+        padding = bytes.withUnsafeBytes { Self.padding($0.baseAddress!) }
     }
 
     @inline(__always)

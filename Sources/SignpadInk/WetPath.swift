@@ -20,12 +20,7 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     public subscript(index: Int) -> FlatPoint {
         precondition(index >= 0 && index < count, "WetPath index \(index) out of range 0..<\(count)")
-        return knot(index)
-    }
-
-    @inline(__always)
-    private func knot(_ index: Int) -> FlatPoint {
-        knots[index]
+        return knots[index]
     }
 
     public mutating func append(_ knot: FlatPoint) {
@@ -40,14 +35,14 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     /// The ends of piece `index` (both the same knot for a dot).
     public func piece(_ index: Int) -> (FlatPoint, FlatPoint) {
-        count == 1 ? (knot(0), knot(0)) : (knot(index), knot(index + 1))
+        count == 1 ? (knots[0], knots[0]) : (knots[index], knots[index + 1])
     }
 
     /// The pieces of this path that `shown` has not drawn, if this path only lengthens it. A
     /// dot is not a prefix of a capsule (a narrowing capsule need not cover the dot at its start).
     public func newPieces(after shown: WetPath) -> Range<Int>? {
         guard shown.count >= 2, count > shown.count else { return nil }
-        for index in 0..<shown.count where knot(index) != shown.knot(index) { return nil }
+        for index in 0..<shown.count where knots[index] != shown.knots[index] { return nil }
         return (shown.count - 1)..<(count - 1)
     }
 }
@@ -55,7 +50,7 @@ public struct WetPath: Sendable, RandomAccessCollection {
 extension WetPath: Equatable {
     public static func == (a: WetPath, b: WetPath) -> Bool {
         guard a.count == b.count else { return false }
-        for index in 0..<a.count where a.knot(index) != b.knot(index) { return false }
+        for index in 0..<a.count where a.knots[index] != b.knots[index] { return false }
         return true
     }
 }
