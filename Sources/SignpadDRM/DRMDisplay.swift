@@ -40,10 +40,12 @@ public final class DRMDisplay: Display {
     public let connectorName: String
     public let modeName: String
     public let scanout: Scanout
-    public private(set) var dirtyFB = DirtyFBState.unknown
+    // The properties every present touches skip the run-time exclusivity check each access to
+    // a class's property otherwise makes: a display is used from one thread.
+    @exclusivity(unchecked) public private(set) var dirtyFB = DirtyFBState.unknown
     /// True while another process holds master: drawing goes on in RAM, nothing reaches the panel.
-    public private(set) var masterLost = false
-    public private(set) var bytesCopied = 0
+    @exclusivity(unchecked) public private(set) var masterLost = false
+    @exclusivity(unchecked) public private(set) var bytesCopied = 0
 
     private let fd: Int32
     private let connectorID: UInt32
@@ -55,8 +57,8 @@ public final class DRMDisplay: Display {
     private let log: (String) -> Void
     private var closed = false
     /// Reused per flush so the per-event path does not allocate.
-    private var scanoutRects: [PixelRect] = []
-    private var clips: [drmModeClip] = []
+    @exclusivity(unchecked) private var scanoutRects: [PixelRect] = []
+    @exclusivity(unchecked) private var clips: [drmModeClip] = []
 
     public init(options: DisplayOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log

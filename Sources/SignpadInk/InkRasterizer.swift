@@ -21,7 +21,11 @@ public struct InkRasterizer: Sendable {
     public private(set) var polyline: [FlatPoint] = []
     private var controlLimit = tolerance / 0.75
 
-    public init(capacity: Int = 256) { polyline.reserveCapacity(capacity) }
+    /// With capacity 0 (a placeholder) nothing is allocated: reserving even zero gives the shared
+    /// empty array a buffer of its own.
+    public init(capacity: Int = 256) {
+        if capacity > 0 { polyline.reserveCapacity(capacity) }
+    }
 
     public mutating func flatten(_ piece: InkPiece, tolerance: Double = InkRasterizer.tolerance) {
         // A cubic strays from its chord by at most 3/4 of its farthest control point's distance.

@@ -219,11 +219,11 @@ public struct InkRenderer: Sendable {
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
         let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
-        canvas.pixels.withUnsafeMutableBufferPointer { px in
-            background.pixels.withUnsafeBufferPointer { bg in
-                levels.withBase { lv in
-                    rowColours.withUnsafeBufferPointer { rc in
-                        palette.withUnsafeBufferPointer { pal in
+        background.pixels.withUnsafeBufferPointer { bg in
+            rowColours.withUnsafeBufferPointer { rc in
+                palette.withUnsafeBufferPointer { pal in
+                    canvas.pixels.withUnsafeMutableBufferPointer { px in
+                        levels.withBase { lv in
                             spans.withUnsafeMutableBufferPointer { tables in
                                 body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
                                             background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,

@@ -88,10 +88,12 @@ public protocol Display: AnyObject {
 /// A display in RAM with the same interface as the panel.
 public final class OffscreenDisplay: Display {
     public let scanout: Scanout
+    // Both properties skip the run-time exclusivity check each access to a class's property
+    // otherwise makes on every present: a display is used from one thread.
     /// What the panel would show, in scanout orientation.
-    public private(set) var screen: Canvas
+    @exclusivity(unchecked) public private(set) var screen: Canvas
     /// Bytes copied to the screen so far.
-    public private(set) var bytesCopied = 0
+    @exclusivity(unchecked) public private(set) var bytesCopied = 0
 
     public init(width: Int, height: Int, rotation: Rotation = .none) {
         scanout = Scanout(width: width, height: height, rotation: rotation)
