@@ -27,10 +27,28 @@ import Testing
         #expect(try Config.load(text: edited, file: "edited").calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007])
     }
 
-    @Test func aCommentAfterTheValueStays() throws {
-        let text = "[input]\ncalibration = [1, 0, 0, 0, 1, 0]   # fitted in March\ngrab = false\n"
-        let edited = try Self.edit(text)
-        #expect(edited == "[input]\n\(Self.line)   # fitted in March\ngrab = false\n")
+    /// A file before and after the edit, named for what the edit must respect.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let before: String
+        let after: String
+        var testDescription: String { name }
+    }
+
+    static let cases = [
+        Case(name: "a comment after the value stays",
+             before: "[input]\ncalibration = [1, 0, 0, 0, 1, 0]   # fitted in March\ngrab = false\n",
+             after: "[input]\n\(line)   # fitted in March\ngrab = false\n"),
+        Case(name: "an empty table gets the key under its header",
+             before: "[input]\n[ink]\nwidth = 3.0\n",
+             after: "[input]\n\(line)\n[ink]\nwidth = 3.0\n"),
+        Case(name: "dotted keys at the top get a dotted key, not a header",
+             before: "input.grab = false\n[ink]\nwidth = 3.0\n",
+             after: "input.grab = false\ninput.\(line)\n[ink]\nwidth = 3.0\n"),
+    ]
+
+    @Test(arguments: cases) func theEditKeepsTheFileAroundTheKey(_ example: Case) throws {
+        #expect(try Self.edit(example.before) == example.after)
     }
 
     @Test func aMissingKeyGoesAfterTheLastKeyOfItsTable() throws {
@@ -42,11 +60,6 @@ import Testing
         #expect(config.inputDevice == "ILITEK" && config.flipX && config.calibration?.count == 6)
     }
 
-    @Test func anEmptyTableGetsTheKeyUnderItsHeader() throws {
-        let edited = try Self.edit("[input]\n[ink]\nwidth = 3.0\n")
-        #expect(edited == "[input]\n\(Self.line)\n[ink]\nwidth = 3.0\n")
-    }
-
     @Test func aFileWithoutTheTableGetsANewOneAtTheEnd() throws {
         let withNewline = try Self.edit("[ink]\nwidth = 3.0\n")
         #expect(withNewline == "[ink]\nwidth = 3.0\n\n[input]\n\(Self.line)\n")
@@ -54,11 +67,6 @@ import Testing
         #expect(withoutNewline == withNewline)
         let empty = try Self.edit("")
         #expect(empty == "[input]\n\(Self.line)\n")
-    }
-
-    @Test func dottedKeysAtTheTopGetADottedKeyNotAHeader() throws {
-        let edited = try Self.edit("input.grab = false\n[ink]\nwidth = 3.0\n")
-        #expect(edited == "input.grab = false\ninput.\(Self.line)\n[ink]\nwidth = 3.0\n")
     }
 
     @Test func crlfFilesKeepTheirLineEndings() throws {

@@ -221,28 +221,40 @@ def guest_messages(vm, log, deadline):
     yield 'timeout', None, None
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def vm_arguments(description, expected_help, extra=lambda ap: None):
+    """The command line both drivers take: the kernel and initrd to boot, the expected screens, the output folder."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--initrd', required=True)
-    ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True)
-    ap.add_argument('--expected', required=True, help='folder with initial.png and signed.png from signpad replay')
+    extra(ap)
+    ap.add_argument('--expected', required=True, help=expected_help)
     ap.add_argument('--out', required=True)
     ap.add_argument('--timeout', type=float, default=600)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    return args
+
+
+def boot_vm(args, memory_mb, gpu, append):
+    """Starts QEMU (TCG, one CPU, a USB tablet, the serial console on stdio, QMP on a socket in
+    args.out) and returns the process, its QMP connection and the start time."""
     qmp_path = os.path.join(args.out, 'qmp.sock')
     if os.path.exists(qmp_path): os.unlink(qmp_path)
-    gpu = ['-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}'] if args.gpu == 'bochs' else \
-          ['-vga', 'none', '-device', f'virtio-gpu-pci,xres={W},yres={H}']
-    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '1024', '-smp', '1', '-nodefaults', '-no-user-config',
-           '-display', 'none', *gpu, '-device', 'qemu-xhci', '-device', 'usb-tablet',
-           '-kernel', args.kernel, '-initrd', args.initrd,
-           '-append', 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e', '-serial', 'stdio',
+    gpu_args = ['-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}'] if gpu == 'bochs' else \
+               ['-vga', 'none', '-device', f'virtio-gpu-pci,xres={W},yres={H}']
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', str(memory_mb), '-smp', '1', '-nodefaults', '-no-user-config',
+           '-display', 'none', *gpu_args, '-device', 'qemu-xhci', '-device', 'usb-tablet',
+           '-kernel', args.kernel, '-initrd', args.initrd, '-append', append, '-serial', 'stdio',
            '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
     started = time.time()
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    qmp = QMP(qmp_path)
+    return vm, QMP(qmp_path), started
+
+
+def main():
+    args = vm_arguments(__doc__, 'folder with initial.png and signed.png from signpad replay',
+                        lambda ap: ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True))
+    vm, qmp, started = boot_vm(args, 1024, args.gpu, 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e')
     results, files, logs, log = [], {}, [], open(os.path.join(args.out, 'serial.log'), 'wb')
     phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, []
     files = phase_files['main']

@@ -3,30 +3,14 @@
 installed and enabled, answers the guest's requests (scripts/vm/systemd-check) on the serial
 console, and checks that the shipped, hardened unit runs the kiosk: ready, screen, console, ink,
 exports, reload, watchdog and stop."""
-import argparse, hashlib, json, os, subprocess, sys, time
+import hashlib, json, os, subprocess, sys, time
 
-from driver import W, H, QMP, guest_messages, layout, read_png, read_ppm, region_diff, dark_pixels
+from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--kernel', required=True)
-    ap.add_argument('--initrd', required=True)
-    ap.add_argument('--expected', required=True, help='folder with initial.png, signed.png and reloaded.png from signpad replay')
-    ap.add_argument('--out', required=True)
-    ap.add_argument('--timeout', type=float, default=600)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    qmp_path = os.path.join(args.out, 'qmp.sock')
-    if os.path.exists(qmp_path): os.unlink(qmp_path)
-    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', '2048', '-smp', '1', '-nodefaults', '-no-user-config',
-           '-display', 'none', '-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}',
-           '-device', 'qemu-xhci', '-device', 'usb-tablet', '-kernel', args.kernel, '-initrd', args.initrd,
-           '-append', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false', '-serial', 'stdio',
-           '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
-    started = time.time()
-    vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    qmp = QMP(qmp_path)
+    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
+    vm, qmp, started = boot_vm(args, 2048, 'bochs', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     results, checks, files, journal = [], {}, {}, ''
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
