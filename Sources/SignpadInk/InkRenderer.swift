@@ -140,8 +140,7 @@ public struct InkRenderer: Sendable {
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
     /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces.
-    /// The planes are entered once per operation: each entry costs reference-count updates, which
-    /// are atomic and wait for every pending pixel store.
+    /// The planes are entered once per operation (see `withPlanes`).
     private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion) {
         let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
         let restoring = !unchanged && added == nil
@@ -215,6 +214,9 @@ public struct InkRenderer: Sendable {
         }
     }
 
+    /// The arrays only read are taken before those written: taken inside a mutable access to
+    /// another of self's arrays, each would be retained and released, atomic updates that wait
+    /// for every pending pixel store.
     @inline(__always)
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
