@@ -418,9 +418,9 @@ def main():
     # SIGHUP: a broken file is refused (file and line named); a good one waits for the customer's
     # Clear, then the same process starts again and draws exactly what the new file draws offscreen.
     refused = re.search(r'not reloading: (\S+signpad\.toml:\d+)', all_logs)
-    ready, pids = next((m.split()[2:] for m in markers if m.startswith('RELOAD READY')), ['?']), []
-    if len(ready) > 2: ready, pids = ready[0], ready[2:]
-    else: ready = ready[0]
+    # "RELOAD READY <ready: lines> PIDS <pid before> <pid after>"
+    reload = next((m.split() for m in markers if m.startswith('RELOAD READY')), [])
+    ready, pids = (reload[2], reload[4:]) if len(reload) > 4 else ('?', [])
     expected_reloaded = read_png(os.path.join(args.expected, 'reloaded.png'))
     if shots['waiting'] and shots['reloaded']:
         waiting_ink = dark_pixels(shots['waiting'][2], W, box)
