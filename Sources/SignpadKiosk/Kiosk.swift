@@ -56,7 +56,9 @@ public struct Kiosk: Sendable {
     private var messageUntil = Double.infinity
     private var lastActivity = 0.0
     private var nextExportID = 1
-    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, moved: Bool) }
+    /// What the finger down now is. An outside touch keeps its last sample: should it enter the
+    /// box, the ink starts there, so the line crosses the box's edge.
+    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool) }
     private var touch = Touch.none
     private var lastOutsideTap: Double?
 
@@ -84,12 +86,9 @@ public struct Kiosk: Sendable {
                 pressedButton = button
                 effects.append(.repaintChrome)
             } else if layout.inBox(sample.point) {
-                touch = .ink
-                if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
-                signature.strokes.append([sample])
-                effects.append(.ink(event))
+                startInk(at: sample, now: now, into: &effects)
             } else {
-                touch = .outside(start: now, origin: sample.point, moved: false)
+                touch = .outside(start: now, origin: sample.point, last: sample, moved: false)
             }
         case .move(let sample):
             switch touch {
@@ -102,8 +101,16 @@ public struct Kiosk: Sendable {
                     pressedButton = over
                     effects.append(.repaintChrome)
                 }
-            case .outside(let start, let origin, let moved):
-                touch = .outside(start: start, origin: origin, moved: moved || sample.point.distance(to: origin) > 10)
+            case .outside(let start, let origin, let last, let moved):
+                // A signature begun just outside the box is still a signature: people do not
+                // aim their first letter at a frame. A tap outside never gets here.
+                if layout.inBox(sample.point) {
+                    startInk(at: last, now: now, into: &effects)
+                    signature.strokes[signature.strokes.count - 1].append(sample)
+                    effects.append(.ink(event))
+                } else {
+                    touch = .outside(start: start, origin: origin, last: sample, moved: moved || sample.point.distance(to: origin) > 10)
+                }
             case .none:
                 break
             }
@@ -117,7 +124,7 @@ public struct Kiosk: Sendable {
                 pressedButton = nil
                 effects.append(.repaintChrome)
                 if event == .up && releasedOnButton { effects += press(button, now: now) }
-            case .outside(let start, _, let moved):
+            case .outside(let start, _, _, let moved):
                 if event == .up && !moved && rules.doubleTapConfirms && now - start < rules.doubleTapSeconds {
                     if let last = lastOutsideTap, now - last < rules.doubleTapSeconds {
                         lastOutsideTap = nil
@@ -131,6 +138,13 @@ public struct Kiosk: Sendable {
             }
             touch = .none
         }
+    }
+
+    private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {
+        touch = .ink
+        if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
+        signature.strokes.append([sample])
+        effects.append(.ink(.down(sample)))
     }
 
     /// Time passes: messages expire, an idle signature is wiped.

@@ -64,6 +64,22 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.signature.isEmpty)
     }
 
+    @Test func aStrokeBegunOutsideTheBoxIsInkFromItsLastSampleOutside() {
+        var kiosk = Kiosk(layout: layout)
+        let x = centre(layout.box).x, top = Double(layout.box.minY)
+        let far = Point(x, top - 40), near = Point(x + 5, top - 6)
+        let inside = [Point(x + 10, top + 8), Point(x + 20, top + 30)]
+        let effects = kiosk.swipe([far, near] + inside, now: 1)
+        let ink = effects.compactMap { if case .ink(let event) = $0 { return event } else { return nil } }
+        #expect(ink == [.down(at(near, 1)), .move(at(inside[0], 1)), .move(at(inside[1], 1)), .up])
+        #expect(kiosk.signature.strokes.map { $0.map(\.point) } == [[near] + inside])
+
+        var untouched = Kiosk(layout: layout)
+        let along = untouched.swipe([far, Point(x + 200, top - 40), near], now: 1)
+        #expect(!along.contains { if case .ink = $0 { return true } else { return false } }, "never entered the box")
+        #expect(untouched.signature.isEmpty)
+    }
+
     @Test func clearWipesTheInk() {
         var kiosk = Kiosk(layout: layout)
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
