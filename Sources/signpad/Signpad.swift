@@ -148,20 +148,27 @@ struct Demo: ParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        // A build in a clone lives in <clone>/.build/<triple>/release once symlinks are resolved.
-        let candidates = ["demo/signature.evemu", here.appendingPathComponent("../../../demo/signature.evemu").standardized.path,
-                          here.appendingPathComponent("../share/signpad/demo/signature.evemu").standardized.path, "/usr/share/signpad/demo/signature.evemu"]
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw ValidationError("the bundled signature is missing; looked in \(candidates.joined(separator: ", "))")
-        }
-        try replay(recording: path, outputDir: outputDir, width: 1280, height: 800, confirm: true, config: try options.load(defaultToSystemFile: false))
+        try replay(recording: try bundledSignature(), outputDir: outputDir, width: 1280, height: 800, confirm: true,
+                   config: try options.load(defaultToSystemFile: false))
     }
+}
+
+/// The signature recording shipped with signpad, wherever signpad runs from: a clone, a package
+/// or an install by hand.
+func bundledSignature() throws -> String {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    // A build in a clone lives in <clone>/.build/<triple>/release once symlinks are resolved.
+    let candidates = ["demo/signature.evemu", here.appendingPathComponent("../../../demo/signature.evemu").standardized.path,
+                      here.appendingPathComponent("../share/signpad/demo/signature.evemu").standardized.path, "/usr/share/signpad/demo/signature.evemu"]
+    guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        throw ValidationError("the bundled signature is missing; looked in \(candidates.joined(separator: ", "))")
+    }
+    return path
 }
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
-    @Option(name: .long, help: "An evemu recording.") var recording = "demo/signature.evemu"
+    @Option(name: .long, help: "An evemu recording (default: the bundled signature).") var recording: String?
     @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
     @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
                                           discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))
@@ -176,6 +183,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         let config = try options.load(defaultToSystemFile: onScreen)
         // Read before the screen is taken, so a bad file leaves the panel alone.
+        let recording = try self.recording ?? bundledSignature()
         let strokes = try loadRecording(recording)
         let display: Display, name: String
         var panel: DRMDisplay?
