@@ -5,8 +5,9 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var key: String?
     public var message: String
 
+    /// Line 0 is no line: a `--set` override, or a check of the file as a whole.
     public var description: String {
-        "\(file):\(line): " + (key.map { "\($0): " } ?? "") + message
+        (line > 0 ? "\(file):\(line): " : "\(file): ") + (key.map { "\($0): " } ?? "") + message
     }
 }
 

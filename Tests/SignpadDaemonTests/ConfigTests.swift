@@ -69,6 +69,12 @@ import SignpadInk
         #expect(config.display.rotation == .half)
         #expect(config.exportDirectory == "/tmp/x")
         #expect(throws: ConfigError.self) { try Config.load(text: "", file: "f", overrides: ["display.rotaton=1"]) }
+        do {
+            _ = try Config.load(text: "", file: "f", overrides: ["display.rotation=45"])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "--set: display.rotation: expected 0, 90, 180 or 270", "an override has no line")
+        }
     }
 
     @Test func aFileSavedWithCRLFReadsEveryLine() throws {
