@@ -9,7 +9,10 @@ public struct KioskStyle: Equatable, Sendable {
     public var baseline: UInt32 = 0x808080
     public var button: UInt32 = 0xE8E8E8
     public var buttonPressed: UInt32 = 0xA0C4FF
+    /// Hints and failures: a colour that asks for attention.
     public var message: UInt32 = 0xB00020
+    /// The "saved" confirmation: a customer's success must not look like an error.
+    public var confirmation: UInt32 = 0x1B5E20
 
     public init() {}
 }
@@ -48,7 +51,12 @@ public enum KioskScreen {
             ChromeItem(layout.doneButton, .button(labels.done, pressed: pressed == .done)),
         ]
         if let text = labels.text(for: message) {
-            items.append(ChromeItem(layout.message, .text(text, size: Double(layout.message.height) * 0.7, color: style.message)))
+            let color = switch message {
+            case .saved: style.confirmation
+            case .saving: style.text
+            case .none, .tooLittleInk, .saveFailed: style.message
+            }
+            items.append(ChromeItem(layout.message, .text(text, size: Double(layout.message.height) * 0.7, color: color)))
         }
         return items
     }

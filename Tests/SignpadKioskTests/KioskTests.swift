@@ -80,6 +80,23 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(untouched.signature.isEmpty)
     }
 
+    @Test func aSaveLooksLikeSuccessAndAProblemAsksForAttention() {
+        let style = KioskStyle()
+        func colour(_ message: KioskMessage) -> UInt32? {
+            KioskScreen.items(layout: layout, labels: KioskLabels(), style: style, message: message, pressed: nil)
+                .compactMap { item -> UInt32? in
+                    guard item.rect == layout.message, case .text(_, _, let color) = item.kind else { return nil }
+                    return color
+                }.first
+        }
+        #expect(colour(.saved) == style.confirmation)
+        #expect(colour(.saving) == style.text)
+        #expect(colour(.tooLittleInk) == style.message)
+        #expect(colour(.saveFailed("the disk is full")) == style.message)
+        #expect(colour(.none) == nil)
+        #expect(style.confirmation != style.message)
+    }
+
     @Test func clearWipesTheInk() {
         var kiosk = Kiosk(layout: layout)
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
