@@ -100,9 +100,11 @@ enum CapsuleRaster {
     /// round(clamp(coverage, 0, 1) × 255) per lane.
     @inline(__always)
     static func levels(_ coverage: SIMD8<Float>) -> SIMD8<UInt8> {
-        // Adding 1.5 × 2^23 leaves round(v) in the low mantissa bits for 0 ≤ v < 2^22: a
-        // conversion that cannot trap. Coverage is at most the pen's radius, far below that.
-        let biased = positive(coverage) * Float(255) + Float(12_582_912)
+        // Adding 1.5 × 2^23 leaves round(v) in the low mantissa bits for |v| < 2^22: a
+        // conversion that cannot trap. Coverage is at most the pen's radius, and at least minus
+        // a lane's distance from the capsule, both far inside that; below zero it rounds to a
+        // negative level, which the clamp below makes 0.
+        let biased = coverage * Float(255) + Float(12_582_912)
         let rounded = unsafeBitCast(biased, to: SIMD8<Int32>.self) &- 0x4B40_0000
         // Written as a clamp lane by lane, this becomes two saturating packs (the clamp is free).
         var out = SIMD8<UInt8>()
