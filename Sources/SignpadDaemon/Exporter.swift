@@ -3,8 +3,10 @@ import SignpadExport
 
 /// Writes signatures on a thread of its own, so ink stays live while files are written. A
 /// failed signature is kept and retried until it is written; results come back through `results()`.
-/// With a spool, each signature is also kept on local disk until its exports are written, so it
-/// survives an exit, a crash or a power cut while the export folder fails.
+/// With a spool, a second thread keeps each signature on local disk as soon as it is confirmed,
+/// until its exports are written. So it survives an exit, a crash or a power cut while the export
+/// folder fails, and also while a write to it hangs (a network share that stopped answering):
+/// the writer may wait on the folder, the spool never waits on the writer.
 public final class Exporter: @unchecked Sendable {
     public struct Result: Equatable, Sendable {
         /// The kiosk's id for it; nil for a signature recovered from the spool at start.
@@ -20,9 +22,16 @@ public final class Exporter: @unchecked Sendable {
         var exportID: Int?
         var record: SignatureRecord
         var spooled: Bool
+        /// The spool has been tried (or there is none): the writer may take the job. Writing
+        /// only after the spool has had its go keeps a signature on disk before it is sent anywhere.
+        var spoolTried: Bool
+        /// Why the last try to spool it failed; reported with its next write.
+        var spoolError: String?
     }
 
     private let writer: FolderWriter
+    /// The folder write; a test can put a write that hangs in its place.
+    private let writeFiles: ([(name: String, bytes: [UInt8])]) throws -> Void
     private let spool: SignatureSpool?
     private let options: ExportOptions
     private let retrySeconds: Double
@@ -31,16 +40,24 @@ public final class Exporter: @unchecked Sendable {
     private var finished: [Result] = []
     private var busy = false
     private var stopping = false
-    /// The writer thread has returned.
-    private var quit = false
-    private var thread: Thread?
+    /// The writer thread, and the spool thread if there is a spool, have returned.
+    private var writerDone = false
+    private var spoolerDone = false
     /// Becomes readable when results are waiting (a pipe), for the daemon's poll loop.
     public let wakeFD: Int32
     private let wakeWriteFD: Int32
 
-    public init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool? = nil) {
-        writer = FolderWriter(directory: directory, group: options.group)
+    public convenience init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool? = nil) {
+        self.init(directory: directory, options: options, retrySeconds: retrySeconds, spool: spool, write: nil)
+    }
+
+    init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool?,
+         write: (([(name: String, bytes: [UInt8])]) throws -> Void)?) {
+        let writer = FolderWriter(directory: directory, group: options.group)
+        self.writer = writer
+        writeFiles = write ?? { try writer.write($0) }
         self.spool = spool
+        spoolerDone = spool == nil
         self.options = options
         self.retrySeconds = retrySeconds
         var fds: [Int32] = [-1, -1]
@@ -51,11 +68,15 @@ public final class Exporter: @unchecked Sendable {
         }
         wakeFD = fds[0]
         wakeWriteFD = fds[1]
-        // The thread holds the exporter until stop() lets it finish.
-        let thread = Thread { self.work() }
-        thread.name = "signpad-export"
-        self.thread = thread
-        thread.start()
+        // The threads hold the exporter until stop() lets them finish.
+        let writing = Thread { self.writeLoop() }
+        writing.name = "signpad-export"
+        writing.start()
+        if let spool {
+            let spooling = Thread { self.spoolLoop(spool) }
+            spooling.name = "signpad-spool"
+            spooling.start()
+        }
     }
 
     deinit {
@@ -67,7 +88,7 @@ public final class Exporter: @unchecked Sendable {
     public func prepare() throws { try writer.prepare() }
 
     public func submit(_ record: SignatureRecord, exportID: Int) {
-        enqueue(Job(exportID: exportID, record: record, spooled: false))
+        enqueue(Job(exportID: exportID, record: record, spooled: false, spoolTried: spool == nil))
     }
 
     /// Queues the signatures an earlier run left in the spool; returns how many, and the spool
@@ -75,14 +96,14 @@ public final class Exporter: @unchecked Sendable {
     public func recoverSpool() throws -> (count: Int, problems: [SpoolError]) {
         guard let spool else { return (0, []) }
         let (records, problems) = try spool.recover()
-        for record in records { enqueue(Job(exportID: nil, record: record, spooled: true)) }
+        for record in records { enqueue(Job(exportID: nil, record: record, spooled: true, spoolTried: true)) }
         return (records.count, problems)
     }
 
     private func enqueue(_ job: Job) {
         condition.lock()
         queue.append(job)
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -121,84 +142,108 @@ public final class Exporter: @unchecked Sendable {
         return true
     }
 
-    /// Lets the writer thread finish what it is writing and waits (at most `timeout` seconds)
-    /// for it to quit; a signature not yet written stays in the spool, if there is one.
+    /// Lets the threads finish what they are doing (the spool takes every signature it does not
+    /// hold yet) and waits at most `timeout` seconds for them to quit; a signature not yet
+    /// written stays in the spool, if there is one.
     public func stop(timeout: Double = 5) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        while !quit {
+        while !(writerDone && spoolerDone) {
             if !condition.wait(until: deadline) { return }
         }
     }
 
-    /// Called with the lock held, as the writer thread returns.
-    private func finish() {
-        quit = true
+    /// Keeps every queued signature the spool does not hold yet; after a failure, tries again
+    /// every `retrySeconds`.
+    private func spoolLoop(_ spool: SignatureSpool) {
+        var lastFailure: Date?
+        condition.lock()
+        while true {
+            let untried = queue.contains { !$0.spoolTried }
+            let retryAt = queue.contains { !$0.spooled } ? lastFailure.map { $0 + retrySeconds } : nil
+            if !untried && !(retryAt.map { $0 <= Date() } ?? false) {
+                if stopping { break }
+                if let retryAt { _ = condition.wait(until: retryAt) } else { condition.wait() }
+                continue
+            }
+            let records = queue.filter { !$0.spooled }.map(\.record)
+            condition.unlock()
+            var failures: [String: String] = [:]
+            for record in records {
+                do { try spool.keep(record) } catch { failures[record.id] = "\(error)" }
+            }
+            condition.lock()
+            lastFailure = failures.isEmpty ? nil : Date()
+            for record in records {
+                guard let i = queue.firstIndex(where: { $0.record.id == record.id }) else {
+                    // Written while it was being kept: the spool's copy is not needed.
+                    if failures[record.id] == nil { try? spool.release(record.id) }
+                    continue
+                }
+                queue[i].spoolTried = true
+                queue[i].spooled = failures[record.id] == nil
+                queue[i].spoolError = failures[record.id].map {
+                    "\(failures.count) signature(s) not kept in the spool \(spool.directory), held in memory only: \($0)"
+                }
+            }
+            condition.broadcast()
+        }
+        spoolerDone = true
         condition.broadcast()
         condition.unlock()
     }
 
-    private func work() {
+    /// Writes the oldest signature, once the spool has had its go at it; after a failure, waits
+    /// `retrySeconds` and tries it again.
+    private func writeLoop() {
+        condition.lock()
         while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if stopping && queue.isEmpty {
-                finish()
-                return
+            guard let job = queue.first, job.spoolTried else {
+                // Stopping, the writer still empties the queue; it waits only for the spool's go.
+                if stopping && (queue.isEmpty || spoolerDone) { break }
+                condition.wait()
+                continue
             }
-            let job = queue[0]
-            // Every queued signature goes to the spool first, not only the one being written:
-            // those behind a failing one must outlive an exit too.
-            let unspooled = queue.filter { !$0.spooled }.map(\.record)
             busy = true
             condition.unlock()
-
-            var spoolError: String?
-            var spooled = Set<String>()
-            if let spool {
-                var failed = 0
-                for record in unspooled {
-                    do {
-                        try spool.keep(record)
-                        spooled.insert(record.id)
-                    } catch {
-                        failed += 1
-                        spoolError = "\(failed) signature(s) not kept in the spool \(spool.directory), held in memory only: \(error)"
-                    }
-                }
-            }
             var failure: String?
             do {
-                try writer.write(try SignatureEncoder.files(for: job.record, options: options))
+                try writeFiles(try SignatureEncoder.files(for: job.record, options: options))
             } catch {
                 failure = "\(error)"
             }
-            if failure == nil, let spool, job.spooled || spooled.contains(job.record.id) {
-                do {
-                    try spool.release(job.record.id)
-                } catch {
-                    spoolError = "written, but still in the spool \(spool.directory) (it will be written again, identically, at the next start): \(error)"
+            condition.lock()
+            busy = false
+            let index = queue.firstIndex { $0.record.id == job.record.id }
+            var spoolError = index.flatMap { queue[$0].spoolError }
+            if failure == nil, let index {
+                // Read now, not when the write began: the spool may have kept it meanwhile.
+                let spooled = queue[index].spooled
+                queue.remove(at: index)
+                if spooled, let spool {
+                    condition.unlock()
+                    do {
+                        try spool.release(job.record.id)
+                    } catch {
+                        spoolError = "written, but still in the spool \(spool.directory) (it will be written again, identically, at the next start): \(error)"
+                    }
+                    condition.lock()
                 }
             }
-
-            condition.lock()
-            for i in queue.indices where spooled.contains(queue[i].record.id) { queue[i].spooled = true }
-            if failure == nil { queue.removeFirst() }
-            busy = false
             finished.append(Result(exportID: job.exportID, recordID: job.record.id, error: failure, spoolError: spoolError))
             var one: UInt8 = 1
             _ = write(wakeWriteFD, &one, 1)
             condition.broadcast()
-            if failure != nil && !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: retrySeconds)) }
-            if stopping && failure != nil {
-                finish()
-                return
+            if failure != nil {
+                if stopping { break }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: retrySeconds))
             }
-            condition.unlock()
         }
+        writerDone = true
+        condition.broadcast()
+        condition.unlock()
     }
-
 }

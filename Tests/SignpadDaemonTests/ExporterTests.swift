@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SignpadDaemon
+@testable import SignpadDaemon
 import SignpadExport
 import SignpadInk
 
@@ -51,6 +51,37 @@ private func names(_ dir: String) -> [String] { ((try? FileManager.default.conte
         #expect(FileManager.default.contents(atPath: exports + "/" + expected[0].name) == Data(expected[0].bytes),
                 "the same bytes as if it had been written the first time")
         #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)
+    }
+
+    @Test func aSignatureConfirmedWhileAWriteHangsIsInTheSpoolAtOnce() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/signatures", spool = parent + "/spool"
+        // A network share that stopped answering: each write waits until the test lets it go.
+        let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool), write: { files in
+                                    entered.signal()
+                                    answer.wait()
+                                    try FolderWriter(directory: exports).write(files)
+                                })
+        defer { exporter.stop() }
+        exporter.submit(record("first"), exportID: 1)
+        #expect(entered.wait(timeout: .now() + 5) == .success, "the first write began")
+        exporter.submit(record("second"), exportID: 2)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while exporter.pendingOutsideSpool > 0 && Date() < deadline { usleep(10_000) }
+        #expect(exporter.pendingOutsideSpool == 0, "the second was confirmed while the first's write hung")
+        #expect(names(spool) == ["20261121T170502Z-first.spool.json", "20261121T170502Z-second.spool.json"])
+        #expect(exporter.pending == 2 && names(exports).isEmpty, "nothing is written yet")
+
+        answer.signal()
+        answer.signal()
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(exporter.results().map(\.error) == [nil, nil])
+        #expect(names(exports).count == 4)
+        #expect(names(spool).isEmpty, "written, so no longer spooled")
     }
 
     @Test func aWrittenSignatureLeavesNothingInTheSpool() throws {
