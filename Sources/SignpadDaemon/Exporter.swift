@@ -39,6 +39,8 @@ public final class Exporter: @unchecked Sendable {
     private var queue: [Job] = []
     private var finished: [Result] = []
     private var busy = false
+    /// The signature being written and when its write began (monotonic nanoseconds).
+    private var writing: (job: Job, since: UInt64)?
     private var stopping = false
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
@@ -83,6 +85,9 @@ public final class Exporter: @unchecked Sendable {
         close(wakeFD)
         close(wakeWriteFD)
     }
+
+    /// The export folder.
+    public var directory: String { writer.directory }
 
     /// Removes temporary files a crash left behind; reports a folder that cannot be used.
     public func prepare() throws { try writer.prepare() }
@@ -129,6 +134,15 @@ public final class Exporter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return queue.filter { !$0.spooled }.count
+    }
+
+    /// The signature whose write has run longer than `seconds`, if one has. A share that stopped
+    /// answering returns no error, so this is how staff learn of it.
+    public func writeRunning(longerThan seconds: Double) -> (exportID: Int?, recordID: String)? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let writing, Double(DispatchTime.now().uptimeNanoseconds - writing.since) / 1e9 > seconds else { return nil }
+        return (writing.job.exportID, writing.job.record.id)
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
@@ -208,6 +222,7 @@ public final class Exporter: @unchecked Sendable {
                 continue
             }
             busy = true
+            writing = (job, DispatchTime.now().uptimeNanoseconds)
             condition.unlock()
             var failure: String?
             do {
@@ -217,6 +232,7 @@ public final class Exporter: @unchecked Sendable {
             }
             condition.lock()
             busy = false
+            writing = nil
             let index = queue.firstIndex { $0.record.id == job.record.id }
             var spoolError = index.flatMap { queue[$0].spoolError }
             if failure == nil, let index {

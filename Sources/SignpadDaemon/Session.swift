@@ -28,6 +28,10 @@ public final class Session {
     private var effects: [KioskEffect] = []
     private var wallAtFirstSample: Double?
     private let log: (String) -> Void
+    /// A write running this long is shown to staff as a failure until it returns.
+    var stalledWriteSeconds = 30.0
+    /// The signature whose hanging write staff have been told of.
+    private var reportedStall: String?
 
     public init(config: Config, display: Display, exporter: Exporter, deviceName: String, log: @escaping (String) -> Void) throws {
         self.config = config
@@ -65,6 +69,14 @@ public final class Session {
             }
             if let spoolError = result.spoolError { log("signature \(result.recordID): \(spoolError)") }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
+        }
+        if let stalled = exporter.writeRunning(longerThan: stalledWriteSeconds), stalled.recordID != reportedStall {
+            reportedStall = stalled.recordID
+            let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
+            let kept = config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory"
+            log("export of \(stalled.recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(kept): \(reason)")
+            failures.append(reason)
+            apply(kiosk.exportFinished(stalled.exportID, error: reason, now: now), now: now)
         }
     }
 

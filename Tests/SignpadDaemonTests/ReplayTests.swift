@@ -100,6 +100,36 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(exporter.pending == 1, "the signature is still held")
     }
 
+    @Test func aWriteThatHangsIsShownToStaffUntilItReturns() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        let dir = parent + "/signatures"
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
+        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05, spool: nil, write: { files in
+            entered.signal()
+            answer.wait()
+            try FolderWriter(directory: dir).write(files)
+        })
+        defer { exporter.stop() }
+        let session = try signedAndConfirmed(into: exporter)
+        session.stalledWriteSeconds = 0.2
+        #expect(entered.wait(timeout: .now() + 5) == .success)
+        session.tick(now: 101)
+        #expect(session.kiosk.message == .saving, "not yet long enough to tell staff")
+        usleep(300_000)
+        session.tick(now: 102)
+        guard case .saveFailed(let reason) = session.kiosk.message else { Issue.record("expected a staff message, got \(session.kiosk.message)"); return }
+        #expect(reason.contains(dir) && reason.contains("no answer"), "\(reason)")
+
+        answer.signal()
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        session.tick(now: 103)
+        let saved = session.saved, message = session.kiosk.message
+        #expect(saved.count == 1)
+        #expect(message == .saved, "the write returned: the staff message gives way to saved")
+    }
+
     @Test func anExportThatFailsIsWrittenOnceTheFolderWorks() throws {
         let parent = scratch()
         defer { removeScratch(parent) }
