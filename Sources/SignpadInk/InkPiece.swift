@@ -28,24 +28,6 @@ public enum InkPiece: Equatable, Sendable {
     case cubic(CubicSegment)
     case dot(center: Point, diameter: Double)
 
-    /// The pixels the piece can touch: a cubic lies within the hull of its control points, and
-    /// ink reaches half the pen's widest width plus half a pixel of antialiasing beyond that (the
-    /// same reach as `InkRasterizer.bounds`).
-    public var reach: PixelRect {
-        let low: Point, high: Point, radius: Double
-        switch self {
-        case .cubic(let s):
-            low = Point(min(s.p0.x, s.c1.x, s.c2.x, s.p3.x), min(s.p0.y, s.c1.y, s.c2.y, s.p3.y))
-            high = Point(max(s.p0.x, s.c1.x, s.c2.x, s.p3.x), max(s.p0.y, s.c1.y, s.c2.y, s.p3.y))
-            radius = max(s.startWidth, s.endWidth) / 2 + 0.5
-        case .dot(let center, let diameter):
-            (low, high) = (center, center)
-            radius = diameter / 2 + 0.5
-        }
-        return PixelRect(minX: floorInt(low.x - radius), minY: floorInt(low.y - radius),
-                         maxX: ceilInt(high.x + radius), maxY: ceilInt(high.y + radius))
-    }
-
     public var endPoint: Point {
         switch self {
         case .cubic(let segment): return segment.p3
