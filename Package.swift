@@ -54,6 +54,9 @@ let package = Package(
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
         .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadInput", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadDaemonTests", dependencies: ["SignpadDaemon", "SignpadText", "SignpadKiosk", "SignpadExport"]),
+        .testTarget(name: "SignpadDaemonTests", dependencies: [
+            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     ]
 )

@@ -79,13 +79,15 @@ public final class DRMDisplay: Display {
             Glibc.close(card.fd)
             throw error
         }
-        if let vt = options.vt { enterGraphics(vt) }
         do {
             try setCRTC()
         } catch {
             close()
             throw error
         }
+        // Only once the screen is ours: a start refused because another process holds it must
+        // not switch that process's console out of graphics mode on the way out.
+        if let vt = options.vt { enterGraphics(vt) }
         log("display \(path) \(connectorName) \(modeName) pitch \(buffer.pitch) rotation \(options.rotation.rawValue)")
     }
 

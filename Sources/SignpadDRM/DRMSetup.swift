@@ -68,7 +68,10 @@ extension DRMDisplay {
             let fd = open(path, O_RDWR | O_CLOEXEC)
             if fd < 0 {
                 let error = errno
-                firstError = firstError ?? (error == EACCES || error == EPERM ? .permissionDenied(path: path) : .call(path: path, operation: "open", errno: error))
+                // A named card that is not there yet is the same as none found: its driver may still load.
+                let failure: DisplayError = error == EACCES || error == EPERM ? .permissionDenied(path: path)
+                    : error == ENOENT ? .noDevice(searched: path) : .call(path: path, operation: "open", errno: error)
+                firstError = firstError ?? failure
                 continue
             }
             var dumb: UInt64 = 0
@@ -140,6 +143,10 @@ extension DRMDisplay {
         }
         defer { drmModeFreeConnector(connector) }
         let name = connectorName(connector)
+        // A named connector with its panel off or unplugged has no modes to pick from yet.
+        guard connector.pointee.connection == DRM_MODE_CONNECTED && connector.pointee.count_modes > 0 else {
+            throw .notConnected(path: path, connector: name)
+        }
         let modes = (0..<Int(connector.pointee.count_modes)).map { connector.pointee.modes[$0] }
         guard let mode = pickMode(modes, wanted: options.mode) else {
             throw .modeNotFound(path: path, connector: name, mode: options.mode ?? "any", available: modes.map { Self.name(of: $0) })

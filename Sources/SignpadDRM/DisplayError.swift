@@ -9,10 +9,21 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
     case noDumbBuffers(path: String)
     case noConnectedConnector(path: String, connectors: [String])
     case connectorNotFound(path: String, name: String, connectors: [String])
+    case notConnected(path: String, connector: String)
     case modeNotFound(path: String, connector: String, mode: String, available: [String])
     case noCRTC(path: String, connector: String)
     case masterHeld(path: String)
     case call(path: String, operation: String, errno: Int32)
+
+    /// True for what can pass without anyone changing the configuration: a card whose driver
+    /// has not loaded yet (a GPU driver can load after the service starts at boot), a panel that
+    /// is off or unplugged, or another process holding the screen (plymouth until it quits).
+    public var mayPassByItself: Bool {
+        switch self {
+        case .noDevice, .noConnectedConnector, .notConnected, .masterHeld: return true
+        default: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -26,6 +37,8 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
             return "\(path): no connected connector (connectors: \(connectors.joined(separator: ", "))); is the panel plugged in and powered?"
         case .connectorNotFound(let path, let name, let connectors):
             return "\(path): connector \(name) not found; this card has \(connectors.joined(separator: ", "))"
+        case .notConnected(let path, let connector):
+            return "\(path): \(connector) reports no panel; is it plugged in and powered?"
         case .modeNotFound(let path, let connector, let mode, let available):
             return "\(path): \(connector) has no mode \(mode); it offers \(available.joined(separator: ", "))"
         case .noCRTC(let path, let connector):

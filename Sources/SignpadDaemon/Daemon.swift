@@ -44,13 +44,21 @@ public final class Daemon {
     public func run() throws -> Exit {
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
-        let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
-        defer { display.close() }
         let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,
                                 spool: config.spoolDirectory.map(SignatureSpool.init))
         defer { exporter.stop() }
         do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept and retried") }
+        // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
+        let display: DRMDisplay
+        switch try waitForDisplay(service: service, signals: signals) {
+        case .opened(let opened):
+            display = opened
+        case .ended(let exit):
+            if exit == .stopped { finishExports(exporter, lastFailure: nil) }
+            return exit
+        }
+        defer { display.close() }
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
         openDevice(session: session, now: Self.monotonic())
         service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
@@ -101,24 +109,93 @@ public final class Daemon {
         } else {
             service.stopping()
         }
-        let pending = exporter.pending
-        if exit == .stopped && pending > 0 {
-            logger.notice("finishing \(pending) pending export(s) before exit")
-            if !exporter.waitUntilIdle(timeout: 20) {
-                let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
-                let reason = session.failures.last ?? ""
-                if lost > 0 {
-                    logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost: \(reason)")
-                }
-                if let spool = config.spoolDirectory, unwritten > lost {
-                    logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start: \(reason)")
-                }
-            }
-        }
+        if exit == .stopped { finishExports(exporter, lastFailure: session.failures.last) }
         session.tick(now: Self.monotonic())
         session.blank()
         report(session: session, display: display)
         return exit
+    }
+
+    /// How `waitForDisplay` ended.
+    enum DisplayWait {
+        case opened(DRMDisplay)
+        /// A signal ended the wait: SIGTERM or SIGINT, or SIGHUP with a configuration that loads.
+        case ended(Exit)
+    }
+
+    static let displayRetrySeconds = 2.0
+
+    /// Opens the display, and while there is none to take yet (see `DisplayError.mayPassByItself`)
+    /// tries again every two seconds, feeding the watchdog and obeying signals. systemd is told
+    /// READY with the reason as the status: the service is up and waiting, as it waits for a
+    /// touch device. A start that failed instead would be retried only a few times before
+    /// systemd gave up, and a kiosk whose panel was off at boot would never show.
+    func waitForDisplay(service: ServiceManager, signals: SignalWatcher) throws -> DisplayWait {
+        var reported: String?
+        var nextWatchdog = Self.monotonic()
+        while true {
+            switch openDisplay() {
+            case .success(let display):
+                if reported != nil { logger.notice("the display is there after waiting for it") }
+                return .opened(display)
+            case .failure(let error) where !error.mayPassByItself:
+                throw error
+            case .failure(let error):
+                if error.description != reported {
+                    logger.warning("waiting for a display: \(error); trying again every \(Int(Self.displayRetrySeconds)) s")
+                    service.ready(status: "waiting for a display: \(error)")
+                    reported = error.description
+                }
+            }
+            let retry = Self.monotonic() + Self.displayRetrySeconds
+            var now = Self.monotonic()
+            while now < retry {
+                if let interval = service.watchdogInterval, now >= nextWatchdog {
+                    service.watchdog()
+                    nextWatchdog = now + interval
+                }
+                let deadline = service.watchdogInterval == nil ? retry : min(retry, nextWatchdog)
+                var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+                let timeout = Int32(max(0, (deadline - now) * 1000).rounded(.up))
+                if poll(&fds, 1, timeout) < 0 && errno != EINTR {
+                    throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
+                }
+                if fds[0].revents != 0, let signal = signals.take() {
+                    if signal != SIGHUP {
+                        logger.notice("received signal \(signal): stopping")
+                        service.stopping()
+                        return .ended(.stopped)
+                    }
+                    // Nobody can be at a pad that shows nothing: a configuration that loads applies at once.
+                    if configurationLoads(then: "received SIGHUP: the configuration loads; reloading now, as there is no display yet") {
+                        service.reloading()
+                        return .ended(.reload)
+                    }
+                }
+                now = Self.monotonic()
+            }
+        }
+    }
+
+    func openDisplay() -> Result<DRMDisplay, DisplayError> {
+        Result { () throws(DisplayError) in try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") } }
+    }
+
+    /// On the way out after SIGTERM: pending exports get up to 20 s; what is still unwritten then
+    /// is logged as kept in the spool for the next start, or as lost.
+    func finishExports(_ exporter: Exporter, lastFailure: String?) {
+        let pending = exporter.pending
+        guard pending > 0 else { return }
+        logger.notice("finishing \(pending) pending export(s) before exit")
+        guard !exporter.waitUntilIdle(timeout: 20) else { return }
+        let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
+        let reason = lastFailure ?? ""
+        if lost > 0 {
+            logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost: \(reason)")
+        }
+        if let spool = config.spoolDirectory, unwritten > lost {
+            logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start: \(reason)")
+        }
     }
 
     /// SIGHUP: reload at once if nobody is at the pad, else once the customer is done. A memory-only

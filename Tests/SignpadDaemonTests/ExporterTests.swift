@@ -4,8 +4,8 @@ import Testing
 import SignpadExport
 import SignpadInk
 
-/// A two-stroke signature with its own id.
-private func record(_ name: String) -> SignatureRecord {
+/// A two-stroke signature with its own id (the exporter and daemon tests).
+func record(_ name: String) -> SignatureRecord {
     let wave: [Sample] = (0..<30).map { i in
         let t = Double(i)
         return Sample(Point(40 + t * 4.5, 60 + 10 * sin(t / 3)), time: 5 + t * 0.011, pressure: 0.5)
@@ -19,7 +19,7 @@ private func record(_ name: String) -> SignatureRecord {
                            endedAt: 1_795_000_001.2, device: "test panel", screenWidth: 320, screenHeight: 200)
 }
 
-private func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
+func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
 @Suite struct ExporterSpoolTests {
     @Test func signaturesTheFolderRefusesAreSpooledAndWrittenAtTheNextStart() throws {

@@ -291,7 +291,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -366,6 +366,11 @@ def main():
     check('5 DirtyFB answer logged', bool(dirty), dirty[0].split('DirtyFB:', 1)[1].strip() if dirty else 'no DirtyFB line')
     latency = [l for l in all_logs.splitlines() if 'latency event' in l]
     check('6 latency reported at exit', bool(latency), latency[0].split('latency', 1)[1].strip() if latency else 'no latency line')
+    late = [dict(w.split('=', 1) for w in re.findall(r'\w+=(?:\[[^\]]*\]|\S+)', m)) for m in markers if m.startswith('LATE DISPLAY')]
+    waited = len(late) == 2 and late[0].get('cards') == '[]' and late[0].get('alive') == 'yes' and late[0].get('waiting') == '1'
+    took = waited and late[1].get('ready') == '1' and 'the display is there after waiting' in all_logs
+    check('5 a display driver that loads after signpad starts is waited for, then used', took and bool(shots['initial']),
+          f"no card at start: signpad logged 'waiting for a display' once and stayed up; after modprobe it took the card ({late})")
     unplug = 'went away' in all_logs
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import SignpadDRM
+import SignpadExport
+import Testing
+@testable import SignpadDaemon
+
+/// Every message logged, for tests to read.
+final class CollectedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    var text: String { lock.withLock { messages.joined(separator: "\n") } }
+
+    func logger() -> Logger {
+        Logger(label: "test") { _ in CollectingHandler(log: self) }
+    }
+
+    fileprivate func append(_ message: String) { lock.withLock { messages.append(message) } }
+}
+
+private struct CollectingHandler: LogHandler {
+    let log: CollectedLog
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { log.append("\(event.level): \(event.message)") }
+}
+
+// The daemon installs signal handlers for the whole process, so these run one at a time.
+@Suite(.serialized) struct DaemonStartTests {
+    /// A GPU driver that loads after the service starts (or a panel switched off at boot) must not
+    /// make the start fail: systemd retries a failed start only a few times, then the kiosk never
+    /// shows. Meanwhile a signature left in the spool by the last run is written.
+    @Test func aDisplayNotThereYetIsWaitedForWhileTheSpoolIsWritten() throws {
+        let dir = scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spool = SignatureSpool(directory: dir + "/spool")
+        try FileManager.default.createDirectory(atPath: spool.directory, withIntermediateDirectories: true)
+        try spool.keep(record("left-by-a-power-cut"))
+        let card = dir + "/dri/card0"
+        let config = try quietConfig(["display.device=\"\(card)\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
+                                      "export.spool_directory=\"\(spool.directory)\""])
+        let log = CollectedLog()
+        let outcome = Outcome()
+        // The daemon lives on its thread alone; this one only watches the folders, the log and the outcome.
+        let thread = Thread { [log] in
+            let daemon = Daemon(config: config, logger: log.logger()) { config }
+            outcome.set(Result { try daemon.run() })
+        }
+        thread.start()
+
+        let written = dir + "/out/20261121T170502Z-left-by-a-power-cut.meta.json"
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && !(FileManager.default.fileExists(atPath: written) && log.text.contains("waiting for a display")) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        // Long enough for at least one more try, which must not log the same reason again.
+        Thread.sleep(forTimeInterval: Daemon.displayRetrySeconds + 0.5)
+        #expect(outcome.value == nil, "run() ended while it should wait: \(String(describing: outcome.value))")
+        // Only a running daemon has its handler in place; without it SIGTERM would end the tests.
+        if outcome.value == nil { kill(getpid(), SIGTERM) }
+        let stopBy = Date().addingTimeInterval(10)
+        while outcome.value == nil && Date() < stopBy { Thread.sleep(forTimeInterval: 0.05) }
+        restoreDefaultSignals()
+
+        #expect(FileManager.default.fileExists(atPath: written), "the spooled signature was not written while waiting")
+        #expect(names(spool.directory).isEmpty, "the spool still holds \(names(spool.directory))")
+        let waiting = log.text.components(separatedBy: "\n").filter { $0.contains("waiting for a display") }
+        #expect(waiting.count == 1, "\(log.text)")
+        #expect(waiting.first?.contains(card) == true && waiting.first?.contains("is a KMS driver loaded?") == true, "\(waiting)")
+        guard case .success(let exit)? = outcome.value else {
+            Issue.record("run() did not return after SIGTERM: \(String(describing: outcome.value))")
+            return
+        }
+        #expect(exit == .stopped)
+    }
+
+    /// What waiting cannot mend (a file that is no DRM card: a configuration error) fails the start at once.
+    @Test func aCardThatIsNoDisplayFailsTheStartAtOnce() throws {
+        let dir = scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = try quietConfig(["display.device=\"/dev/null\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
+                                      "export.spool_directory=\"\(dir)/spool\""])
+        let daemon = Daemon(config: config, logger: CollectedLog().logger()) { config }
+        #expect(throws: DisplayError.noDumbBuffers(path: "/dev/null")) { try daemon.run() }
+        restoreDefaultSignals()
+    }
+}
+
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<Daemon.Exit, any Error>?
+    var value: Result<Daemon.Exit, any Error>? { lock.withLock { result } }
+    func set(_ value: Result<Daemon.Exit, any Error>) { lock.withLock { result = value } }
+}
+
+private func restoreDefaultSignals() {
+    for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_DFL) }
+}
