@@ -42,7 +42,19 @@ public struct FolderWriter: Sendable {
     public func prepare() throws(ExportError) {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
-        for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { unlink("\(directory)/\(name)") }
+        for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { removeIfAbandoned("\(directory)/\(name)") }
+    }
+
+    /// A writer keeps its temporary file locked until the file has its final name, and the
+    /// kernel drops the lock when the writer dies. So a temporary file that can be locked is a
+    /// crash's leftover, and one that cannot is being written: by another kiosk sharing the
+    /// folder on a network share, or another signpad here. A file that cannot be opened, or on a
+    /// file system without locks, stays: a hidden leftover is harmless, a write cut short is not.
+    private func removeIfAbandoned(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
     }
 
     public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
@@ -53,8 +65,7 @@ public struct FolderWriter: Sendable {
 
     private func writeOne(name: String, bytes: [UInt8]) throws(ExportError) {
         let final = "\(directory)/\(name)", temporary = "\(directory)/\(Self.temporaryPrefix)\(name)"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
-        guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
+        let fd = try openLocked(temporary)
         var failure: ExportError?
         bytes.withUnsafeBytes { buffer in
             var written = 0
@@ -77,12 +88,41 @@ public struct FolderWriter: Sendable {
             failure = ExportError(path: temporary, operation: "chown to group \(group ?? "")", errno: errno)
         }
         if failure == nil && fsync(fd) != 0 { failure = ExportError(path: temporary, operation: "fsync", errno: errno) }
-        if close(fd) != 0 && failure == nil { failure = ExportError(path: temporary, operation: "close", errno: errno) }
+        // Renamed while still locked (closing drops the lock), so no `prepare` can take it for a leftover.
         if failure == nil && rename(temporary, final) != 0 { failure = ExportError(path: final, operation: "rename", errno: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
+        if failure != nil { unlink(temporary) }
+        if close(fd) != 0 && failure == nil { failure = ExportError(path: final, operation: "close", errno: errno) }
+        if let failure { throw failure }
+    }
+
+    /// Opens (creating) the temporary file and locks it (see `removeIfAbandoned`); truncated
+    /// only once locked. A lock taken on a file some `prepare` unlinked meanwhile is no lock on
+    /// the name, so the file is opened again.
+    private func openLocked(_ temporary: String) throws(ExportError) -> Int32 {
+        for _ in 0..<3 {
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, fileMode)
+            guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let error = errno
+                // Another writer has this very file: the same signature written twice at once.
+                if error == EWOULDBLOCK {
+                    close(fd)
+                    throw ExportError(path: temporary, operation: "locking (another writer has it)", errno: error)
+                }
+                // A file system without locks: written as before, unlocked.
+            }
+            var opened = stat(), named = stat()
+            if fstat(fd, &opened) == 0 && stat(temporary, &named) == 0 && opened.st_ino == named.st_ino && opened.st_dev == named.st_dev {
+                if ftruncate(fd, 0) != 0 {
+                    let error = errno
+                    close(fd)
+                    throw ExportError(path: temporary, operation: "truncating", errno: error)
+                }
+                return fd
+            }
+            close(fd)
         }
+        throw ExportError(path: temporary, operation: "creating (it was removed each time it was opened)", errno: EAGAIN)
     }
 
     /// Removes a file for good: unlinked, then the folder fsynced.

@@ -173,6 +173,31 @@ func temporaryDirectory() -> String {
         #expect(FileManager.default.contents(atPath: dir + "/a.png") == Data([1, 2, 3]))
     }
 
+    /// Several kiosks often write to one folder on a network share. One starting, or writing,
+    /// must not remove a file another is writing at that moment: that write would fail (the
+    /// rename finds nothing) and its kiosk would tell staff the folder is missing.
+    @Test func aTemporaryFileAnotherWriterHoldsStaysAndOnlyAbandonedOnesGo() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = FolderWriter(directory: dir)
+        try writer.prepare()
+        let inFlight = dir + "/\(FolderWriter.temporaryPrefix)other-kiosk.png", abandoned = dir + "/\(FolderWriter.temporaryPrefix)crashed.png"
+        #expect(FileManager.default.createFile(atPath: abandoned, contents: Data([1, 2])))
+        // Another writer, mid-write: its own open file description, locked as FolderWriter locks it.
+        let other = open(inFlight, O_WRONLY | O_CREAT, 0o640)
+        #expect(other >= 0 && flock(other, LOCK_EX | LOCK_NB) == 0)
+
+        try writer.write([("mine.png", [7, 8, 9])])
+        #expect(FileManager.default.fileExists(atPath: inFlight), "the file another writer holds was removed")
+        #expect(!FileManager.default.fileExists(atPath: abandoned), "the crash's leftover stays")
+        #expect(FileManager.default.contents(atPath: dir + "/mine.png") == Data([7, 8, 9]))
+
+        // Once that writer is gone (the kernel drops its lock), its file is a leftover too.
+        close(other)
+        try writer.prepare()
+        #expect(!FileManager.default.fileExists(atPath: inFlight))
+    }
+
     @Test func aMissingParentIsAClearError() {
         let writer = FolderWriter(directory: "/nonexistent-signpad/deeper/signatures")
         do {
