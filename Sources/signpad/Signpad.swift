@@ -57,7 +57,9 @@ func loadRecording(_ path: String) throws -> EvemuRecording {
     } catch {
         throw ValidationError(error.description)
     }
-    return try EvemuRecording.parse(text, file: path)
+    let recording = try EvemuRecording.parse(text, file: path)
+    try recording.requireUsableDevice(file: path)
+    return recording
 }
 
 struct Run: ParsableCommand {

@@ -260,4 +260,18 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     @Test func aFileWithoutADeviceNameIsRejected() {
         #expect(throws: EvemuError.self) { try EvemuRecording.parse("E: 0.000001 0000 0000 0\n", file: "x") }
     }
+
+    /// A recording of a keyboard or mouse (the wrong node recorded) is refused naming the file, not just the device.
+    @Test func aRecordingOfADeviceSignpadWouldNotUseIsRefusedNamingTheFile() throws {
+        let keyboard = try EvemuRecording.parse("# EVEMU 1.3\nN: AT Translated Set 2 keyboard\nE: 0.000001 0000 0000 0\n", file: "keys.evemu")
+        do {
+            try keyboard.requireUsableDevice(file: "keys.evemu")
+            Issue.record("a keyboard's recording was accepted")
+        } catch {
+            #expect(error.file == "keys.evemu")
+            #expect("\(error)".hasPrefix("keys.evemu: the recorded device \"AT Translated Set 2 keyboard\""), "\(error)")
+            #expect("\(error)".contains("no absolute X/Y axes"), "\(error)")
+        }
+        try EvemuRecording(device: panel(), events: []).requireUsableDevice(file: "panel.evemu")
+    }
 }
