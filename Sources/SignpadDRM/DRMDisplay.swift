@@ -46,6 +46,9 @@ public final class DRMDisplay: Display {
     /// True while another process holds master: drawing goes on in RAM, nothing reaches the panel.
     @exclusivity(unchecked) public private(set) var masterLost = false
     @exclusivity(unchecked) public private(set) var bytesCopied = 0
+    /// True once the device has gone (a USB display unplugged, its driver unbound): the kernel
+    /// then fails every call on it with ENODEV, and nothing drawn reaches a panel.
+    @exclusivity(unchecked) public private(set) var gone = false
 
     private let fd: Int32
     private let connectorID: UInt32
@@ -115,6 +118,7 @@ public final class DRMDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, dirty: DirtyRegion) {
+        if gone { return }
         if masterLost {
             guard regainMaster() else { return }
             presentAll(canvas)
@@ -126,6 +130,18 @@ public final class DRMDisplay: Display {
             bytesCopied += rect.intersection(canvas.bounds).area * 4
         }
         flush()
+    }
+
+    /// Asks the kernel whether the device is still there, with one cheap call. A driver that
+    /// needs no DirtyFB would otherwise be drawn into after it went, and nothing would fail.
+    public func checkPresence() {
+        var value: UInt64 = 0
+        if !gone && drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) != 0 && errno == ENODEV { markGone() }
+    }
+
+    private func markGone() {
+        gone = true
+        log("\(path) went away (No such device)")
     }
 
     /// Copies the whole canvas: at start, and after master comes back.
@@ -150,6 +166,8 @@ public final class DRMDisplay: Display {
         case EACCES, EPERM:
             masterLost = true
             log("DRM master lost on \(path): another process took the screen; drawing continues in memory")
+        case ENODEV:
+            markGone()
         default:
             log("DirtyFB failed: \(String(cString: strerror(-rc)))")
         }

@@ -50,20 +50,28 @@ public final class Daemon {
         do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept and retried") }
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
-        let display: DRMDisplay
-        switch try waitForDisplay(service: service, signals: signals) {
-        case .opened(let opened):
-            display = opened
-        case .ended(let exit):
-            if exit == .stopped { finishExports(exporter, lastFailure: nil) }
-            return exit
+        while true {
+            let display: DRMDisplay
+            switch try waitForDisplay(service: service, signals: signals) {
+            case .opened(let opened):
+                display = opened
+            case .ended(let exit):
+                if exit == .stopped { finishExports(exporter, lastFailure: nil) }
+                return exit
+            }
+            if let exit = try serve(display, exporter: exporter, service: service, signals: signals) { return exit }
         }
+    }
+
+    /// The kiosk on one display, until a signal ends it (its `Exit`) or the display goes away (nil:
+    /// the caller waits for one again; the exporter and its spool go on meanwhile).
+    func serve(_ display: DRMDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
         defer { display.close() }
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
         openDevice(session: session, now: Self.monotonic())
         service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
         logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
-        var nextWatchdog = Self.monotonic()
+        var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
 
         loop: while true {
@@ -93,6 +101,17 @@ public final class Daemon {
             }
             if fds.count > 2 && fds[2].revents != 0 { readInput(session: session, hangup: fds[2].revents & Int16(POLLHUP | POLLERR) != 0) }
             session.tick(now: Self.monotonic())
+            if Self.monotonic() >= nextPresenceCheck {
+                display.checkPresence()
+                nextPresenceCheck = Self.monotonic() + 1
+            }
+            if display.gone {
+                logger.error("the display went away (a USB display unplugged, or its driver unbound); any unconfirmed signature on it is dropped; waiting for a display again")
+                // Its decoder maps touches to this display's size.
+                closeDevice()
+                report(session: session, display: display)
+                return nil
+            }
             if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
                 reloadRequested = false
                 // Read once more: the file may have changed since the signal.
@@ -280,13 +299,17 @@ public final class Daemon {
         if status == .gone || hangup {
             decoder.cancel { session.handle($0, now: Self.monotonic()) }
             logger.warning("\(device.path) went away; ending the stroke and waiting for it to come back")
-            device.close()
-            self.device = nil
-            self.decoder = nil
+            closeDevice()
             nextRescan = Self.monotonic() + 0.5
             return
         }
         self.decoder = decoder
+    }
+
+    func closeDevice() {
+        device?.close()
+        device = nil
+        decoder = nil
     }
 
     func report(session: Session, display: DRMDisplay) {

@@ -291,7 +291,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -305,7 +305,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -371,7 +371,15 @@ def main():
     took = waited and late[1].get('ready') == '1' and 'the display is there after waiting' in all_logs
     check('5 a display driver that loads after signpad starts is waited for, then used', took and bool(shots['initial']),
           f"no card at start: signpad logged 'waiting for a display' once and stayed up; after modprobe it took the card ({late})")
-    unplug = 'went away' in all_logs
+    replug = [dict(w.split('=', 1) for w in re.findall(r'\w+=(?:\[[^\]]*\]|\S+)', m)) for m in markers if m.startswith('REPLUG')]
+    if shots['replugged']:
+        d = region_diff(shots['replugged'][2], expected_initial[2], W, whole)
+        back = len(replug) == 2 and replug[0].get('gone') == '1' and replug[0].get('alive') == 'yes' and replug[1].get('ready') == '2'
+        check('5 a display that goes away and comes back is drawn on again', back and d < 0.005,
+              f"PCI remove: signpad noticed and stayed up; after rescan it drew the kiosk again ({100 * d:.3f}% of pixels differ; {replug})")
+    else:
+        check('5 a display that goes away and comes back is drawn on again', False, 'no screendump')
+    unplug = bool(re.search(r'/dev/input/event\d+ went away', all_logs))
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
           'the kernel dropped events while the daemon was frozen; it synced and kept running')
