@@ -208,12 +208,12 @@ public final class Daemon {
         logger.notice("finishing \(pending) pending export(s) before exit")
         guard !exporter.waitUntilIdle(timeout: 20) else { return }
         let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
-        let reason = lastFailure ?? ""
+        let reason = lastFailure.map { ": \($0)" } ?? ""
         if lost > 0 {
-            logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost: \(reason)")
+            logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost\(reason)")
         }
         if let spool = config.spoolDirectory, unwritten > lost {
-            logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start: \(reason)")
+            logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start\(reason)")
         }
     }
 

@@ -38,11 +38,23 @@ public struct FolderWriter: Sendable {
 
     public static let temporaryPrefix = ".signpad-"
 
-    /// Creates the folder (0750) if needed and removes temporary files a crash left behind.
+    /// At start: creates the folder if needed and removes temporary files a crash left behind.
+    /// A folder signpad may write but not list (a drop box on a share) keeps any leftovers.
     public func prepare() throws(ExportError) {
+        try createFolder()
+        let names: [String]
+        do {
+            names = try allNames()
+        } catch where error.errno == EACCES {
+            return
+        }
+        for name in names where name.hasPrefix(Self.temporaryPrefix) { removeIfAbandoned("\(directory)/\(name)") }
+    }
+
+    /// Creates the folder (0750) if it is missing.
+    private func createFolder() throws(ExportError) {
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
-        for name in try allNames() where name.hasPrefix(Self.temporaryPrefix) { removeIfAbandoned("\(directory)/\(name)") }
     }
 
     /// A writer keeps its temporary file locked until the file has its final name, and the
@@ -51,14 +63,19 @@ public struct FolderWriter: Sendable {
     /// folder on a network share, or another signpad here. A file that cannot be opened, or on a
     /// file system without locks, stays: a hidden leftover is harmless, a write cut short is not.
     private func removeIfAbandoned(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        // Opened for writing (never truncated): NFS takes flock as a POSIX lock, and an exclusive
+        // one needs a descriptor open for writing.
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return }
         defer { close(fd) }
         if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
     }
 
+    /// Writes the files, creating the folder if it went missing. It never lists the folder:
+    /// that takes time in proportion to all it holds, and a back office may let years of
+    /// signatures collect in it, on a network share.
     public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
-        try prepare()
+        try createFolder()
         for file in files { try writeOne(name: file.name, bytes: file.bytes) }
         try syncDirectory()
     }
@@ -148,6 +165,9 @@ public struct FolderWriter: Sendable {
 
     private func syncDirectory() throws(ExportError) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // A folder that may be written but not read (a drop box) cannot be opened to fsync. Such
+        // folders are shares, whose server commits a rename before it answers.
+        if fd < 0 && errno == EACCES { return }
         guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno) }
         defer { close(fd) }
         if fsync(fd) != 0 { throw ExportError(path: directory, operation: "fsync of the folder", errno: errno) }

@@ -83,10 +83,12 @@ def main():
         meta = json.loads(files[metas[0]])
         sums_ok = all(hashlib.sha256(files.get(n, b'')).hexdigest() == e['sha256'] for n, e in meta['files'].items())
         modes_ok = len(owners) == 5 and all(o == ['signpad:signpad', '640'] for o in owners.values())
-        check('S5 Done writes the exports into the state directory as signpad:signpad 0640', sums_ok and modes_ok,
-              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, owners and modes {sorted({' '.join(o) for o in owners.values()})}")
+        folder = said('exportdir')
+        drop_box = folder.get('mode') == '330' and folder.get('failed') == '0'
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list', sums_ok and modes_ok and drop_box,
+              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, owners and modes {sorted({' '.join(o) for o in owners.values()})}; folder {folder['text']}")
     else:
-        check('S5 Done writes the exports into the state directory as signpad:signpad 0640', False, f'no metadata among {sorted(files)}')
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list', False, f'no metadata among {sorted(files)}')
     # The new background differs from the old by 47 in red: the threshold must be below that.
     reload = said('reload')
     reloaded = shot('sd-reloaded')
