@@ -143,8 +143,9 @@ extension DRMDisplay {
         }
         defer { drmModeFreeConnector(connector) }
         let name = connectorName(connector)
-        // A named connector with its panel off or unplugged has no modes to pick from yet.
-        guard connector.pointee.connection == DRM_MODE_CONNECTED && connector.pointee.count_modes > 0 else {
+        // A named connector with its panel off or unplugged has no modes to pick from yet. (One
+        // whose state is unknown but that lists modes, as some built-in panels do, is used.)
+        guard connector.pointee.connection != DRM_MODE_DISCONNECTED && connector.pointee.count_modes > 0 else {
             throw .notConnected(path: path, connector: name)
         }
         let modes = (0..<Int(connector.pointee.count_modes)).map { connector.pointee.modes[$0] }
