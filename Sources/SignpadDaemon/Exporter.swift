@@ -38,7 +38,6 @@ public final class Exporter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var finished: [Result] = []
-    private var busy = false
     /// The signature being written and when its write began (monotonic nanoseconds).
     private var writing: (job: Job, since: UInt64)?
     private var stopping = false
@@ -150,7 +149,7 @@ public final class Exporter: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !queue.isEmpty || busy {
+        while !queue.isEmpty || writing != nil {
             if !condition.wait(until: deadline) { return false }
         }
         return true
@@ -221,7 +220,6 @@ public final class Exporter: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            busy = true
             writing = (job, DispatchTime.now().uptimeNanoseconds)
             condition.unlock()
             var failure: String?
@@ -231,7 +229,6 @@ public final class Exporter: @unchecked Sendable {
                 failure = "\(error)"
             }
             condition.lock()
-            busy = false
             writing = nil
             let index = queue.firstIndex { $0.record.id == job.record.id }
             var spoolError = index.flatMap { queue[$0].spoolError }

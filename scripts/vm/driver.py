@@ -366,12 +366,15 @@ def main():
     check('5 DirtyFB answer logged', bool(dirty), dirty[0].split('DirtyFB:', 1)[1].strip() if dirty else 'no DirtyFB line')
     latency = [l for l in all_logs.splitlines() if 'latency event' in l]
     check('6 latency reported at exit', bool(latency), latency[0].split('latency', 1)[1].strip() if latency else 'no latency line')
-    late = [dict(w.split('=', 1) for w in re.findall(r'\w+=(?:\[[^\]]*\]|\S+)', m)) for m in markers if m.startswith('LATE DISPLAY')]
+    def fields(prefix):
+        """The key=value words (a value may be a [bracketed list]) of each marker with this prefix."""
+        return [dict(w.split('=', 1) for w in re.findall(r'\w+=(?:\[[^\]]*\]|\S+)', m)) for m in markers if m.startswith(prefix)]
+    late = fields('LATE DISPLAY')
     waited = len(late) == 2 and late[0].get('cards') == '[]' and late[0].get('alive') == 'yes' and late[0].get('waiting') == '1'
     took = waited and late[1].get('ready') == '1' and 'the display is there after waiting' in all_logs
     check('5 a display driver that loads after signpad starts is waited for, then used', took and bool(shots['initial']),
           f"no card at start: signpad logged 'waiting for a display' once and stayed up; after modprobe it took the card ({late})")
-    replug = [dict(w.split('=', 1) for w in re.findall(r'\w+=(?:\[[^\]]*\]|\S+)', m)) for m in markers if m.startswith('REPLUG')]
+    replug = fields('REPLUG')
     if shots['replugged']:
         d = region_diff(shots['replugged'][2], expected_initial[2], W, whole)
         back = len(replug) == 2 and replug[0].get('gone') == '1' and replug[0].get('alive') == 'yes' and replug[1].get('ready') == '2'
