@@ -46,9 +46,10 @@ public final class DRMDisplay: Display {
     /// True while another process holds master: drawing goes on in RAM, nothing reaches the panel.
     @exclusivity(unchecked) public private(set) var masterLost = false
     @exclusivity(unchecked) public private(set) var bytesCopied = 0
-    /// True once the device has gone (a USB display unplugged, its driver unbound): the kernel
-    /// then fails every call on it with ENODEV, and nothing drawn reaches a panel.
-    @exclusivity(unchecked) public private(set) var gone = false
+    /// Set once this display cannot be used as it is; the daemon then waits for a display again.
+    @exclusivity(unchecked) public private(set) var loss: DisplayLoss?
+    /// True while the connector reports no panel: its CRTC is off, drawing goes on into the buffer.
+    @exclusivity(unchecked) public private(set) var panelAway = false
 
     private let fd: Int32
     private let connectorID: UInt32
@@ -118,7 +119,7 @@ public final class DRMDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, dirty: DirtyRegion) {
-        if gone { return }
+        if loss != nil { return }
         if masterLost {
             guard regainMaster() else { return }
             presentAll(canvas)
@@ -129,19 +130,71 @@ public final class DRMDisplay: Display {
             scanoutRects.append(scanout.copy(rect, from: canvas, to: buffer.memory, pitch: Int(buffer.pitch)))
             bytesCopied += rect.intersection(canvas.bounds).area * 4
         }
-        flush()
+        // With the panel away the buffer is kept current, and is shown whole when it is back.
+        if !panelAway { flush() }
     }
 
-    /// Asks the kernel whether the device is still there, with one cheap call. A driver that
-    /// needs no DirtyFB would otherwise be drawn into after it went, and nothing would fail.
+    /// Asks the kernel, once a second, whether the device is still there (a driver that needs
+    /// no DirtyFB would otherwise be drawn into after it went, and nothing would fail) and
+    /// whether the connector still reports a panel.
     public func checkPresence() {
+        guard loss == nil else { return }
         var value: UInt64 = 0
-        if !gone && drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) != 0 && errno == ENODEV { markGone() }
+        if drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) != 0 && errno == ENODEV {
+            markGone()
+            return
+        }
+        if !masterLost { checkPanel() }
     }
 
     private func markGone() {
-        gone = true
+        loss = .deviceGone(path: path)
         log("\(path) went away (No such device)")
+    }
+
+    /// A panel switched off or unplugged (DisplayPort drops its hot-plug line when powered off)
+    /// turns its output off, as compositors do. When a panel is back its mode is set again: a
+    /// CRTC left running across the gap may still show nothing (an untrained DisplayPort link).
+    /// The status read does not probe; the kernel updates it on hot-plug.
+    private func checkPanel() {
+        guard let current = drmModeGetConnectorCurrent(fd, connectorID) else { return }
+        let connected = current.pointee.connection != DRM_MODE_DISCONNECTED
+        drmModeFreeConnector(current)
+        if !panelAway && !connected {
+            panelAway = true
+            _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+            log("\(connectorName) reports no panel (switched off or unplugged): its output is off; the kiosk goes on and is shown when a panel is back")
+        } else if panelAway && connected {
+            panelReturned()
+        }
+    }
+
+    /// Sets the mode again on the panel now plugged in, which may be another one: a mode of the
+    /// same size keeps the kiosk as it is; without one the display is lost and taken anew.
+    private func panelReturned() {
+        // A full probe: the status read leaves the mode list as it was when the panel went.
+        guard let probed = drmModeGetConnector(fd, connectorID) else { return }
+        defer { drmModeFreeConnector(probed) }
+        let modes = (0..<Int(probed.pointee.count_modes)).map { probed.pointee.modes[$0] }
+        guard !modes.isEmpty else { return }
+        let sameSize = modes.filter { Self.name(of: $0) == modeName }
+        guard let next = sameSize.first(where: { $0.clock == mode.clock && $0.vrefresh == mode.vrefresh }) ?? sameSize.first else {
+            loss = .modeGone(path: path, connector: connectorName, mode: modeName, available: modes.map { Self.name(of: $0) })
+            log("\(connectorName) has a panel again, without \(modeName)")
+            return
+        }
+        mode = next
+        do {
+            try setCRTC()
+        } catch {
+            // Tried again at the next check.
+            log("\(connectorName) has a panel again, but setting \(modeName) failed: \(error)")
+            return
+        }
+        panelAway = false
+        scanoutRects = [PixelRect(x: 0, y: 0, width: scanout.width, height: scanout.height)]
+        flush()
+        log("\(connectorName) has a panel again: \(modeName) set again")
     }
 
     /// Copies the whole canvas: at start, and after master comes back.

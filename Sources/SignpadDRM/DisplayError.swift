@@ -50,3 +50,21 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+/// Why a display that was shown can no longer be used as it is.
+public enum DisplayLoss: Equatable, Sendable, CustomStringConvertible {
+    /// The device went away: a USB display unplugged, or its driver unbound.
+    case deviceGone(path: String)
+    /// A panel came back on the connector without the mode's size: another panel, plugged in
+    /// while this one was away.
+    case modeGone(path: String, connector: String, mode: String, available: [String])
+
+    public var description: String {
+        switch self {
+        case .deviceGone(let path):
+            return "\(path) went away (a USB display unplugged, or its driver unbound)"
+        case .modeGone(let path, let connector, let mode, let available):
+            return "\(path): the panel now on \(connector) has no \(mode) (it offers \(available.joined(separator: ", ")))"
+        }
+    }
+}

@@ -105,8 +105,8 @@ public final class Daemon {
                 display.checkPresence()
                 nextPresenceCheck = Self.monotonic() + 1
             }
-            if display.gone {
-                logger.error("the display went away (a USB display unplugged, or its driver unbound); any unconfirmed signature on it is dropped; waiting for a display again")
+            if let loss = display.loss {
+                logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
                 // Its decoder maps touches to this display's size.
                 closeDevice()
                 report(session: session, display: display)

@@ -291,7 +291,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -305,7 +305,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -382,6 +382,16 @@ def main():
               f"PCI remove: signpad noticed and stayed up; after rescan it drew the kiosk again ({100 * d:.3f}% of pixels differ; {replug})")
     else:
         check('5 a display that goes away and comes back is drawn on again', False, 'no screendump')
+    panel = fields('PANEL')
+    if shots['panel-off'] and shots['panel-on'] and shots['signed']:
+        dark = region_diff(shots['panel-off'][2], shots['signed'][2], W, whole)
+        back = region_diff(shots['panel-on'][2], shots['signed'][2], W, whole)
+        told = len(panel) == 1 and panel[0].get('off') == '1' and panel[0].get('back') == '1' and panel[0].get('alive') == 'yes'
+        check('5 a panel switched off and on is shown again with its ink', told and dark > 0.5 and back < 0.002,
+              f"connector forced off: output off ({100 * dark:.1f}% of pixels differ from the signed screen); "
+              f"back: mode set again, {100 * back:.3f}% differ; {panel}")
+    else:
+        check('5 a panel switched off and on is shown again with its ink', False, f'no screendump; {panel}')
     unplug = bool(re.search(r'/dev/input/event\d+ went away', all_logs))
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
