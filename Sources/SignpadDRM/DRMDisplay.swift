@@ -48,8 +48,13 @@ public final class DRMDisplay: Display {
     @exclusivity(unchecked) public private(set) var bytesCopied = 0
     /// Set once this display cannot be used as it is; the daemon then waits for a display again.
     @exclusivity(unchecked) public private(set) var loss: DisplayLoss?
-    /// True while the connector reports no panel: its CRTC is off, drawing goes on into the buffer.
+    /// True while the connector reports no panel.
     @exclusivity(unchecked) public private(set) var panelAway = false
+    /// True while the kiosk has switched the screen off.
+    @exclusivity(unchecked) public private(set) var asleep = false
+    /// The CRTC is off while the panel is away or the kiosk sleeps; drawing goes on into the
+    /// buffer, which is shown whole when the output is on again.
+    private var outputOff: Bool { panelAway || asleep }
 
     private let fd: Int32
     private let connectorID: UInt32
@@ -130,8 +135,7 @@ public final class DRMDisplay: Display {
             scanoutRects.append(scanout.copy(rect, from: canvas, to: buffer.memory, pitch: Int(buffer.pitch)))
             bytesCopied += rect.intersection(canvas.bounds).area * 4
         }
-        // With the panel away the buffer is kept current, and is shown whole when it is back.
-        if !panelAway { flush() }
+        if !outputOff { flush() }
     }
 
     /// Asks the kernel, once a second, whether the device is still there (a driver that needs
@@ -161,8 +165,8 @@ public final class DRMDisplay: Display {
         let connected = current.pointee.connection != DRM_MODE_DISCONNECTED
         drmModeFreeConnector(current)
         if !panelAway && !connected {
+            if !outputOff { switchOutputOff() }
             panelAway = true
-            _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
             log("\(connectorName) reports no panel (switched off or unplugged): its output is off; the kiosk goes on and is shown when a panel is back")
         } else if panelAway && connected {
             panelReturned()
@@ -184,17 +188,42 @@ public final class DRMDisplay: Display {
             return
         }
         mode = next
+        // Failing, it is tried again at the next check.
+        guard asleep || switchOutputOn(because: "\(connectorName) has a panel again") else { return }
+        panelAway = false
+        log("\(connectorName) has a panel again: \(asleep ? "the screen sleeps; \(modeName) is set when it wakes" : "\(modeName) set again")")
+    }
+
+    /// The kiosk switches the screen off after a while without a touch, and on at the next.
+    public func setAsleep(_ value: Bool) {
+        guard value != asleep, loss == nil else { return }
+        if value {
+            if !outputOff { switchOutputOff() }
+            asleep = true
+        } else {
+            asleep = false
+            if !panelAway { _ = switchOutputOn(because: "waking the screen") }
+        }
+    }
+
+    /// Turns the CRTC off: the panel gets no signal and sleeps (DPMS off, as an idle console does).
+    private func switchOutputOff() {
+        _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+    }
+
+    /// Sets the mode again and sends the whole buffer, which was kept current while it was off.
+    private func switchOutputOn(because reason: String) -> Bool {
         do {
             try setCRTC()
         } catch {
-            // Tried again at the next check.
-            log("\(connectorName) has a panel again, but setting \(modeName) failed: \(error)")
-            return
+            log("\(reason): setting \(modeName) on \(connectorName) failed: \(error)")
+            // Another process took the screen meanwhile: present takes it back as it comes.
+            if case .masterHeld = error { masterLost = true }
+            return false
         }
-        panelAway = false
         scanoutRects = [PixelRect(x: 0, y: 0, width: scanout.width, height: scanout.height)]
         flush()
-        log("\(connectorName) has a panel again: \(modeName) set again")
+        return true
     }
 
     /// Copies the whole canvas: at start, and after master comes back.

@@ -89,6 +89,8 @@ public struct Config: Sendable {
         labels.saved = try r.string("kiosk.saved", default: labels.saved)
         labels.saveFailed = try r.string("kiosk.save_failed", default: labels.saveFailed)
         rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout)
+        rules.sleepAfter = try r.number("kiosk.sleep_after", default: rules.sleepAfter)
+        guard rules.sleepAfter >= 0 && rules.sleepAfter.isFinite else { throw r.error("kiosk.sleep_after", "expected seconds ≥ 0 (0: never)") }
         rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds)
         rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength)
         rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent)

@@ -111,6 +111,9 @@ public final class Session {
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
             case .repaintChrome:
                 repaintChrome()
+            case .sleep(let off):
+                display.setAsleep(off)
+                log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
             }
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }

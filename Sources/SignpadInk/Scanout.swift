@@ -83,6 +83,8 @@ public protocol Display: AnyObject {
     var bytesCopied: Int { get }
     /// Shows `dirty` of `canvas` (logical coordinates) on the screen.
     func present(_ canvas: Canvas, dirty: DirtyRegion)
+    /// Switches the screen off (true) or on (false). What is presented meanwhile shows when it is on.
+    func setAsleep(_ asleep: Bool)
 }
 
 /// A display in RAM with the same interface as the panel.
@@ -94,6 +96,8 @@ public final class OffscreenDisplay: Display {
     @exclusivity(unchecked) public private(set) var screen: Canvas
     /// Bytes copied to the screen so far.
     @exclusivity(unchecked) public private(set) var bytesCopied = 0
+    /// The panel's backlight and signal, which `screen` does not show.
+    public private(set) var asleep = false
 
     public init(width: Int, height: Int, rotation: Rotation = .none) {
         scanout = Scanout(width: width, height: height, rotation: rotation)
@@ -110,4 +114,6 @@ public final class OffscreenDisplay: Display {
             }
         }
     }
+
+    public func setAsleep(_ asleep: Bool) { self.asleep = asleep }
 }

@@ -9,6 +9,9 @@ public struct KioskRules: Equatable, Sendable {
     public var minInkExtent: Double = 30
     /// Seconds without a touch after which an unconfirmed signature is wiped (0: never).
     public var idleTimeout: Double = 60
+    /// Seconds without a touch after which the screen is switched off while nobody is at the pad
+    /// and no staff message shows (0: never). A touch switches it on and draws nothing.
+    public var sleepAfter: Double = 0
     /// Seconds the "Saved" confirmation stays.
     public var savedSeconds: Double = 2
     /// Seconds a hint stays.
@@ -40,6 +43,8 @@ public enum KioskEffect: Equatable, Sendable {
     case save(Signature, exportID: Int)
     /// Buttons or message changed: repaint the screen's furniture.
     case repaintChrome
+    /// Switch the screen off (true) or on again (false).
+    case sleep(Bool)
 }
 
 /// The kiosk state machine.
@@ -52,13 +57,16 @@ public struct Kiosk: Sendable {
     public private(set) var signature = Signature()
     /// Exports handed out and not yet written.
     public private(set) var pendingExports: Set<Int> = []
+    /// The screen is off (see `KioskRules.sleepAfter`).
+    public private(set) var asleep = false
 
     private var messageUntil = Double.infinity
     private var lastActivity = 0.0
     private var nextExportID = 1
     /// What the finger down now is. An outside touch keeps its last sample: should it enter the
     /// box, the ink starts there, so the line crosses the box's edge.
-    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool) }
+    /// A touch that woke the screen means nothing else: someone reaching for a dark screen has not aimed.
+    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool), waking }
     private var touch = Touch.none
     private var lastOutsideTap: Double?
 
@@ -79,6 +87,12 @@ public struct Kiosk: Sendable {
     /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
     public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
         lastActivity = now
+        if asleep {
+            guard case .down = event else { return }
+            wake(into: &effects)
+            touch = .waking
+            return
+        }
         switch event {
         case .down(let sample):
             if let button = layout.button(at: sample.point) {
@@ -111,7 +125,7 @@ public struct Kiosk: Sendable {
                 } else {
                     touch = .outside(start: start, origin: origin, last: sample, moved: moved || sample.point.distance(to: origin) > 10)
                 }
-            case .none:
+            case .none, .waking:
                 break
             }
         case .up, .cancel:
@@ -133,7 +147,7 @@ public struct Kiosk: Sendable {
                         lastOutsideTap = now
                     }
                 }
-            case .none:
+            case .none, .waking:
                 break
             }
             touch = .none
@@ -147,13 +161,17 @@ public struct Kiosk: Sendable {
         effects.append(.ink(.down(sample)))
     }
 
-    /// Time passes: messages expire, an idle signature is wiped.
+    /// Time passes: messages expire, an idle signature is wiped, an idle screen is switched off.
     public mutating func tick(now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
         if rules.idleTimeout > 0 && hasInk && now - lastActivity >= rules.idleTimeout, case .none = touch {
             signature = Signature()
             effects.append(.clearInk)
+        }
+        if mayFallAsleep && now - lastActivity >= rules.sleepAfter {
+            asleep = true
+            effects.append(.sleep(true))
         }
         return effects
     }
@@ -162,7 +180,16 @@ public struct Kiosk: Sendable {
     public func nextDeadline() -> Double {
         var deadline = messageUntil
         if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
+        if mayFallAsleep { deadline = min(deadline, lastActivity + rules.sleepAfter) }
         return deadline
+    }
+
+    /// Only the plain screen sleeps: never over a customer's ink or message, nor a staff message.
+    private var mayFallAsleep: Bool { rules.sleepAfter > 0 && !asleep && isBetweenCustomers && message == .none }
+
+    private mutating func wake(into effects: inout [KioskEffect]) {
+        asleep = false
+        effects.append(.sleep(false))
     }
 
     /// `id` nil: a signature from before the last start, which no customer is waiting for, so
@@ -170,6 +197,8 @@ public struct Kiosk: Sendable {
     public mutating func exportFinished(_ id: Int?, error: String?, now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         if let error {
+            // Staff must see it: a spooled signature's write can fail while the screen sleeps.
+            if asleep { wake(into: &effects) }
             setMessage(.saveFailed(error), now: now, into: &effects, seconds: .infinity)
         } else if let id {
             pendingExports.remove(id)

@@ -143,6 +143,39 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.signature.isEmpty)
     }
 
+    @Test func anIdleScreenSleepsOnlyWhenNobodyIsAtThePadAndTheWakingTouchDrawsNothing() {
+        var rules = KioskRules()
+        rules.sleepAfter = 300
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 10)
+        #expect(kiosk.nextDeadline() == 10 + rules.idleTimeout, "ink is wiped before the screen may sleep")
+        #expect(kiosk.tick(now: 10 + rules.idleTimeout) == [.clearInk])
+        #expect(!kiosk.asleep, "never straight over a customer's ink")
+        #expect(kiosk.nextDeadline() == 10 + rules.sleepAfter)
+        #expect(kiosk.tick(now: 10 + rules.sleepAfter) == [.sleep(true)])
+        #expect(kiosk.asleep)
+        #expect(kiosk.nextDeadline() == .infinity, "nothing more to do until a touch")
+        // The waking touch lands on Done and moves through the box: it is neither a press nor ink.
+        let waking = kiosk.swipe([centre(layout.doneButton), centre(layout.box)], now: 400)
+        #expect(waking == [.sleep(false)])
+        #expect(!kiosk.asleep && kiosk.signature.isEmpty && kiosk.pendingExports.isEmpty)
+        #expect(kiosk.swipe(signatureSwipe(layout), now: 401).contains { if case .ink = $0 { return true } else { return false } },
+                "the next touch is ink again")
+    }
+
+    @Test func aStaffMessageKeepsTheScreenOnAndAFailedSaveWakesIt() {
+        var rules = KioskRules()
+        rules.sleepAfter = 300
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        _ = kiosk.exportFinished(nil, error: "/srv/signatures: the disk is full", now: 1)
+        #expect(kiosk.tick(now: 1000).isEmpty, "staff must see the message")
+        _ = kiosk.exportFinished(nil, error: nil, now: 1001)
+        #expect(kiosk.tick(now: 1001 + rules.sleepAfter).contains(.sleep(true)))
+        let effects = kiosk.exportFinished(nil, error: "/srv/signatures: not writable", now: 2000)
+        #expect(effects.first == .sleep(false) && !kiosk.asleep)
+        #expect(kiosk.message == .saveFailed("/srv/signatures: not writable"))
+    }
+
     @Test func aFailedSaveIsShownToStaffAndClearStillWorks() {
         var kiosk = Kiosk(layout: layout)
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)

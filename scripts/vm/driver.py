@@ -291,7 +291,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -305,7 +305,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -392,6 +392,19 @@ def main():
               f"back: mode set again, {100 * back:.3f}% differ; {panel}")
     else:
         check('5 a panel switched off and on is shown again with its ink', False, f'no screendump; {panel}')
+    sleep = fields('SLEEP')
+    if shots['asleep'] and shots['awake']:
+        dark = region_diff(shots['asleep'][2], expected_initial[2], W, whole)
+        awake = region_diff(shots['awake'][2], expected_initial[2], W, whole)
+        # A dot is a few pixels of a large box: counted, not a fraction, against the first kiosk screen.
+        reference = (shots['initial'] or expected_initial)[2]
+        dots = round(region_diff(shots['awake'][2], reference, W, box, threshold=24) * (box[2] - box[0]) * (box[3] - box[1]))
+        told = len(sleep) == 1 and sleep[0].get('off') == '1' and sleep[0].get('on') == '1' and sleep[0].get('alive') == 'yes'
+        check('5 an idle screen sleeps and a tap wakes it without ink', told and dark > 0.5 and awake < 0.005 and dots == 0,
+              f"sleep_after 2 s: output off ({100 * dark:.1f}% of pixels differ from the kiosk); a tap in the box: "
+              f"the kiosk again ({100 * awake:.3f}% differ), {dots} pixels of the box changed; {sleep}")
+    else:
+        check('5 an idle screen sleeps and a tap wakes it without ink', False, f'no screendump; {sleep}')
     unplug = bool(re.search(r'/dev/input/event\d+ went away', all_logs))
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,
