@@ -183,7 +183,7 @@ public final class DRMDisplay: Display {
         guard !modes.isEmpty else { return }
         let sameSize = modes.filter { Self.name(of: $0) == modeName }
         guard let next = sameSize.first(where: { $0.clock == mode.clock && $0.vrefresh == mode.vrefresh }) ?? sameSize.first else {
-            loss = .modeGone(path: path, connector: connectorName, mode: modeName, available: modes.map { Self.name(of: $0) })
+            loss = .modeGone(path: path, connector: connectorName, mode: modeName, available: Self.sizes(of: modes))
             log("\(connectorName) has a panel again, without \(modeName)")
             return
         }

@@ -124,6 +124,13 @@ extension DRMDisplay {
 
     static func name(of mode: drmModeModeInfo) -> String { "\(mode.hdisplay)x\(mode.vdisplay)" }
 
+    /// Each size once, in the driver's order: a panel lists a size at several refresh rates, and
+    /// a message naming what it offers is read by a person.
+    static func sizes(of modes: [drmModeModeInfo]) -> [String] {
+        var seen = Set<String>()
+        return modes.map(name(of:)).filter { seen.insert($0).inserted }
+    }
+
     static func pickOutput(fd: Int32, path: String, options: DisplayOptions) throws(DisplayError) -> Output {
         guard let resources = drmModeGetResources(fd) else { throw .call(path: path, operation: "drmModeGetResources", errno: errno) }
         defer { drmModeFreeResources(resources) }
@@ -150,7 +157,7 @@ extension DRMDisplay {
         }
         let modes = (0..<Int(connector.pointee.count_modes)).map { connector.pointee.modes[$0] }
         guard let mode = pickMode(modes, wanted: options.mode) else {
-            throw .modeNotFound(path: path, connector: name, mode: options.mode ?? "any", available: modes.map { Self.name(of: $0) })
+            throw .modeNotFound(path: path, connector: name, mode: options.mode ?? "any", available: Self.sizes(of: modes))
         }
         guard let crtc = pickCRTC(fd: fd, resources: resources, connector: connector) else { throw .noCRTC(path: path, connector: name) }
         return Output(connector: connector.pointee.connector_id, name: name, crtc: crtc, mode: mode)

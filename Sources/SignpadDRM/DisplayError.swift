@@ -18,9 +18,13 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
     /// True for what can pass without anyone changing the configuration: a card whose driver
     /// has not loaded yet (a GPU driver can load after the service starts at boot), a panel that
     /// is off or unplugged, or another process holding the screen (plymouth until it quits).
-    public var mayPassByItself: Bool {
+    /// After the display was lost (`afterLoss`), a panel without the configured mode too: the
+    /// mode was there before, so the panel that has it may be plugged back in. At start it is
+    /// more likely a mistake in the configuration, which waiting would hide.
+    public func mayPassByItself(afterLoss: Bool) -> Bool {
         switch self {
         case .noDevice, .noConnectedConnector, .notConnected, .masterHeld: return true
+        case .modeNotFound: return afterLoss
         default: return false
         }
     }

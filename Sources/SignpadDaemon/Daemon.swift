@@ -50,9 +50,10 @@ public final class Daemon {
         do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept and retried") }
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
+        var lost = false
         while true {
             let display: DRMDisplay
-            switch try waitForDisplay(service: service, signals: signals) {
+            switch try waitForDisplay(service: service, signals: signals, afterLoss: lost) {
             case .opened(let opened):
                 display = opened
             case .ended(let exit):
@@ -60,6 +61,7 @@ public final class Daemon {
                 return exit
             }
             if let exit = try serve(display, exporter: exporter, service: service, signals: signals) { return exit }
+            lost = true
         }
     }
 
@@ -149,7 +151,7 @@ public final class Daemon {
     /// READY with the reason as the status: the service is up and waiting, as it waits for a
     /// touch device. A start that failed instead would be retried only a few times before
     /// systemd gave up, and a kiosk whose panel was off at boot would never show.
-    func waitForDisplay(service: ServiceManager, signals: SignalWatcher) throws -> DisplayWait {
+    func waitForDisplay(service: ServiceManager, signals: SignalWatcher, afterLoss: Bool) throws -> DisplayWait {
         var reported: String?
         var nextWatchdog = Self.monotonic()
         while true {
@@ -157,7 +159,7 @@ public final class Daemon {
             case .success(let display):
                 if reported != nil { logger.notice("the display is there after waiting for it") }
                 return .opened(display)
-            case .failure(let error) where !error.mayPassByItself:
+            case .failure(let error) where !error.mayPassByItself(afterLoss: afterLoss):
                 throw error
             case .failure(let error):
                 if error.description != reported {

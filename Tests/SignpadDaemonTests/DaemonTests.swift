@@ -91,6 +91,17 @@ private struct CollectingHandler: LogHandler {
         #expect(throws: DisplayError.noDumbBuffers(path: "/dev/null")) { try daemon.run() }
         restoreDefaultSignals()
     }
+
+    /// A panel without the configured mode fails the start (a mistake in the file, most likely),
+    /// but after the display was lost it is waited out: the panel that has the mode may come back.
+    @Test func aMissingModeIsWaitedOutOnlyAfterALoss() {
+        let missing = DisplayError.modeNotFound(path: "/dev/dri/card0", connector: "HDMI-A-1", mode: "1000x700", available: ["1024x768"])
+        #expect(!missing.mayPassByItself(afterLoss: false))
+        #expect(missing.mayPassByItself(afterLoss: true))
+        // What no panel swap mends still fails, after a loss too.
+        #expect(!DisplayError.noDumbBuffers(path: "/dev/null").mayPassByItself(afterLoss: true))
+        #expect(DisplayError.notConnected(path: "/dev/dri/card0", connector: "HDMI-A-1").mayPassByItself(afterLoss: false))
+    }
 }
 
 private final class Outcome: @unchecked Sendable {

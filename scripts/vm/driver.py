@@ -171,6 +171,42 @@ class QMP:
                 return reply['return']
 
 
+class DisplayResizer:
+    """A VNC client that only asks for another display size (RFB SetDesktopSize), as a viewer
+    whose window is resized does. QEMU hands the size to virtio-gpu as the panel's preferred mode
+    and drops the old one from the connector's modes; std VGA (bochs) keeps its modes. The
+    connection stays open and unread: closing it could hand the size back."""
+    def __init__(self, path):
+        self.path, self.sock = path, None
+
+    def resize(self, w, h):
+        if self.sock is None:
+            self.sock = socket.socket(socket.AF_UNIX)
+            self.sock.connect(self.path)
+            self._read(12)
+            self.sock.sendall(b'RFB 003.008\n')
+            types = self._read(self._read(1)[0])
+            assert 1 in types, f'VNC offers no security type None: {list(types)}'
+            self.sock.sendall(b'\x01')
+            assert self._read(4) == b'\0\0\0\0', 'VNC refused the connection'
+            self.sock.sendall(b'\x01')  # shared
+            server_init = self._read(24)
+            self._read(struct.unpack('>I', server_init[20:24])[0])  # the desktop's name
+            # SetEncodings: the ExtendedDesktopSize pseudo-encoding, which SetDesktopSize needs.
+            self.sock.sendall(struct.pack('>BBHi', 2, 0, 1, -308))
+        # SetDesktopSize with one screen covering the display.
+        self.sock.sendall(struct.pack('>BBHHBB', 251, 0, w, h, 1, 0) + struct.pack('>IHHHHI', 0, 0, 0, w, h, 0))
+
+    def _read(self, n):
+        data = b''
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise RuntimeError('VNC closed the connection')
+            data += chunk
+        return data
+
+
 def tablet_stroke(qmp, box):
     x0, y0, x1, y1 = box
     def abs_event(x, y):
@@ -237,24 +273,26 @@ def vm_arguments(description, expected_help, extra=lambda ap: None):
 
 def boot_vm(args, memory_mb, gpu, append):
     """Starts QEMU (TCG, one CPU, a USB tablet, the serial console on stdio, QMP on a socket in
-    args.out) and returns the process, its QMP connection and the start time."""
-    qmp_path = os.path.join(args.out, 'qmp.sock')
-    if os.path.exists(qmp_path): os.unlink(qmp_path)
+    args.out, and with virtio-gpu a VNC display on another, to resize it) and returns the process,
+    its QMP connection, its display resizer (None on bochs) and the start time."""
+    qmp_path, vnc_path = os.path.join(args.out, 'qmp.sock'), os.path.join(args.out, 'vnc.sock')
+    for path in (qmp_path, vnc_path):
+        if os.path.exists(path): os.unlink(path)
     gpu_args = ['-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}'] if gpu == 'bochs' else \
                ['-vga', 'none', '-device', f'virtio-gpu-pci,xres={W},yres={H}']
     cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', str(memory_mb), '-smp', '1', '-nodefaults', '-no-user-config',
-           '-display', 'none', *gpu_args, '-device', 'qemu-xhci', '-device', 'usb-tablet',
+           '-display', 'none' if gpu == 'bochs' else f'vnc=unix:{vnc_path}', *gpu_args, '-device', 'qemu-xhci', '-device', 'usb-tablet',
            '-kernel', args.kernel, '-initrd', args.initrd, '-append', append, '-serial', 'stdio',
            '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
     started = time.time()
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    return vm, QMP(qmp_path), started
+    return vm, QMP(qmp_path), DisplayResizer(vnc_path) if gpu == 'virtio' else None, started
 
 
 def main():
     args = vm_arguments(__doc__, 'folder with initial.png and signed.png from signpad replay',
                         lambda ap: ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True))
-    vm, qmp, started = boot_vm(args, 1024, args.gpu, 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e')
+    vm, qmp, resizer, started = boot_vm(args, 1024, args.gpu, 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e')
     results, files, logs, log = [], {}, [], open(os.path.join(args.out, 'serial.log'), 'wb')
     phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, []
     files = phase_files['main']
@@ -265,8 +303,8 @@ def main():
         results.append((name, ok))
         print(f"{'PASS' if ok else 'FAIL'} [{args.gpu}] {name}: {detail}", flush=True)
 
-    def answer():
-        vm.stdin.write(b'ok\n')
+    def answer(word=b'ok'):
+        vm.stdin.write(word + b'\n')
         vm.stdin.flush()
 
     for kind, words, text in guest_messages(vm, log, started + args.timeout):
@@ -288,10 +326,16 @@ def main():
         elif words[1] == 'tablet':
             tablet_stroke(qmp, box)
             answer()
+        elif words[1] == 'resize':
+            if resizer:
+                resizer.resize(*map(int, words[2].split('x')))
+                answer()
+            else:
+                answer(b'unsupported')
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -305,7 +349,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -405,6 +449,37 @@ def main():
               f"the kiosk again ({100 * awake:.3f}% differ), {dots} pixels of the box changed; {sleep}")
     else:
         check('5 an idle screen sleeps and a tap wakes it without ink', False, f'no screendump; {sleep}')
+    newpanel = fields('NEWPANEL')
+    if args.gpu == 'virtio':
+        other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']
+        if other and anew and signed_anew:
+            # The kiosk at 1000x700 is mostly its white paper; the console would be mostly black.
+            sampled = range(0, len(other[2]), 3 * 97)
+            white = sum(1 for i in sampled if other[2][i] > 200) / len(sampled)
+            same = region_diff(anew[2], expected_initial[2], W, whole) if anew[:2] == (W, H) else 1
+            ink_diff = region_diff(signed_anew[2], expected_signed[2], W, box) if signed_anew[:2] == (W, H) else 1
+            ink = dark_pixels(signed_anew[2], W, box) if signed_anew[:2] == (W, H) else 0
+            told = len(newpanel) == 1 and newpanel[0].get('without') == '1' and newpanel[0].get('lost') == '1' and \
+                newpanel[0].get('ready') == '2' and newpanel[0].get('alive') == 'yes'
+            check("5 a panel without the kiosk's size is taken anew at its own", told and other[:2] == (1000, 700) and white > 0.5
+                  and same < 0.005 and ink_diff < 0.002 and ink > 500,
+                  f"the kiosk at {other[0]}x{other[1]} ({100 * white:.0f}% white); after a panel of {W}x{H} only, the kiosk at "
+                  f"{anew[0]}x{anew[1]} ({100 * same:.3f}% differ from the offscreen screen), a signature: {ink} ink pixels, "
+                  f"{100 * ink_diff:.3f}% of the box differs from signpad replay; {newpanel}")
+        else:
+            check("5 a panel without the kiosk's size is taken anew at its own", False, f'no screendump; {newpanel}')
+        pinned, back = fields('PINNED'), shots['pinned-back']
+        told = len(pinned) == 1 and pinned[0].get('waited') == '1' and pinned[0].get('alive') == 'yes' and pinned[0].get('ready') == '2'
+        white = 0
+        if back:
+            sampled = range(0, len(back[2]), 3 * 97)
+            white = sum(1 for i in sampled if back[2][i] > 200) / len(sampled)
+        check('5 a panel without the configured mode is waited out until one with it is back',
+              told and back is not None and back[:2] == (1000, 700) and white > 0.5,
+              f"display.mode 1000x700, a panel of 1024x768 only: signpad waited, logging it once, and stayed up; "
+              f"the panel of 1000x700 back: the kiosk at {back[0] if back else '?'}x{back[1] if back else '?'} ({100 * white:.0f}% white); {pinned}")
+    else:
+        print(f"[{args.gpu}] 5 a panel without the kiosk's size: not run (QEMU changes only virtio-gpu's modes while it runs)", flush=True)
     unplug = bool(re.search(r'/dev/input/event\d+ went away', all_logs))
     check('4 device unplug is survived', unplug and 'signal 15' in all_logs, 'the uinput device went away between recordings and was taken back')
     check('4 SYN_DROPPED flood is survived', any(m.startswith('ALIVE') for m in markers) and 'SYN_DROPPED' in all_logs,

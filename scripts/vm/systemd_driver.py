@@ -10,7 +10,7 @@ from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png
 
 def main():
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
-    vm, qmp, started = boot_vm(args, 2048, 'bochs', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
+    vm, qmp, _, started = boot_vm(args, 2048, 'bochs', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     results, checks, files, journal = [], {}, {}, ''
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
