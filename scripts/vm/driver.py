@@ -175,7 +175,8 @@ class DisplayResizer:
     """A VNC client that only asks for another display size (RFB SetDesktopSize), as a viewer
     whose window is resized does. QEMU hands the size to virtio-gpu as the panel's preferred mode
     and drops the old one from the connector's modes; std VGA (bochs) keeps its modes. The
-    connection stays open and unread: closing it could hand the size back."""
+    connection is opened at the first resize and kept for the run, as a viewer's would be; what
+    QEMU sends on it is never read (no framebuffer update is asked for, so it is little)."""
     def __init__(self, path):
         self.path, self.sock = path, None
 
