@@ -122,6 +122,13 @@ def is_dark(img, i):
     return img[i] < 80 and img[i + 2] < 80
 
 
+def white_share(img):
+    """The share of white pixels in a sample of every 97th pixel: the kiosk is mostly its white
+    paper, where the console or a dark panel is mostly black."""
+    sampled = range(0, len(img), 3 * 97)
+    return sum(1 for i in sampled if img[i] > 200) / max(len(sampled), 1)
+
+
 def dark_pixels(img, w, rect):
     x0, y0, x1, y1 = rect
     return sum(1 for y in range(y0, y1) for x in range(x0, x1) if is_dark(img, (y * w + x) * 3))
@@ -385,10 +392,9 @@ def main():
     else:
         check('2 Clear gives a blank box', False, 'no screendump')
     if shots['restored']:
-        white = sum(1 for i in range(0, len(shots['restored'][2]), 3 * 97) if shots['restored'][2][i] > 200)
-        total = len(shots['restored'][2]) // (3 * 97)
-        check('5 the saved CRTC is back after SIGTERM', white < total * 0.05,
-              f'{100 * white / max(total, 1):.1f}% of sampled pixels are white (the kiosk screen is mostly white)')
+        white = white_share(shots['restored'][2])
+        check('5 the saved CRTC is back after SIGTERM', white < 0.05,
+              f'{100 * white:.1f}% of sampled pixels are white (the kiosk screen is mostly white)')
     else:
         check('5 the saved CRTC is back after SIGTERM', False, 'no screendump')
     if shots['tablet']:
@@ -454,9 +460,7 @@ def main():
     if args.gpu == 'virtio':
         other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']
         if other and anew and signed_anew:
-            # The kiosk at 1000x700 is mostly its white paper; the console would be mostly black.
-            sampled = range(0, len(other[2]), 3 * 97)
-            white = sum(1 for i in sampled if other[2][i] > 200) / len(sampled)
+            white = white_share(other[2])
             same = region_diff(anew[2], expected_initial[2], W, whole) if anew[:2] == (W, H) else 1
             ink_diff = region_diff(signed_anew[2], expected_signed[2], W, box) if signed_anew[:2] == (W, H) else 1
             ink = dark_pixels(signed_anew[2], W, box) if signed_anew[:2] == (W, H) else 0
@@ -471,10 +475,7 @@ def main():
             check("5 a panel without the kiosk's size is taken anew at its own", False, f'no screendump; {newpanel}')
         pinned, back = fields('PINNED'), shots['pinned-back']
         told = len(pinned) == 1 and pinned[0].get('waited') == '1' and pinned[0].get('alive') == 'yes' and pinned[0].get('ready') == '2'
-        white = 0
-        if back:
-            sampled = range(0, len(back[2]), 3 * 97)
-            white = sum(1 for i in sampled if back[2][i] > 200) / len(sampled)
+        white = white_share(back[2]) if back else 0
         check('5 a panel without the configured mode is waited out until one with it is back',
               told and back is not None and back[:2] == (1000, 700) and white > 0.5,
               f"display.mode 1000x700, a panel of 1024x768 only: signpad waited, logging it once, and stayed up; "
