@@ -29,5 +29,12 @@ public struct TextFileError: Error, CustomStringConvertible, Equatable {
     /// The file is not there at all (rather than unreadable).
     public var isMissing: Bool
 
+    public init(path: String, what: String, reason: String, isMissing: Bool) {
+        self.path = path
+        self.what = what
+        self.reason = reason
+        self.isMissing = isMissing
+    }
+
     public var description: String { "\(path): cannot read \(what): \(reason)" }
 }

@@ -26,13 +26,7 @@ struct ConfigOptions: ParsableArguments {
     func load(defaultToSystemFile: Bool) throws -> Config {
         let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
         var text = ""
-        if let path {
-            do {
-                text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)")
-            } catch {
-                throw ValidationError(error.description)
-            }
-        }
+        if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
         return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
     }
 }
@@ -51,12 +45,8 @@ func parseScreen(_ text: String) throws -> (Int, Int) {
 }
 
 func loadRecording(_ path: String) throws -> EvemuRecording {
-    let text: String
-    do {
-        text = try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)")
-    } catch {
-        throw ValidationError(error.description)
-    }
+    // A file that cannot be read is not a usage error: its own error, exit status 1, no usage text.
+    let text = try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)")
     let recording = try EvemuRecording.parse(text, file: path)
     try recording.requireUsableDevice(file: path)
     return recording
@@ -163,7 +153,8 @@ func bundledSignature() throws -> String {
     let candidates = ["demo/signature.evemu", here.appendingPathComponent("../../../demo/signature.evemu").standardized.path,
                       here.appendingPathComponent("../share/signpad/demo/signature.evemu").standardized.path, "/usr/share/signpad/demo/signature.evemu"]
     guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-        throw ValidationError("the bundled signature is missing; looked in \(candidates.joined(separator: ", "))")
+        throw TextFileError(path: candidates.joined(separator: ", "), what: "the bundled signature",
+                            reason: "it is in none of these places", isMissing: true)
     }
     return path
 }
