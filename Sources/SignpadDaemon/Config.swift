@@ -26,6 +26,8 @@ public struct Config: Sendable {
     public var logLevel = "info"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
+    /// Where it came from, for the log: the file (or "(defaults)") and how many --set overrode it.
+    public private(set) var source = "(defaults)"
 
     public static let defaultPath = "/etc/signpad/signpad.toml"
 
@@ -44,6 +46,7 @@ public struct Config: Sendable {
         try config.read(&reader)
         try reader.rejectUnknownKeys()
         config.effective = reader.effective
+        config.source = overrides.isEmpty ? file : "\(file) with \(overrides.count) --set"
         return config
     }
 

@@ -42,6 +42,8 @@ public final class Daemon {
     }
 
     public func run() throws -> Exit {
+        // Logged before anything can wait (the display may not come for minutes at boot).
+        logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,

@@ -68,6 +68,8 @@ import SignpadInk
         let config = try Config.load(text: "[display]\nrotation = 90\n", file: "f", overrides: ["display.rotation=180", "export.directory=\"/tmp/x\""])
         #expect(config.display.rotation == .half)
         #expect(config.exportDirectory == "/tmp/x")
+        #expect(config.source == "f with 2 --set")
+        #expect(try Config.load(text: "", file: "f").source == "f")
         #expect(throws: ConfigError.self) { try Config.load(text: "", file: "f", overrides: ["display.rotaton=1"]) }
         do {
             _ = try Config.load(text: "", file: "f", overrides: ["display.rotation=45"])
