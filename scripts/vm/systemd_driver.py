@@ -5,18 +5,20 @@ console, and checks that the shipped, hardened unit runs the kiosk: ready, scree
 exports, reload, watchdog and stop."""
 import hashlib, json, os, subprocess, sys, time
 
-from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels
+from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels, white_share
 
 
 def main():
-    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
-    vm, qmp, _, started = boot_vm(args, 2048, 'bochs', 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
+    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay',
+                        lambda ap: ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True))
+    vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
+    tag = f'systemd {args.gpu}'
     results, checks, files, journal = [], {}, {}, ''
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
     def check(name, ok, detail):
         results.append((name, ok))
-        print(f"{'PASS' if ok else 'FAIL'} [systemd] {name}: {detail}", flush=True)
+        print(f"{'PASS' if ok else 'FAIL'} [{tag}] {name}: {detail}", flush=True)
 
     for kind, words, text in guest_messages(vm, log, started + args.timeout):
         if kind == 'timeout':
@@ -43,7 +45,7 @@ def main():
         vm.wait(timeout=60)
     except subprocess.TimeoutExpired:
         vm.kill()
-    print(f"[systemd] VM ran {time.time() - started:.1f} s", flush=True)
+    print(f"[{tag}] VM ran {time.time() - started:.1f} s", flush=True)
     open(os.path.join(args.out, 'journal.log'), 'w').write(journal)
 
     def shot(name):
@@ -106,11 +108,11 @@ def main():
           f"{watchdog['text']}; {100 * d:.3f}% of pixels differ from the reloaded screen after the restart")
     stopped = said('stopped')
     after = shot('sd-stopped')
-    white = sum(1 for i in range(0, len(after), 3 * 97) if after[i] > 200) / max(len(after) // (3 * 97), 1) if after else 1
+    white = white_share(after) if after else 1
     check('S8 systemctl stop ends the service and hands the screen back', stopped['state'] == 'inactive/dead' and white < 0.05,
           f"{stopped['text']}; {100 * white:.1f}% of sampled pixels are white (the kiosk screen is mostly white)")
     failed = [n for n, ok in results if not ok]
-    print(f"[systemd] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
+    print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
 
 
