@@ -265,12 +265,12 @@ def guest_messages(vm, log, deadline):
     yield 'timeout', None, None
 
 
-def vm_arguments(description, expected_help, extra=lambda ap: None):
-    """The command line both drivers take: the kernel and initrd to boot, the expected screens, the output folder."""
+def vm_arguments(description, expected_help):
+    """The command line both drivers take: the kernel and initrd to boot, the GPU, the expected screens, the output folder."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--initrd', required=True)
-    extra(ap)
+    ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True)
     ap.add_argument('--expected', required=True, help=expected_help)
     ap.add_argument('--out', required=True)
     ap.add_argument('--timeout', type=float, default=600)
@@ -298,8 +298,7 @@ def boot_vm(args, memory_mb, gpu, append):
 
 
 def main():
-    args = vm_arguments(__doc__, 'folder with initial.png and signed.png from signpad replay',
-                        lambda ap: ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True))
+    args = vm_arguments(__doc__, 'folder with initial.png and signed.png from signpad replay')
     vm, qmp, resizer, started = boot_vm(args, 1024, args.gpu, 'console=ttyS0 quiet loglevel=3 signpad.mode=e2e')
     results, files, logs, log = [], {}, [], open(os.path.join(args.out, 'serial.log'), 'wb')
     phase, phase_files, markers = 'main', {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, []

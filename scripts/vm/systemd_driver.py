@@ -9,8 +9,7 @@ from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png
 
 
 def main():
-    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay',
-                        lambda ap: ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True))
+    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     tag = f'systemd {args.gpu}'
     results, checks, files, journal = [], {}, {}, ''
