@@ -28,6 +28,10 @@ public final class Daemon {
     var latencies = LatencyHistogram()
     var nextRescan = 0.0
     var missingLogged = false
+    /// The device is an absolute pointer taken for want of a touchscreen or pen (no
+    /// `input.device`); one that appears later replaces it, checked at `nextPreferredCheck`.
+    var pointerByDefault = false
+    var nextPreferredCheck = 0.0
 
     public init(config: Config, logger: Logger, loadConfig: @escaping () throws -> Config) {
         self.config = config
@@ -85,6 +89,7 @@ public final class Daemon {
                 nextWatchdog = now + interval
             }
             if device == nil && now >= nextRescan { openDevice(session: session, now: now) }
+            if pointerByDefault && now >= nextPreferredCheck { takePreferredDevice(session: session, now: now) }
             var deadline = min(session.nextDeadline, now + 1)
             if service.watchdogInterval != nil { deadline = min(deadline, nextWatchdog) }
             if device == nil { deadline = min(deadline, nextRescan) }
@@ -266,10 +271,13 @@ public final class Daemon {
         }
     }
 
-    func openDevice(session: Session, now: Double) {
+    /// Takes the touch device the configuration names, else the best usable one. With
+    /// `preferredOnly` it takes only a touchscreen or pen, and keeps the present device if none opens.
+    @discardableResult
+    func openDevice(session: Session, now: Double, preferredOnly: Bool = false) -> Bool {
         nextRescan = now + 1
         let scanout = session.display.scanout
-        let opened = TouchDeviceOpener(config: config, logger: logger).open { scanned, device in
+        let opened = TouchDeviceOpener(config: config, logger: logger).open(preferredOnly: preferredOnly) { scanned, device in
             let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
             let calibration = configured ?? scanned.udevCalibration ?? .identity
             // Which matrix is in force is the first question when touches land in the wrong place.
@@ -278,14 +286,34 @@ public final class Daemon {
             return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                     calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
         }
-        if let opened {
-            device = opened.device
-            decoder = opened.decoder
-            session.deviceName = opened.name
-            missingLogged = false
-        } else if !missingLogged {
-            logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
-            missingLogged = true
+        guard let opened else {
+            if !preferredOnly && !missingLogged {
+                logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
+                missingLogged = true
+            }
+            return false
+        }
+        closeDevice()
+        device = opened.device
+        decoder = opened.decoder
+        session.deviceName = opened.name
+        missingLogged = false
+        pointerByDefault = config.inputDevice == nil && !DeviceChoice.isPreferred(opened.kind)
+        nextPreferredCheck = now + 2
+        return true
+    }
+
+    /// A touchscreen or pen plugged in (or probed late at boot) after signpad settled for an
+    /// absolute pointer is taken in its place, but only between customers, never mid-signature.
+    func takePreferredDevice(session: Session, now: Double) {
+        nextPreferredCheck = now + 2
+        guard session.kiosk.isBetweenCustomers, TouchDeviceOpener(config: config, logger: logger).preferredDeviceIsThere() else { return }
+        let pointer = session.deviceName
+        if openDevice(session: session, now: now, preferredOnly: true) {
+            logger.notice("input: took \"\(session.deviceName)\" in place of the absolute pointer \"\(pointer)\"")
+        } else {
+            // It is there but would not open (the error is logged): try again less often.
+            nextPreferredCheck = now + 30
         }
     }
 
@@ -314,6 +342,7 @@ public final class Daemon {
         device?.close()
         device = nil
         decoder = nil
+        pointerByDefault = false
     }
 
     func report(session: Session, display: DRMDisplay) {

@@ -221,7 +221,8 @@ struct Devices: ParsableCommand {
             print("No input devices: /dev/input has no event nodes. (In a container or VM without input, use `signpad demo` or `signpad replay`.)")
             return
         }
-        for device in DeviceScanner.scan(nodes) {
+        let scanned = DeviceScanner.scan(nodes)
+        for device in scanned {
             print("Device:      \(device.description?.name ?? "?")")
             print("Kernel:      \(device.path)")
             switch device.classification {
@@ -242,6 +243,12 @@ struct Devices: ParsableCommand {
             }
             if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
             print("")
+        }
+        if let first = DeviceChoice.automaticOrder(scanned.map(\.classification.kind)).first {
+            let device = scanned[first]
+            print("Without input.device, signpad takes \(device.path) \"\(device.description?.name ?? "?")\": a touchscreen or pen before an absolute pointer, then the lowest event number.")
+        } else {
+            print("No usable touch device: signpad waits for one.")
         }
     }
 

@@ -342,7 +342,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -356,7 +356,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -455,6 +455,16 @@ def main():
               f"the kiosk again ({100 * awake:.3f}% differ), {dots} pixels of the box changed; {sleep}")
     else:
         check('5 an idle screen sleeps and a tap wakes it without ink', False, f'no screendump; {sleep}')
+    auto = fields('AUTO')
+    if shots['auto-signed']:
+        d = region_diff(shots['auto-signed'][2], expected_signed[2], W, box)
+        ink = dark_pixels(shots['auto-signed'][2], W, box)
+        told = len(auto) == 1 and auto[0].get('first') == 'absolute-pointer' and auto[0].get('replaced') == '1' and \
+            auto[0].get('touchscreen') == '1' and auto[0].get('alive') == 'yes'
+        check('3 without input.device a touchscreen that appears replaces the absolute pointer', told and d < 0.002 and ink > 500,
+              f"the usb-tablet taken first; the uinput touchscreen in its place: {ink} ink pixels, {100 * d:.3f}% of the box differs from signpad replay; {auto}")
+    else:
+        check('3 without input.device a touchscreen that appears replaces the absolute pointer', False, f'no screendump; {auto}')
     newpanel = fields('NEWPANEL')
     if args.gpu == 'virtio':
         other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']

@@ -1,0 +1,16 @@
+/// Which usable device signpad takes when `input.device` names none.
+///
+/// A touchscreen or pen is taken before an absolute pointer: a kiosk's board may also carry a
+/// virtual mouse that reports positions (a BMC's remote console, a KVM switch, QEMU's tablet),
+/// which must not win over the panel just because the kernel numbered it first.
+public enum DeviceChoice {
+    /// Whether a device of `kind` is one an absolute pointer gives way to.
+    public static func isPreferred(_ kind: DeviceKind) -> Bool { kind != .absolutePointer }
+
+    /// The indices of the usable devices (non-nil kinds) in the order to try them: touchscreens
+    /// and pens in the order given (the kernel's node order), then absolute pointers.
+    public static func automaticOrder(_ kinds: [DeviceKind?]) -> [Int] {
+        let usable = kinds.indices.filter { kinds[$0] != nil }
+        return usable.filter { isPreferred(kinds[$0]!) } + usable.filter { !isPreferred(kinds[$0]!) }
+    }
+}
