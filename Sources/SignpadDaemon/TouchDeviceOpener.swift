@@ -21,7 +21,7 @@ struct TouchDeviceOpener {
                 opened.seed(&made)
                 logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(config.grab ? ", grabbed" : "")")
                 if config.inputDevice == nil && !DeviceChoice.isPreferred(kind) {
-                    logger.notice("input: no touchscreen or pen found, so the absolute pointer \"\(description.name)\" is used (input.device pins a device)")
+                    logger.notice("input: no touchscreen or pen to take, so the absolute pointer \"\(description.name)\" is used (input.device pins a device)")
                 }
                 return (opened, made, description.name, kind)
             } catch {
