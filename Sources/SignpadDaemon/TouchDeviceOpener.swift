@@ -39,8 +39,7 @@ struct TouchDeviceOpener {
     /// The usable devices in the order `open` tries them.
     private func candidates() -> [ScannedDevice] {
         guard let wanted = config.inputDevice else {
-            let scanned = DeviceScanner.scan()
-            return DeviceChoice.automaticOrder(scanned.map(\.classification.kind)).map { scanned[$0] }
+            return DeviceChoice.automaticOrder(DeviceScanner.scan()) { $0.classification.kind }
         }
         let scanned = DeviceScanner.scan(wanted.hasPrefix("/") ? [wanted] : DeviceScanner.eventNodes())
         return scanned.filter { $0.classification.kind != nil && (wanted.hasPrefix("/") || $0.description?.name == wanted) }

@@ -7,10 +7,10 @@ public enum DeviceChoice {
     /// Whether a device of `kind` is one an absolute pointer gives way to.
     public static func isPreferred(_ kind: DeviceKind) -> Bool { kind != .absolutePointer }
 
-    /// The indices of the usable devices (non-nil kinds) in the order to try them: touchscreens
-    /// and pens in the order given (the kernel's node order), then absolute pointers.
-    public static func automaticOrder(_ kinds: [DeviceKind?]) -> [Int] {
-        let usable = kinds.indices.filter { kinds[$0] != nil }
-        return usable.filter { isPreferred(kinds[$0]!) } + usable.filter { !isPreferred(kinds[$0]!) }
+    /// The usable devices (those `kind` classifies) in the order to try them: touchscreens and
+    /// pens in the order given (the kernel's node order), then absolute pointers.
+    public static func automaticOrder<Device>(_ devices: [Device], kind: (Device) -> DeviceKind?) -> [Device] {
+        let usable = devices.filter { kind($0) != nil }
+        return usable.filter { isPreferred(kind($0)!) } + usable.filter { !isPreferred(kind($0)!) }
     }
 }

@@ -244,8 +244,7 @@ struct Devices: ParsableCommand {
             if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
             print("")
         }
-        if let first = DeviceChoice.automaticOrder(scanned.map(\.classification.kind)).first {
-            let device = scanned[first]
+        if let device = DeviceChoice.automaticOrder(scanned, kind: { $0.classification.kind }).first {
             print("Without input.device, signpad takes \(device.path) \"\(device.description?.name ?? "?")\": a touchscreen or pen before an absolute pointer, then the lowest event number.")
         } else {
             print("No usable touch device: signpad waits for one.")

@@ -22,19 +22,24 @@ import SignpadTestSupport
         return d
     }()
 
+    /// The positions (node order) of the devices of these kinds, in the order they are tried.
+    func order(_ kinds: [DeviceKind?]) -> [Int] {
+        DeviceChoice.automaticOrder(Array(kinds.enumerated())) { $0.element }.map(\.offset)
+    }
+
     @Test func anAbsolutePointerGivesWayToAPanelNumberedAfterIt() {
-        #expect(DeviceChoice.automaticOrder([.absolutePointer, nil, .touchscreen]) == [2, 0])
-        #expect(DeviceChoice.automaticOrder([.absolutePointer, .pen, .absolutePointer, .touchscreen]) == [1, 3, 0, 2])
+        #expect(order([.absolutePointer, nil, .touchscreen]) == [2, 0])
+        #expect(order([.absolutePointer, .pen, .absolutePointer, .touchscreen]) == [1, 3, 0, 2])
     }
 
     @Test func panelsAndPensKeepTheKernelsOrder() {
-        #expect(DeviceChoice.automaticOrder([.pen, .touchscreen]) == [0, 1])
-        #expect(DeviceChoice.automaticOrder([.touchscreen, .pen]) == [0, 1])
+        #expect(order([.pen, .touchscreen]) == [0, 1])
+        #expect(order([.touchscreen, .pen]) == [0, 1])
     }
 
     @Test func anAbsolutePointerIsTakenWhenItIsAllThereIs() {
-        #expect(DeviceChoice.automaticOrder([nil, .absolutePointer]) == [1])
-        #expect(DeviceChoice.automaticOrder([nil, nil]) == [])
+        #expect(order([nil, .absolutePointer]) == [1])
+        #expect(order([nil, nil]) == [])
     }
 
     /// Kinds as the classifier gives them for real devices: a keyboard, a BMC's mouse, then the
@@ -44,6 +49,6 @@ import SignpadTestSupport
         let atmel = try EvemuRecording.parse(SharedRecordings.text(SharedRecordings.atmel), file: SharedRecordings.atmel)
         let kinds = [Self.keyboard, Self.virtualMouse, atmel.device].map { DeviceClassifier.classify($0).kind }
         #expect(kinds == [nil, .absolutePointer, .touchscreen])
-        #expect(DeviceChoice.automaticOrder(kinds) == [2, 1])
+        #expect(order(kinds) == [2, 1])
     }
 }

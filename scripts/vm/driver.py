@@ -360,14 +360,20 @@ def main():
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
+
+    def against_replay(shot):
+        """How much of the box differs from signpad replay's signed screen, and the ink pixels in it."""
+        if shot[:2] != (W, H):
+            return 1, 0
+        return region_diff(shot[2], expected_signed[2], W, box), dark_pixels(shot[2], W, box)
+
     if shots['initial']:
         d = region_diff(shots['initial'][2], expected_initial[2], W, whole)
         check('1 daemon draws the kiosk layout', d < 0.005, f'{100 * d:.3f}% of pixels differ from the offscreen screen')
     else:
         check('1 daemon draws the kiosk layout', False, 'no screendump')
     if shots['signed']:
-        d = region_diff(shots['signed'][2], expected_signed[2], W, box)
-        ink = dark_pixels(shots['signed'][2], W, box)
+        d, ink = against_replay(shots['signed'])
         check('2 uinput ink matches signpad replay', d < 0.002 and ink > 500, f'{ink} ink pixels; {100 * d:.3f}% of the box differs (tolerance 0.2%)')
     else:
         check('2 uinput ink matches signpad replay', False, 'no screendump')
@@ -457,8 +463,7 @@ def main():
         check('5 an idle screen sleeps and a tap wakes it without ink', False, f'no screendump; {sleep}')
     auto = fields('AUTO')
     if shots['auto-signed']:
-        d = region_diff(shots['auto-signed'][2], expected_signed[2], W, box)
-        ink = dark_pixels(shots['auto-signed'][2], W, box)
+        d, ink = against_replay(shots['auto-signed'])
         told = len(auto) == 1 and auto[0].get('first') == 'absolute-pointer' and auto[0].get('replaced') == '1' and \
             auto[0].get('touchscreen') == '1' and auto[0].get('alive') == 'yes'
         check('3 without input.device a touchscreen that appears replaces the absolute pointer', told and d < 0.002 and ink > 500,
@@ -471,8 +476,7 @@ def main():
         if other and anew and signed_anew:
             white = white_share(other[2])
             same = region_diff(anew[2], expected_initial[2], W, whole) if anew[:2] == (W, H) else 1
-            ink_diff = region_diff(signed_anew[2], expected_signed[2], W, box) if signed_anew[:2] == (W, H) else 1
-            ink = dark_pixels(signed_anew[2], W, box) if signed_anew[:2] == (W, H) else 0
+            ink_diff, ink = against_replay(signed_anew)
             told = len(newpanel) == 1 and newpanel[0].get('without') == '1' and newpanel[0].get('lost') == '1' and \
                 newpanel[0].get('ready') == '2' and newpanel[0].get('alive') == 'yes'
             check("5 a panel without the kiosk's size is taken anew at its own", told and other[:2] == (1000, 700) and white > 0.5
