@@ -33,7 +33,7 @@ public final class CalibrationRun {
         defer { display.close() }
         let scanout = display.scanout
         let width = scanout.logicalWidth, height = scanout.logicalHeight
-        guard let opened = TouchDeviceOpener(config: config, logger: logger).open(decoder: { _, device in
+        guard let opened = TouchDeviceOpener(config: config, logger: logger).openFirst(decoder: { _, device in
             try TouchDecoder(device: device.description, screenWidth: width, screenHeight: height)
         }) else {
             throw DaemonError(description: "no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see `signpad devices`)")

@@ -7,7 +7,7 @@ import SignpadInk
 import SignpadInput
 import SignpadSystemd
 
-/// `signpad run`: one poll loop over the touch device, signals, export results and timers.
+/// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
 public final class Daemon {
     /// How `run` ended. Either way the screen, the console and the touch device were handed back.
     public enum Exit: Equatable, Sendable {
@@ -23,15 +23,20 @@ public final class Daemon {
     let loadConfig: () throws -> Config
     let logger: Logger
     var reloadRequested = false
-    var device: EvdevDevice?
-    var decoder: TouchDecoder?
+    /// The devices read, in the order they were opened.
+    var inputs: [TouchInput] = []
+    /// Which device's stroke reaches the kiosk.
+    var arbiter = InputArbiter()
     var latencies = LatencyHistogram()
+    /// While no device is open, when to look again.
     var nextRescan = 0.0
     var missingLogged = false
-    /// The device is an absolute pointer taken for want of a touchscreen or pen (no
-    /// `input.device`); one that appears later replaces it, checked at `nextPreferredCheck`.
-    var pointerByDefault = false
-    var nextPreferredCheck = 0.0
+    /// Without `input.device`, when to look for touchscreens and pens to add (or to take in place
+    /// of an absolute pointer). A look opens devices only when /dev/input changed since
+    /// `nodesLookedAt`, or when a device that would not open is due another try at `retryFailedAt`.
+    var nextDeviceCheck = 0.0
+    var nodesLookedAt: [String] = []
+    var retryFailedAt = Double.infinity
 
     public init(config: Config, logger: Logger, loadConfig: @escaping () throws -> Config) {
         self.config = config
@@ -76,8 +81,9 @@ public final class Daemon {
     func serve(_ display: DRMDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
         defer { display.close() }
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
-        openDevice(session: session, now: Self.monotonic())
-        service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(device?.path ?? "waiting for a touch device")")
+        openInputs(session: session, now: Self.monotonic())
+        let reading = inputs.isEmpty ? "waiting for a touch device" : inputs.map(\.path).joined(separator: " ")
+        service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(reading)")
         logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
@@ -88,14 +94,14 @@ public final class Daemon {
                 service.watchdog()
                 nextWatchdog = now + interval
             }
-            if device == nil && now >= nextRescan { openDevice(session: session, now: now) }
-            if pointerByDefault && now >= nextPreferredCheck { takePreferredDevice(session: session, now: now) }
+            if inputs.isEmpty && now >= nextRescan { openInputs(session: session, now: now) }
+            if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: session, now: now) }
             var deadline = min(session.nextDeadline, now + 1)
             if service.watchdogInterval != nil { deadline = min(deadline, nextWatchdog) }
-            if device == nil { deadline = min(deadline, nextRescan) }
+            if inputs.isEmpty { deadline = min(deadline, nextRescan) }
             var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
-            if let device { fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)) }
+            for input in inputs { fds.append(pollfd(fd: input.device.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout = Int32(max(0, min((deadline - now) * 1000, 1000)).rounded(.up))
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
                 throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
@@ -108,7 +114,11 @@ public final class Daemon {
                     break loop
                 }
             }
-            if fds.count > 2 && fds[2].revents != 0 { readInput(session: session, hangup: fds[2].revents & Int16(POLLHUP | POLLERR) != 0) }
+            // Read in the order polled: a device closed while reading leaves the others' indices alone.
+            let polled = inputs
+            for (index, input) in polled.enumerated() where fds[index + 2].revents != 0 {
+                readInput(input, session: session, hangup: fds[index + 2].revents & Int16(POLLHUP | POLLERR) != 0)
+            }
             session.tick(now: Self.monotonic())
             if Self.monotonic() >= nextPresenceCheck {
                 display.checkPresence()
@@ -116,8 +126,8 @@ public final class Daemon {
             }
             if let loss = display.loss {
                 logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
-                // Its decoder maps touches to this display's size.
-                closeDevice()
+                // Their decoders map touches to this display's size.
+                closeInputs()
                 report(session: session, display: display)
                 return nil
             }
@@ -271,78 +281,111 @@ public final class Daemon {
         }
     }
 
-    /// Takes the touch device the configuration names, else the best usable one. With
-    /// `preferredOnly` it takes only a touchscreen or pen, and keeps the present device if none opens.
-    @discardableResult
-    func openDevice(session: Session, now: Double, preferredOnly: Bool = false) -> Bool {
+    /// Opens what `TouchDeviceOpener.openMore` takes while no device is open.
+    func openInputs(session: Session, now: Double) {
         nextRescan = now + 1
-        let scanout = session.display.scanout
-        let opened = TouchDeviceOpener(config: config, logger: logger).open(preferredOnly: preferredOnly) { scanned, device in
+        let (opened, _) = opener(session).openMore(besides: [], decoder: decoderMaker(session))
+        guard !opened.isEmpty else {
+            if !missingLogged {
+                logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
+                missingLogged = true
+            }
+            return
+        }
+        missingLogged = false
+        inputs = opened
+        nodesLookedAt = DeviceScanner.eventNodes()
+        retryFailedAt = .infinity
+        nextDeviceCheck = now + 2
+        session.deviceName = opened[0].name
+    }
+
+    /// Without `input.device`: a touchscreen or pen that appears (plugged in, or probed late at
+    /// boot) is read too; one that appears after signpad settled for an absolute pointer is taken
+    /// in its place, but only between customers, never mid-signature.
+    func lookForMoreInputs(session: Session, now: Double) {
+        nextDeviceCheck = now + 2
+        let nodes = DeviceScanner.eventNodes()
+        guard nodes != nodesLookedAt || now >= retryFailedAt else { return }
+        let pointers = inputs.filter { $0.kind == .absolutePointer }
+        // Left for later (nodesLookedAt not updated) while a customer signs with the pointer.
+        if !pointers.isEmpty && !session.kiosk.isBetweenCustomers { return }
+        nodesLookedAt = nodes
+        let open = Set(inputs.map(\.path))
+        let (opened, failed) = opener(session).openMore(besides: open, preferredOnly: true, decoder: decoderMaker(session))
+        // A device that would not open (its error is logged) is tried again less often.
+        retryFailedAt = failed.isEmpty ? .infinity : now + 30
+        guard !opened.isEmpty else { return }
+        inputs += opened
+        for pointer in pointers {
+            logger.notice("input: took \(opened.map { "\"\($0.name)\"" }.joined(separator: ", ")) in place of the absolute pointer \"\(pointer.name)\"")
+            close(pointer, session: session, now: now)
+        }
+    }
+
+    func opener(_ session: Session) -> TouchDeviceOpener { TouchDeviceOpener(config: config, logger: logger) }
+
+    /// Decoders mapping each device to the session's screen, with the calibration in force.
+    func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {
+        let scanout = session.display.scanout, config = self.config, logger = self.logger
+        return { scanned, device in
             let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
             let calibration = configured ?? scanned.udevCalibration ?? .identity
             // Which matrix is in force is the first question when touches land in the wrong place.
             let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"
-            logger.info("input calibration \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
+            logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
             return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                     calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
         }
-        guard let opened else {
-            if !preferredOnly && !missingLogged {
-                logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
-                missingLogged = true
-            }
-            return false
-        }
-        closeDevice()
-        device = opened.device
-        decoder = opened.decoder
-        session.deviceName = opened.name
-        missingLogged = false
-        pointerByDefault = config.inputDevice == nil && !DeviceChoice.isPreferred(opened.kind)
-        nextPreferredCheck = now + 2
-        return true
     }
 
-    /// A touchscreen or pen plugged in (or probed late at boot) after signpad settled for an
-    /// absolute pointer is taken in its place, but only between customers, never mid-signature.
-    func takePreferredDevice(session: Session, now: Double) {
-        nextPreferredCheck = now + 2
-        guard session.kiosk.isBetweenCustomers, TouchDeviceOpener(config: config, logger: logger).preferredDeviceIsThere() else { return }
-        let pointer = session.deviceName
-        if openDevice(session: session, now: now, preferredOnly: true) {
-            logger.notice("input: took \"\(session.deviceName)\" in place of the absolute pointer \"\(pointer)\"")
-        } else {
-            // It is there but would not open (the error is logged): try again less often.
-            nextPreferredCheck = now + 30
-        }
-    }
-
-    func readInput(session: Session, hangup: Bool) {
-        guard let device, var decoder else { return }
+    func readInput(_ input: TouchInput, session: Session, hangup: Bool) {
+        let device = input.device, path = input.path, kind = input.kind
+        var decoder = input.decoder
         let status = device.read { event in
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
-                logger.warning("\(device.path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample")
+                logger.warning("\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample")
             }
             decoder.feed(event) { stroke in
-                session.handle(stroke, now: Self.monotonic())
+                let now = Self.monotonic()
+                switch arbiter.route(stroke, from: path, kind: kind, now: now) {
+                case .drop:
+                    return
+                case .cancelOwnerThenPass:
+                    logger.info("input: the pen on \(path) ends the touch stroke in progress (a resting hand)")
+                    session.handle(.cancel, now: now)
+                case .pass:
+                    break
+                }
+                if case .down = stroke { session.deviceName = input.name }
+                session.handle(stroke, now: now)
                 if case .move = stroke { latencies.record(seconds: Self.monotonic() - event.seconds) }
             }
         }
-        if status == .gone || hangup {
-            decoder.cancel { session.handle($0, now: Self.monotonic()) }
-            logger.warning("\(device.path) went away; ending the stroke and waiting for it to come back")
-            closeDevice()
-            nextRescan = Self.monotonic() + 0.5
-            return
+        input.decoder = decoder
+        if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, now: Self.monotonic()) {
+            // The hand holding the pen: its stroke ends here (libinput's touch arbitration).
+            session.handle(.cancel, now: Self.monotonic())
         }
-        self.decoder = decoder
+        if status == .gone || hangup {
+            logger.warning("\(path) went away; ending its stroke and waiting for it to come back")
+            close(input, session: session, now: Self.monotonic())
+            nextRescan = Self.monotonic() + 0.5
+        }
     }
 
-    func closeDevice() {
-        device?.close()
-        device = nil
-        decoder = nil
-        pointerByDefault = false
+    /// Closes one device; a stroke of its in progress ends at its last sample.
+    func close(_ input: TouchInput, session: Session, now: Double) {
+        if arbiter.remove(input.path, now: now) { session.handle(.cancel, now: now) }
+        input.device.close()
+        inputs.removeAll { $0 === input }
+    }
+
+    /// Closes every device, with the display they map to gone: nothing is drawn.
+    func closeInputs() {
+        for input in inputs { input.device.close() }
+        inputs = []
+        arbiter = InputArbiter()
     }
 
     func report(session: Session, display: DRMDisplay) {

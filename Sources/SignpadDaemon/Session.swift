@@ -12,7 +12,10 @@ public final class Session {
     public let exporter: Exporter
     public private(set) var kiosk: Kiosk
     public private(set) var renderer: InkRenderer
+    /// The device whose stroke comes next (set by the caller as each stroke begins).
     public var deviceName: String
+    /// The devices the signature on the panel was drawn with, in first-use order.
+    private var signatureDevices: [String] = []
     /// Counters for the latency report.
     public private(set) var inkEvents = 0
     public private(set) var inkBytes = 0
@@ -99,8 +102,12 @@ public final class Session {
         for effect in effects {
             switch effect {
             case .ink(let event):
-                if case .down(let sample) = event, kiosk.signature.strokes.count == 1 {
-                    wallAtFirstSample = Date().timeIntervalSince1970 - max(now - sample.time, 0)
+                if case .down(let sample) = event {
+                    if kiosk.signature.strokes.count == 1 {
+                        wallAtFirstSample = Date().timeIntervalSince1970 - max(now - sample.time, 0)
+                        signatureDevices = []
+                    }
+                    if !signatureDevices.contains(deviceName) { signatureDevices.append(deviceName) }
                 }
                 renderer.apply(smoother.handle(event), dirty: &dirty)
                 inkEvents += 1
@@ -125,7 +132,8 @@ public final class Session {
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallAtFirstSample ?? Date().timeIntervalSince1970
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
-                               endedAt: start + (last - first), device: deviceName,
+                               endedAt: start + (last - first),
+                               device: signatureDevices.isEmpty ? deviceName : signatureDevices.joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height)
     }
 

@@ -2,41 +2,87 @@ import Logging
 import SignpadEvdev
 import SignpadInput
 
-/// Finds the touch device the configuration names (or, without one, the best usable one: see
-/// `DeviceChoice`) and opens it with a decoder, for `signpad run` and `signpad calibrate` alike.
+/// One touch device open for input, with its decoder.
+final class TouchInput {
+    let device: EvdevDevice
+    var decoder: TouchDecoder
+    let name: String
+    let kind: DeviceKind
+
+    init(device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind) {
+        self.device = device
+        self.decoder = decoder
+        self.name = name
+        self.kind = kind
+    }
+
+    var path: String { device.path }
+}
+
+/// Finds the touch devices the configuration names or, without one, the usable ones (see
+/// `DeviceChoice`), and opens them with decoders, for `signpad run` and `signpad calibrate` alike.
 struct TouchDeviceOpener {
     let config: Config
     let logger: Logger
+    /// Builds the decoder for a device (with the calibration the caller wants).
+    typealias MakeDecoder = (ScannedDevice, EvdevDevice) throws -> TouchDecoder
 
-    /// The device, its decoder, its name and kind; nil when no usable device opens. `decoder`
-    /// builds the decoder for a device (with the calibration the caller wants).
-    /// `preferredOnly` leaves out absolute pointers (see `DeviceChoice.isPreferred`).
-    func open(preferredOnly: Bool = false, decoder: (ScannedDevice, EvdevDevice) throws -> TouchDecoder)
-        -> (device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind)? {
-        for scanned in candidates() where !preferredOnly || scanned.classification.kind.map(DeviceChoice.isPreferred) == true {
-            guard let description = scanned.description, let kind = scanned.classification.kind else { continue }
-            do {
-                let opened = try EvdevDevice(path: scanned.path, grab: config.grab)
-                var made = try decoder(scanned, opened)
-                opened.seed(&made)
-                logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(config.grab ? ", grabbed" : "")")
-                if config.inputDevice == nil && !DeviceChoice.isPreferred(kind) {
-                    logger.notice("input: no touchscreen or pen to take, so the absolute pointer \"\(description.name)\" is used (input.device pins a device)")
-                }
-                return (opened, made, description.name, kind)
-            } catch {
-                logger.warning("\(error)")
-            }
+    /// The first usable device that opens; nil when none does.
+    func openFirst(decoder: MakeDecoder) -> TouchInput? { openFirst(of: candidates(), decoder: decoder).opened }
+
+    /// The devices to read besides those already `open` (their paths), and the paths of those that
+    /// would not open (each logged). With `input.device`, the first that opens of those it names, if
+    /// none is open. Without, every touchscreen and pen not open yet (a panel's pen and its
+    /// touchscreen are often two devices); and only when nothing opens nor is open, the first
+    /// absolute pointer that opens. `preferredOnly` leaves absolute pointers out.
+    func openMore(besides open: Set<String>, preferredOnly: Bool = false, decoder: MakeDecoder) -> (opened: [TouchInput], failed: [String]) {
+        let candidates = candidates().filter { !open.contains($0.path) }
+        if config.inputDevice != nil {
+            guard open.isEmpty else { return ([], []) }
+            let (first, failed) = openFirst(of: candidates, decoder: decoder)
+            return (first.map { [$0] } ?? [], failed)
         }
-        return nil
+        var opened: [TouchInput] = [], failed: [String] = []
+        for scanned in candidates where scanned.classification.kind.map(DeviceChoice.isPreferred) == true {
+            if let input = self.open(scanned, decoder: decoder) { opened.append(input) } else { failed.append(scanned.path) }
+        }
+        guard opened.isEmpty, open.isEmpty, !preferredOnly else { return (opened, failed) }
+        let (pointer, pointersFailed) = openFirst(of: candidates.filter { $0.classification.kind == .absolutePointer }, decoder: decoder)
+        if let pointer {
+            logger.notice("input: no touchscreen or pen to take, so the absolute pointer \"\(pointer.name)\" is used (input.device pins a device)")
+        }
+        return (pointer.map { [$0] } ?? [], failed + pointersFailed)
     }
 
-    /// Whether a touchscreen or pen is there to be tried (without opening it for input).
-    func preferredDeviceIsThere() -> Bool {
-        candidates().contains { $0.classification.kind.map(DeviceChoice.isPreferred) == true }
+    /// Whether a touchscreen or pen not among `excluded` (paths) is there to be tried (without opening it for input).
+    func preferredDeviceIsThere(besides excluded: Set<String>) -> Bool {
+        candidates().contains { !excluded.contains($0.path) && $0.classification.kind.map(DeviceChoice.isPreferred) == true }
     }
 
-    /// The usable devices in the order `open` tries them.
+    private func openFirst(of candidates: [ScannedDevice], decoder: MakeDecoder) -> (opened: TouchInput?, failed: [String]) {
+        var failed: [String] = []
+        for scanned in candidates {
+            if let input = open(scanned, decoder: decoder) { return (input, failed) }
+            failed.append(scanned.path)
+        }
+        return (nil, failed)
+    }
+
+    private func open(_ scanned: ScannedDevice, decoder: MakeDecoder) -> TouchInput? {
+        guard let description = scanned.description, let kind = scanned.classification.kind else { return nil }
+        do {
+            let opened = try EvdevDevice(path: scanned.path, grab: config.grab)
+            var made = try decoder(scanned, opened)
+            opened.seed(&made)
+            logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(config.grab ? ", grabbed" : "")")
+            return TouchInput(device: opened, decoder: made, name: description.name, kind: kind)
+        } catch {
+            logger.warning("\(error)")
+            return nil
+        }
+    }
+
+    /// The usable devices, in the order they are tried.
     private func candidates() -> [ScannedDevice] {
         guard let wanted = config.inputDevice else {
             return DeviceChoice.automaticOrder(DeviceScanner.scan()) { $0.classification.kind }

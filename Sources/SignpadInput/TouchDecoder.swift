@@ -51,10 +51,16 @@ public struct TouchDecoder: Sendable {
         previous = slots
     }
 
+    /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
+    /// pen that does not report proximity, touching. Always false for other kinds.
+    public var penInProximity: Bool {
+        kind == .pen && (hasPenToolBit ? penInRange : touchDown)
+    }
+
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path.
     public mutating func setInitialState(slots initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
-                                         touching: Bool, x: Int32, y: Int32) {
+                                         touching: Bool, penInRange: Bool = false, x: Int32, y: Int32) {
         for (index, state) in initial.enumerated() where index < slots.count {
             slots[index].trackingID = state.trackingID
             slots[index].x = state.x
@@ -65,6 +71,7 @@ public struct TouchDecoder: Sendable {
         single.x = x
         single.y = y
         ignoreUntilAllLift = slots.contains { $0.trackingID >= 0 } || touching
+        self.penInRange = penInRange
         inContact = false
     }
 

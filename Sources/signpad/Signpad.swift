@@ -244,10 +244,12 @@ struct Devices: ParsableCommand {
             if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
             print("")
         }
-        if let device = DeviceChoice.automaticOrder(scanned, kind: { $0.classification.kind }).first {
-            print("Without input.device, signpad takes \(device.path) \"\(device.description?.name ?? "?")\": a touchscreen or pen before an absolute pointer, then the lowest event number.")
-        } else {
+        let taken = DeviceChoice.automaticSet(scanned) { $0.classification.kind }
+        if taken.isEmpty {
             print("No usable touch device: signpad waits for one.")
+        } else {
+            let names = taken.map { "\($0.path) \"\($0.description?.name ?? "?")\"" }.joined(separator: ", ")
+            print("Without input.device, signpad reads \(names): every touchscreen and pen (one stroke at a time, the pen's first), or else the first absolute pointer.")
         }
     }
 

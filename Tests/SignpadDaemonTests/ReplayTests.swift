@@ -89,6 +89,34 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         return session
     }
 
+    /// A panel's pen and touchscreen are two devices: a signature drawn with both names both.
+    @Test func theMetadataNamesEveryDeviceTheSignatureWasDrawnWith() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "none") { _ in }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var strokes = 0
+        for event in recording.events {
+            decoder.feed(event) { stroke in
+                if case .down = stroke {
+                    session.deviceName = strokes < 2 ? "panel pen" : "panel touch"
+                    strokes += 1
+                }
+                session.handle(stroke, now: event.seconds)
+            }
+        }
+        #expect(strokes > 2)
+        session.confirm(now: 100)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        let metas = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".meta.json") }
+        #expect(metas.count == 1)
+        let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/" + metas[0]))) as? [String: Any]
+        #expect(meta?["device"] as? String == "panel pen, panel touch")
+    }
+
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
         let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }

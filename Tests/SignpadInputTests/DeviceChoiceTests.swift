@@ -40,6 +40,18 @@ import SignpadTestSupport
     @Test func anAbsolutePointerIsTakenWhenItIsAllThereIs() {
         #expect(order([nil, .absolutePointer]) == [1])
         #expect(order([nil, nil]) == [])
+        #expect(taken([nil, .absolutePointer, .absolutePointer]) == [1])
+    }
+
+    /// The positions of the devices read when all open.
+    func taken(_ kinds: [DeviceKind?]) -> [Int] {
+        DeviceChoice.automaticSet(Array(kinds.enumerated())) { $0.element }.map(\.offset)
+    }
+
+    @Test func everyTouchscreenAndPenIsReadAndNoAbsolutePointerBesideThem() {
+        #expect(taken([.absolutePointer, .touchscreen, nil, .pen]) == [1, 3])
+        #expect(taken([.pen, .absolutePointer]) == [0])
+        #expect(taken([nil]) == [])
     }
 
     /// Kinds as the classifier gives them for real devices: a keyboard, a BMC's mouse, then the

@@ -70,6 +70,37 @@ struct RecordingDecodingTests {
         #expect(summary.strokes[0].contains { ($0.pressure ?? 0) > 0.1 })
     }
 
+    /// What `InputArbiter` is told: near all through a stroke and not once the pen has left. The
+    /// Wacom reports proximity (BTN_TOOL_PEN), so it is near in the hover frames before it
+    /// touches; the UC-Logic does not, so it is near only while touching.
+    @Test(arguments: [(SharedRecordings.wacom, true), (SharedRecordings.uclogic, false)])
+    func aPenIsNearAllThroughItsStroke(name: String, reportsProximity: Bool) throws {
+        let rec = try recording(name)
+        var decoder = try TouchDecoder(device: rec.device, screenWidth: 1920, screenHeight: 1080)
+        var nearAtLastFrame = false, nearBeforeDown = false, strokeEvents = 0, farFramesInStroke = 0, drawing = false
+        for event in rec.events {
+            var emitted: [StrokeEvent] = []
+            decoder.feed(event) { emitted.append($0) }
+            for stroke in emitted {
+                switch stroke {
+                case .down: nearBeforeDown = nearBeforeDown || nearAtLastFrame; drawing = true
+                case .up, .cancel: drawing = false
+                case .move: break
+                }
+                strokeEvents += 1
+            }
+            // A frame is judged whole at its SYN_REPORT, as the decoder does.
+            guard event.type == EventCode.EV_SYN else { continue }
+            if drawing && !decoder.penInProximity { farFramesInStroke += 1 }
+            nearAtLastFrame = decoder.penInProximity
+        }
+        #expect(strokeEvents > 10)
+        #expect(nearBeforeDown == reportsProximity)
+        #expect(farFramesInStroke == 0)
+        let lastProximity = rec.events.last { $0.type == EventCode.EV_KEY && $0.code == EventCode.BTN_TOOL_PEN }
+        #expect(decoder.penInProximity == (lastProximity?.value == 1))
+    }
+
     @Test func ucLogicPenIsOneStroke() throws {
         let rec = try recording(SharedRecordings.uclogic)
         #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, multitouch: false))

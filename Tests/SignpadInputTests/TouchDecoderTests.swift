@@ -182,6 +182,31 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(second.pressure == 0)
     }
 
+    @Test func aPenIsNearWhileItsToolIsInRangeEitherEnd() throws {
+        var d = DeviceDescription(name: "pen")
+        d.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER, C.BTN_TOUCH]
+        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        var s = Stream()
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10)])
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
+        s.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1)])
+        s.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 0)])
+        var decoder = try TouchDecoder(device: d, screenWidth: 100, screenHeight: 100)
+        var near: [Bool] = []
+        for e in s.events {
+            decoder.feed(e) { _ in }
+            if e.type == C.EV_SYN { near.append(decoder.penInProximity) }
+        }
+        #expect(near == [true, false, true, false])
+        var touchscreen = try TouchDecoder(device: panel(), screenWidth: 100, screenHeight: 100)
+        for e in s.events { touchscreen.feed(e) { _ in } }
+        s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
+        for e in s.events.suffix(2) { touchscreen.feed(e) { _ in } }
+        #expect(!touchscreen.penInProximity, "a touchscreen is never a pen near the glass")
+    }
+
     @Test func devicesWithoutARangeAreSkippedWithTheReason() {
         var d = panel()
         d.absInfo[C.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 0)

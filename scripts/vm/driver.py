@@ -55,6 +55,55 @@ def calibration_taps(header_path, out_path):
                     out.write(f"E: {when:.6f} {typ:04x} {code:04x} {value}\n")
 
 
+PEN_HEADER = """# EVEMU 1.3
+# A pen beside the demo touchscreen, as a panel's digitiser is a second device (scripts/vm/driver.py)
+N: signpad demo pen
+I: 0003 0000 0000 0002
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+""" + "B: 01 00 00 00 00 00 00 00 00\n" * 5 + "B: 01 01 0c 00 00 00 00 00 00\n" + "B: 01 00 00 00 00 00 00 00 00\n" * 6 + \
+    "B: 02 00 00 00 00 00 00 00 00\nB: 03 03 00 00 01 00 00 00 00\n" + \
+    "".join(f"B: {t:02x} 00 00 00 00 00 00 00 00\n" for t in (4, 5, 0x11, 0x12, 0x14, 0x15, 0x15)) + \
+    "A: 00 0 4095 0 0 0\nA: 01 0 4095 0 0 0\nA: 18 0 1023 0 0 0\n"
+
+
+def pen_files(touch_path, out_dir):
+    """The demo signature as a pen draws it (same positions and times: the same ink as the
+    touchscreen's), preceded by a hover frame and followed by the pen leaving; and the two frames
+    of a pen that comes near and one that goes away, on their own."""
+    def event(t, typ, code, value):
+        return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
+    frames, current = [], []
+    for line in open(touch_path):
+        if not line.startswith('E:'):
+            continue
+        _, t, typ, code, value = line.split()[:5]
+        typ, code = int(typ, 16), int(code, 16)
+        if typ == 0:
+            frames.append((float(t), current))
+            current = []
+        elif (typ, code) in ((1, 0x14a), (3, 0), (3, 1)):
+            current.append((typ, code, int(value)))
+    first, last = frames[0][0], frames[-1][0]
+    x, y = next(v for _, c, v in frames[0][1] if c == 0), next(v for _, c, v in frames[0][1] if c == 1)
+    near = [event(first - 0.1, 1, 0x140, 1), event(first - 0.1, 3, 0, x), event(first - 0.1, 3, 1, y), event(first - 0.1, 0, 0, 0)]
+    away = [event(last + 0.1, 1, 0x140, 0), event(last + 0.1, 0, 0, 0)]
+    with open(os.path.join(out_dir, 'pen-signature.evemu'), 'w') as out:
+        out.write(PEN_HEADER)
+        out.writelines(near)
+        for t, events in frames:
+            for typ, code, value in events:
+                out.write(event(t, typ, code, value))
+                if (typ, code) == (1, 0x14a):
+                    out.write(event(t, 3, 0x18, 600 if value else 0))
+            out.write(event(t, 0, 0, 0))
+        out.writelines(away)
+    for name, lines in (('pen-near', near), ('pen-away', away)):
+        with open(os.path.join(out_dir, name + '.evemu'), 'w') as out:
+            out.write(PEN_HEADER)
+            out.writelines(lines)
+
+
 def read_png(path):
     d = open(path, 'rb').read()
     pos, idat = 8, b''

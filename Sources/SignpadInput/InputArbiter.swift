@@ -1,0 +1,88 @@
+import SignpadInk
+
+/// Several devices, one signature: decides which device's stroke events reach the kiosk.
+///
+/// A panel often has its touchscreen and its pen as two event devices, and signpad reads both.
+/// Only one stroke is drawn at a time: the first contact to land owns the paper until it lifts,
+/// and a second device's contact meanwhile is ignored until it lifts too. The pen comes first:
+/// while a pen is near the glass (in proximity), and for `palmSeconds` after it leaves, the hand
+/// that holds it is resting there, so touches are ignored; a touch stroke in progress when the pen
+/// comes near, or touches, is ended (libinput's touch arbitration does the same).
+public struct InputArbiter: Sendable {
+    /// How long touches stay ignored after the pen leaves proximity: the hand lifts after the pen.
+    public static let palmSeconds = 1.0
+
+    /// What to do with one stroke event.
+    public enum Route: Equatable, Sendable {
+        case pass
+        case drop
+        /// End the stroke in progress (another device's touch) with `.cancel`, then pass this event.
+        case cancelOwnerThenPass
+    }
+
+    /// The device whose stroke is on the paper now.
+    public private(set) var owner: String?
+    private var ownerIsPen = false
+    /// Pens in proximity now.
+    private var nearPens: Set<String> = []
+    /// When the last pen left proximity (monotonic seconds).
+    private var penLeftAt = -Double.infinity
+
+    public init() {}
+
+    /// Whether a touch landing at `now` would be ignored because a pen is, or just was, near.
+    public func touchesIgnored(now: Double) -> Bool { !nearPens.isEmpty || now < penLeftAt + Self.palmSeconds }
+
+    /// Routes one stroke event of `source` (a device's path), of a device of `kind`.
+    public mutating func route(_ event: StrokeEvent, from source: String, kind: DeviceKind, now: Double) -> Route {
+        switch event {
+        case .down:
+            let isPen = kind == .pen
+            if owner == nil {
+                if !isPen && touchesIgnored(now: now) { return .drop }
+                take(source, isPen: isPen)
+                return .pass
+            }
+            // A pen landing during a touch stroke: the touch is the hand, not the signature.
+            if isPen && !ownerIsPen && owner != source {
+                take(source, isPen: true)
+                return .cancelOwnerThenPass
+            }
+            if owner == source { return .pass }
+            return .drop
+        case .move:
+            return owner == source ? .pass : .drop
+        case .up, .cancel:
+            guard owner == source else { return .drop }
+            owner = nil
+            return .pass
+        }
+    }
+
+    /// A pen's proximity as its decoder reads it after each batch of its events. True when a touch
+    /// stroke is in progress and must be ended (the caller sends `.cancel` for it).
+    public mutating func pen(_ source: String, near: Bool, now: Double) -> Bool {
+        if near {
+            nearPens.insert(source)
+        } else if nearPens.remove(source) != nil {
+            penLeftAt = now
+        }
+        guard near, owner != nil, !ownerIsPen else { return false }
+        owner = nil
+        return true
+    }
+
+    /// The device `source` is gone (closed or unplugged). True when its stroke was in progress
+    /// (the caller sends `.cancel` for it).
+    public mutating func remove(_ source: String, now: Double) -> Bool {
+        if nearPens.remove(source) != nil { penLeftAt = now }
+        guard owner == source else { return false }
+        owner = nil
+        return true
+    }
+
+    private mutating func take(_ source: String, isPen: Bool) {
+        owner = source
+        ownerIsPen = isPen
+    }
+}

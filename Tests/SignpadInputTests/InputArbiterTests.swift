@@ -1,0 +1,82 @@
+import Testing
+import SignpadInk
+import SignpadInput
+
+/// A panel's pen and touchscreen read together: one stroke at a time, the pen's before the hand's.
+@Suite struct InputArbiterTests {
+    let pen = "/dev/input/event5", touch = "/dev/input/event4", other = "/dev/input/event6"
+    let sample = Sample(Point(10, 10), time: 0)
+
+    @Test func theFirstContactOwnsThePaperUntilItLifts() {
+        var arbiter = InputArbiter()
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0) == .pass)
+        #expect(arbiter.route(.down(sample), from: other, kind: .touchscreen, now: 0.1) == .drop)
+        #expect(arbiter.route(.move(sample), from: other, kind: .touchscreen, now: 0.2) == .drop)
+        #expect(arbiter.route(.move(sample), from: touch, kind: .touchscreen, now: 0.2) == .pass)
+        #expect(arbiter.route(.up, from: other, kind: .touchscreen, now: 0.3) == .drop)
+        #expect(arbiter.owner == touch)
+        #expect(arbiter.route(.up, from: touch, kind: .touchscreen, now: 0.4) == .pass)
+        #expect(arbiter.owner == nil)
+    }
+
+    @Test func aContactRefusedDoesNotStartMidPathWhenThePaperIsFree() {
+        var arbiter = InputArbiter()
+        _ = arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0)
+        #expect(arbiter.route(.down(sample), from: other, kind: .touchscreen, now: 0.1) == .drop)
+        _ = arbiter.route(.up, from: touch, kind: .touchscreen, now: 0.2)
+        // The other finger is still down: it must lift and land again to draw.
+        #expect(arbiter.route(.move(sample), from: other, kind: .touchscreen, now: 0.3) == .drop)
+        #expect(arbiter.route(.up, from: other, kind: .touchscreen, now: 0.4) == .drop)
+        #expect(arbiter.route(.down(sample), from: other, kind: .touchscreen, now: 0.5) == .pass)
+    }
+
+    @Test func touchesAreIgnoredWhileThePenIsNearAndForAMomentAfter() {
+        var arbiter = InputArbiter()
+        #expect(arbiter.pen(pen, near: true, now: 0) == false)
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0.1) == .drop)
+        #expect(arbiter.pen(pen, near: false, now: 2) == false)
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 2 + InputArbiter.palmSeconds / 2) == .drop)
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 2 + InputArbiter.palmSeconds + 0.01) == .pass)
+    }
+
+    @Test func aPenComingNearEndsATouchStroke() {
+        var arbiter = InputArbiter()
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0) == .pass)
+        #expect(arbiter.pen(pen, near: false, now: 0.1) == false)
+        #expect(arbiter.pen(pen, near: true, now: 0.2) == true)
+        #expect(arbiter.owner == nil)
+        // The hand's later events are not drawn; the pen's are.
+        #expect(arbiter.route(.move(sample), from: touch, kind: .touchscreen, now: 0.3) == .drop)
+        #expect(arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.4) == .pass)
+        #expect(arbiter.route(.up, from: touch, kind: .touchscreen, now: 0.5) == .drop)
+        #expect(arbiter.route(.move(sample), from: pen, kind: .pen, now: 0.6) == .pass)
+    }
+
+    @Test func aPenLandingDuringATouchStrokeTakesThePaper() {
+        var arbiter = InputArbiter()
+        _ = arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0)
+        #expect(arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.1) == .cancelOwnerThenPass)
+        #expect(arbiter.owner == pen)
+        #expect(arbiter.route(.move(sample), from: touch, kind: .touchscreen, now: 0.2) == .drop)
+    }
+
+    @Test func aPenDoesNotCutAnotherPensStroke() {
+        var arbiter = InputArbiter()
+        let secondPen = other
+        _ = arbiter.route(.down(sample), from: pen, kind: .pen, now: 0)
+        #expect(arbiter.pen(secondPen, near: true, now: 0.1) == false)
+        #expect(arbiter.route(.down(sample), from: secondPen, kind: .pen, now: 0.2) == .drop)
+        #expect(arbiter.owner == pen)
+    }
+
+    @Test func aDeviceThatGoesAwayFreesThePaperAndItsProximity() {
+        var arbiter = InputArbiter()
+        _ = arbiter.pen(pen, near: true, now: 0)
+        _ = arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.1)
+        #expect(arbiter.remove(touch, now: 0.2) == false)
+        #expect(arbiter.remove(pen, now: 0.3) == true)
+        #expect(arbiter.owner == nil)
+        #expect(arbiter.touchesIgnored(now: 0.3 + InputArbiter.palmSeconds / 2))
+        #expect(!arbiter.touchesIgnored(now: 0.3 + InputArbiter.palmSeconds + 0.01))
+    }
+}
