@@ -391,7 +391,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -405,7 +405,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'pen-hover', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -519,6 +519,20 @@ def main():
               f"the usb-tablet taken first; the uinput touchscreen in its place: {ink} ink pixels, {100 * d:.3f}% of the box differs from signpad replay; {auto}")
     else:
         check('3 without input.device a touchscreen that appears replaces the absolute pointer', False, f'no screendump; {auto}')
+    pen = fields('PEN')
+    name = '3 a panel\'s pen and touchscreen are read together; touches are ignored while the pen hovers'
+    if shots['pen-hover'] and shots['pen-signed'] and shots['pen-cleared']:
+        hover = region_diff(shots['pen-hover'][2], expected_initial[2], W, box)
+        d, ink = against_replay(shots['pen-signed'])
+        cleared = region_diff(shots['pen-cleared'][2], expected_initial[2], W, box)
+        told = len(pen) == 1 and pen[0].get('pen') == '1' and pen[0].get('touchscreen') == '1' and \
+            pen[0].get('tablet') == '0' and pen[0].get('alive') == 'yes'
+        check(name, told and hover < 0.001 and d < 0.002 and ink > 500 and cleared < 0.001,
+              f"the demo signature on the touchscreen while the pen hovers: {100 * hover:.3f}% of the box differs from the blank box; "
+              f"the pen's signature: {ink} ink pixels, {100 * d:.3f}% differs from signpad replay; a tap on Clear on the touchscreen: "
+              f"{100 * cleared:.3f}% differs from the blank box; {pen}")
+    else:
+        check(name, False, f'no screendump; {pen}')
     newpanel = fields('NEWPANEL')
     if args.gpu == 'virtio':
         other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']
