@@ -284,7 +284,9 @@ public final class Daemon {
     /// Opens what `TouchDeviceOpener.openMore` takes while no device is open.
     func openInputs(session: Session, now: Double) {
         nextRescan = now + 1
-        let (opened, _) = opener(session).openMore(besides: [], decoder: decoderMaker(session))
+        // Listed before the scan, so a device that appears during it is looked at next time.
+        let nodes = DeviceScanner.eventNodes()
+        let (opened, failed) = opener.openMore(besides: [], decoder: decoderMaker(session))
         guard !opened.isEmpty else {
             if !missingLogged {
                 logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
@@ -294,8 +296,8 @@ public final class Daemon {
         }
         missingLogged = false
         inputs = opened
-        nodesLookedAt = DeviceScanner.eventNodes()
-        retryFailedAt = .infinity
+        nodesLookedAt = nodes
+        retryFailedAt = failed.isEmpty ? .infinity : now + 30
         nextDeviceCheck = now + 2
         session.deviceName = opened[0].name
     }
@@ -312,7 +314,7 @@ public final class Daemon {
         if !pointers.isEmpty && !session.kiosk.isBetweenCustomers { return }
         nodesLookedAt = nodes
         let open = Set(inputs.map(\.path))
-        let (opened, failed) = opener(session).openMore(besides: open, preferredOnly: true, decoder: decoderMaker(session))
+        let (opened, failed) = opener.openMore(besides: open, preferredOnly: true, decoder: decoderMaker(session))
         // A device that would not open (its error is logged) is tried again less often.
         retryFailedAt = failed.isEmpty ? .infinity : now + 30
         guard !opened.isEmpty else { return }
@@ -323,7 +325,7 @@ public final class Daemon {
         }
     }
 
-    func opener(_ session: Session) -> TouchDeviceOpener { TouchDeviceOpener(config: config, logger: logger) }
+    var opener: TouchDeviceOpener { TouchDeviceOpener(config: config, logger: logger) }
 
     /// Decoders mapping each device to the session's screen, with the calibration in force.
     func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {

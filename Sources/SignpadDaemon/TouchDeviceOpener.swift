@@ -54,11 +54,6 @@ struct TouchDeviceOpener {
         return (pointer.map { [$0] } ?? [], failed + pointersFailed)
     }
 
-    /// Whether a touchscreen or pen not among `excluded` (paths) is there to be tried (without opening it for input).
-    func preferredDeviceIsThere(besides excluded: Set<String>) -> Bool {
-        candidates().contains { !excluded.contains($0.path) && $0.classification.kind.map(DeviceChoice.isPreferred) == true }
-    }
-
     private func openFirst(of candidates: [ScannedDevice], decoder: MakeDecoder) -> (opened: TouchInput?, failed: [String]) {
         var failed: [String] = []
         for scanned in candidates {
