@@ -525,8 +525,9 @@ def main():
         hover = region_diff(shots['pen-hover'][2], expected_initial[2], W, box)
         d, ink = against_replay(shots['pen-signed'])
         cleared = region_diff(shots['pen-cleared'][2], expected_initial[2], W, box)
-        told = len(pen) == 1 and pen[0].get('pen') == '1' and pen[0].get('touchscreen') == '1' and \
-            pen[0].get('tablet') == '0' and pen[0].get('alive') == 'yes'
+        # The second marker is what `signpad devices` says signpad reads.
+        told = len(pen) == 2 and pen[0].get('alive') == 'yes' and \
+            all(m.get('pen') == '1' and m.get('touchscreen') == '1' and m.get('tablet') == '0' for m in pen)
         check(name, told and hover < 0.001 and d < 0.002 and ink > 500 and cleared < 0.001,
               f"the demo signature on the touchscreen while the pen hovers: {100 * hover:.3f}% of the box differs from the blank box; "
               f"the pen's signature: {ink} ink pixels, {100 * d:.3f}% differs from signpad replay; a tap on Clear on the touchscreen: "
