@@ -33,7 +33,13 @@ public enum DeviceClassifier {
         }
         // The order follows udev's input_id, which libinput relies on.
         let direct = device.hasProperty(C.INPUT_PROP_DIRECT)
-        if device.hasKey(C.BTN_TOOL_PEN) || device.hasKey(C.BTN_STYLUS) {
+        // A tablet's pad (its buttons, rings and strips) says BTN_STYLUS, for old X drivers, with
+        // BTN_0 and no BTN_TOOL_PEN: udev's input_id tells it from the pen that way.
+        if device.hasKey(C.BTN_STYLUS) && device.hasKey(C.BTN_0) && !device.hasKey(C.BTN_TOOL_PEN) {
+            return .skipped(reason: "a tablet's pad (buttons, rings and strips; its pen is another device)")
+        }
+        // A pen's tip is BTN_TOUCH; without it a stylus device is judged by the rules below.
+        if (device.hasKey(C.BTN_TOOL_PEN) || device.hasKey(C.BTN_STYLUS)) && device.hasKey(C.BTN_TOUCH) {
             return .usable(.pen, multitouch: false)
         }
         if device.hasKey(C.BTN_TOOL_FINGER) && !direct {

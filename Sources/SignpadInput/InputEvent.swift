@@ -25,6 +25,7 @@ public enum EventCode {
     public static let SYN_REPORT: UInt16 = 0
     public static let SYN_DROPPED: UInt16 = 3
 
+    public static let BTN_0: UInt16 = 0x100
     public static let BTN_LEFT: UInt16 = 0x110
     public static let BTN_TOOL_PEN: UInt16 = 0x140
     public static let BTN_TOOL_RUBBER: UInt16 = 0x141

@@ -207,6 +207,30 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(!touchscreen.penInProximity, "a touchscreen is never a pen near the glass")
     }
 
+    /// A Wacom pen display's pad device, as the kernel's wacom driver sets it up: ABS_X and ABS_Y
+    /// of 0…1 and BTN_STYLUS kept for old X drivers, beside its numbered buttons.
+    @Test func aTabletsPadIsNoPen() {
+        var pad = DeviceDescription(name: "Wacom DTU-1141B Pad")
+        pad.codes[C.EV_KEY] = [C.BTN_0, C.BTN_0 + 1, C.BTN_0 + 2, C.BTN_0 + 3, C.BTN_STYLUS]
+        pad.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, 0x28]
+        pad.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 1)
+        pad.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 1)
+        guard case .skipped(let reason) = DeviceClassifier.classify(pad) else { Issue.record("expected skipped"); return }
+        #expect(reason.contains("pad"))
+        // The pen beside it.
+        var pen = pad
+        pen.name = "Wacom DTU-1141B Pen"
+        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER, C.BTN_TOUCH, C.BTN_STYLUS]
+        pen.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 15200)
+        pen.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 8550)
+        #expect(DeviceClassifier.classify(pen) == .usable(.pen, multitouch: false))
+        // A stylus without BTN_TOUCH cannot say when it touches; one with BTN_LEFT is a pointer.
+        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_STYLUS]
+        #expect(DeviceClassifier.classify(pen).kind == nil)
+        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_LEFT]
+        #expect(DeviceClassifier.classify(pen) == .usable(.absolutePointer, multitouch: false))
+    }
+
     @Test func devicesWithoutARangeAreSkippedWithTheReason() {
         var d = panel()
         d.absInfo[C.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 0)
