@@ -2,23 +2,6 @@ import Logging
 import SignpadEvdev
 import SignpadInput
 
-/// One touch device open for input, with its decoder.
-final class TouchInput {
-    let device: EvdevDevice
-    var decoder: TouchDecoder
-    let name: String
-    let kind: DeviceKind
-
-    init(device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind) {
-        self.device = device
-        self.decoder = decoder
-        self.name = name
-        self.kind = kind
-    }
-
-    var path: String { device.path }
-}
-
 /// Finds the touch devices the configuration names or, without one, the usable ones (see
 /// `DeviceChoice`), and opens them with decoders, for `signpad run` and `signpad calibrate` alike.
 struct TouchDeviceOpener {
