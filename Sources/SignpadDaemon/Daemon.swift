@@ -353,9 +353,9 @@ public final class Daemon {
                 switch arbiter.route(stroke, from: path, kind: kind, now: now) {
                 case .drop:
                     return
-                case .cancelOwnerThenPass:
-                    logger.info("input: the pen on \(path) ends the touch stroke in progress (a resting hand)")
-                    session.handle(.cancel, now: now)
+                case .withdrawOwnerThenPass:
+                    logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
+                    session.withdrawStroke(now: now)
                 case .pass:
                     break
                 }
@@ -366,8 +366,8 @@ public final class Daemon {
         }
         input.decoder = decoder
         if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, now: Self.monotonic()) {
-            // The hand holding the pen: its stroke ends here (libinput's touch arbitration).
-            session.handle(.cancel, now: Self.monotonic())
+            logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
+            session.withdrawStroke(now: Self.monotonic())
         }
         if status == .gone || hangup {
             logger.warning("\(path) went away; ending its stroke and waiting for it to come back")

@@ -14,8 +14,8 @@ public final class Session {
     public private(set) var renderer: InkRenderer
     /// The device whose stroke comes next (set by the caller as each stroke begins).
     public var deviceName: String
-    /// The devices the signature on the panel was drawn with, in first-use order.
-    private var signatureDevices: [String] = []
+    /// The device of each stroke of the signature on the panel.
+    private var strokeDevices: [String] = []
     /// Counters for the latency report.
     public private(set) var inkEvents = 0
     public private(set) var inkBytes = 0
@@ -105,15 +105,18 @@ public final class Session {
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
                         wallAtFirstSample = Date().timeIntervalSince1970 - max(now - sample.time, 0)
-                        signatureDevices = []
+                        strokeDevices = []
                     }
-                    if !signatureDevices.contains(deviceName) { signatureDevices.append(deviceName) }
+                    strokeDevices.append(deviceName)
                 }
                 renderer.apply(smoother.handle(event), dirty: &dirty)
                 inkEvents += 1
             case .clearInk:
                 smoother = MidpointSmoother(options: config.pen)
                 renderer.clearInk(dirty: &dirty)
+            case .redrawInk:
+                if !strokeDevices.isEmpty { strokeDevices.removeLast() }
+                redrawSignature()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
             case .repaintChrome:
@@ -127,13 +130,35 @@ public final class Session {
         display.present(renderer.canvas, dirty: dirty)
     }
 
+    /// Takes back the stroke being drawn (see `Kiosk.withdrawStroke`).
+    public func withdrawStroke(now: Double) { apply(kiosk.withdrawStroke(now: now), now: now) }
+
+    /// Wipes the ink and draws the signature's strokes again, each through a smoother of its own
+    /// as it was drawn: the same pieces, so the same pixels, less the stroke taken back.
+    private func redrawSignature() {
+        smoother = MidpointSmoother(options: config.pen)
+        renderer.clearInk(dirty: &dirty)
+        for stroke in kiosk.signature.strokes {
+            var redraw = MidpointSmoother(options: config.pen)
+            for (index, sample) in stroke.enumerated() {
+                renderer.apply(redraw.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
+            }
+            renderer.apply(redraw.handle(.up), dirty: &dirty)
+        }
+    }
+
+    private static func inFirstUseOrder(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
     private func record(for signature: Signature, now: Double) -> SignatureRecord {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallAtFirstSample ?? Date().timeIntervalSince1970
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
-                               device: signatureDevices.isEmpty ? deviceName : signatureDevices.joined(separator: ", "),
+                               device: strokeDevices.isEmpty ? deviceName : Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height)
     }
 

@@ -7,7 +7,8 @@ import SignpadInk
 /// and a second device's contact meanwhile is ignored until it lifts too. The pen comes first:
 /// while a pen is near the glass (in proximity), and for `palmSeconds` after it leaves, the hand
 /// that holds it is resting there, so touches are ignored; a touch stroke in progress when the pen
-/// comes near, or touches, is ended (libinput's touch arbitration does the same).
+/// comes near, or touches, is the hand too, and the caller takes it back (libinput's touch
+/// arbitration cancels such a touch).
 public struct InputArbiter: Sendable {
     /// How long touches stay ignored after the pen leaves proximity: the hand lifts after the pen.
     public static let palmSeconds = 1.0
@@ -16,8 +17,8 @@ public struct InputArbiter: Sendable {
     public enum Route: Equatable, Sendable {
         case pass
         case drop
-        /// End the stroke in progress (another device's touch) with `.cancel`, then pass this event.
-        case cancelOwnerThenPass
+        /// Take back the stroke in progress (another device's touch), then pass this event.
+        case withdrawOwnerThenPass
     }
 
     /// The device whose stroke is on the paper now.
@@ -46,7 +47,7 @@ public struct InputArbiter: Sendable {
             // A pen landing during a touch stroke: the touch is the hand, not the signature.
             if isPen && !ownerIsPen && owner != source {
                 take(source, isPen: true)
-                return .cancelOwnerThenPass
+                return .withdrawOwnerThenPass
             }
             if owner == source { return .pass }
             return .drop
@@ -60,7 +61,7 @@ public struct InputArbiter: Sendable {
     }
 
     /// A pen's proximity as its decoder reads it after each batch of its events. True when a touch
-    /// stroke is in progress and must be ended (the caller sends `.cancel` for it).
+    /// stroke is in progress: the hand's, which the caller takes back.
     public mutating func pen(_ source: String, near: Bool, now: Double) -> Bool {
         if near {
             nearPens.insert(source)

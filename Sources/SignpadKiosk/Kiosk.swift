@@ -45,6 +45,8 @@ public enum KioskEffect: Equatable, Sendable {
     case repaintChrome
     /// Switch the screen off (true) or on again (false).
     case sleep(Bool)
+    /// A stroke was taken back (see `Kiosk.withdrawStroke`): draw the signature's strokes anew.
+    case redrawInk
 }
 
 /// The kiosk state machine.
@@ -152,6 +154,25 @@ public struct Kiosk: Sendable {
             }
             touch = .none
         }
+    }
+
+    /// Takes back the touch down now, as if it had never landed: its ink goes (the signature
+    /// keeps its other strokes), and a button it pressed is not pressed. For the hand that rests on
+    /// the glass before the pen comes near: its ink is no part of the signature.
+    public mutating func withdrawStroke(now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        switch touch {
+        case .ink:
+            signature.strokes.removeLast()
+            effects.append(.redrawInk)
+        case .button:
+            pressedButton = nil
+            effects.append(.repaintChrome)
+        case .outside, .none, .waking:
+            break
+        }
+        touch = .none
+        return effects
     }
 
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {

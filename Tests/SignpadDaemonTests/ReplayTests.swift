@@ -117,6 +117,51 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(meta?["device"] as? String == "panel pen, panel touch")
     }
 
+    /// The pen comes near while a hand rests on the glass: the hand's stroke is taken back, and the
+    /// panel shows exactly what it would had the hand never landed.
+    @Test func aStrokeTakenBackLeavesThePixelsOfTheOthersAlone() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        defer { exporter.stop() }
+        func session() throws -> Session {
+            try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var strokes: [[(StrokeEvent, Double)]] = []
+        for event in recording.events {
+            decoder.feed(event) { stroke in
+                if case .down = stroke { strokes.append([]) }
+                strokes[strokes.count - 1].append((stroke, event.seconds))
+            }
+        }
+        #expect(strokes.count >= 3)
+        let withHand = try session(), without = try session()
+        for stroke in strokes.dropLast() {
+            for (event, time) in stroke {
+                withHand.handle(event, now: time)
+                without.handle(event, now: time)
+            }
+        }
+        // The last stroke, half drawn and taken back, stands for the hand.
+        let hand = strokes.last!.prefix(strokes.last!.count / 2)
+        for (event, time) in hand { withHand.handle(event, now: time) }
+        // Counted, not compared whole: a failed comparison of two frames would print both. The
+        // top byte is XRGB's X, which no display reads (wiped ink takes the background's, 0xFF).
+        func differing() -> Int {
+            zip(withHand.renderer.canvas.pixels, without.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
+        }
+        #expect(differing() > 50, "the hand drew ink")
+        withHand.withdrawStroke(now: hand.last!.1)
+        #expect(withHand.kiosk.signature == without.kiosk.signature)
+        #expect(differing() == 0)
+        // And the next stroke draws as on a panel the hand never touched.
+        for (event, time) in strokes.last! {
+            withHand.handle(event, now: time + 10)
+            without.handle(event, now: time + 10)
+        }
+        #expect(differing() == 0)
+    }
+
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
         let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }

@@ -55,7 +55,7 @@ import SignpadInput
     @Test func aPenLandingDuringATouchStrokeTakesThePaper() {
         var arbiter = InputArbiter()
         _ = arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0)
-        #expect(arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.1) == .cancelOwnerThenPass)
+        #expect(arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.1) == .withdrawOwnerThenPass)
         #expect(arbiter.owner == pen)
         #expect(arbiter.route(.move(sample), from: touch, kind: .touchscreen, now: 0.2) == .drop)
     }
