@@ -98,6 +98,15 @@ def pen_files(touch_path, out_dir):
                     out.write(event(t, 3, 0x18, 600 if value else 0))
             out.write(event(t, 0, 0, 0))
         out.writelines(away)
+    # The hand: the touchscreen's first stroke, its first 30 frames, without the lift; and the lift.
+    header = [l for l in open(touch_path) if not l.startswith('E:')]
+    first_stroke = [l for l in open(touch_path) if l.startswith('E:')]
+    frame_ends = [i for i, l in enumerate(first_stroke) if l.split()[2:5] == ['0000', '0000', '0']]
+    with open(os.path.join(out_dir, 'palm-down.evemu'), 'w') as out:
+        out.writelines(header + first_stroke[:frame_ends[29] + 1])
+    lift_at = float(first_stroke[frame_ends[29]].split()[1]) + 0.5
+    with open(os.path.join(out_dir, 'palm-up.evemu'), 'w') as out:
+        out.writelines(header + [event(lift_at, 3, 0x2f, 0), event(lift_at, 3, 0x39, -1), event(lift_at, 1, 0x14a, 0), event(lift_at, 0, 0, 0)])
     for name, lines in (('pen-near', near), ('pen-away', away)):
         with open(os.path.join(out_dir, name + '.evemu'), 'w') as out:
             out.write(PEN_HEADER)
@@ -405,7 +414,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'pen-hover', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -521,6 +530,14 @@ def main():
         check('3 without input.device a touchscreen that appears replaces the absolute pointer', False, f'no screendump; {auto}')
     pen = fields('PEN')
     name = '3 a panel\'s pen and touchscreen are read together; touches are ignored while the pen hovers'
+    if shots['palm-inked'] and shots['palm-withdrawn']:
+        palm = dark_pixels(shots['palm-inked'][2], W, box)
+        gone = region_diff(shots['palm-withdrawn'][2], expected_initial[2], W, box)
+        told = len(pen) >= 1 and pen[0].get('withdrawn') == '1'
+        check('3 a hand on the glass when the pen comes near is taken back', told and palm > 100 and gone < 0.001,
+              f"a touch stroke half drawn: {palm} ink pixels; the pen comes near: {100 * gone:.3f}% of the box differs from the blank box; {pen[:1]}")
+    else:
+        check('3 a hand on the glass when the pen comes near is taken back', False, f'no screendump; {pen[:1]}')
     if shots['pen-hover'] and shots['pen-signed'] and shots['pen-cleared']:
         hover = region_diff(shots['pen-hover'][2], expected_initial[2], W, box)
         d, ink = against_replay(shots['pen-signed'])
