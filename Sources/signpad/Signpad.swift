@@ -82,14 +82,20 @@ struct Calibrate: ParsableCommand {
         let logger = makeLogger(level: config.logLevel)
         do {
             let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
-            // Six decimals: under 0.01 px even across an 8K panel; "+ 0" turns -0.0, which would only puzzle, into 0.0.
-            let matrix = TOMLValue.array(result.matrix.values.map { .float(($0 * 1e6).rounded() / 1e6 + 0) })
+            let matrix = TOMLValue.array(result.matrix.rounded.values.map { .float($0) })
             print("""
             \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
             Put it in the configuration (it replaces udev's LIBINPUT_CALIBRATION_MATRIX), then restart signpad:
 
             [input]
             calibration = \(matrix)
+
+            input.calibration applies to every device signpad reads. For this device alone (a pen and a
+            touchscreen that need different matrices), leave it empty and put this line in
+            /etc/udev/rules.d/99-signpad-calibration.rules, then run
+            `udevadm trigger --subsystem-match=input --action=change` and restart signpad:
+
+            \(result.matrix.udevRule(deviceName: result.device))
             """)
             if write {
                 let path = options.config ?? Config.defaultPath

@@ -85,3 +85,21 @@ import SignpadInput
         #expect(CalibrationMatrix(values: [1, 2, 0, 2, 4, 0])!.inverse == nil)
     }
 }
+
+@Suite struct UdevCalibrationRuleTests {
+    @Test func theRuleNamesTheDeviceAndCarriesTheMatrixUdevGives() throws {
+        let matrix = try #require(CalibrationMatrix(values: [1.0801042, 0.0300719, -0.0601891, -0.0000001, 0.939976, 0.034975]))
+        let rule = matrix.udevRule(deviceName: "ELAN9008:00 04F3:2ED7 Stylus")
+        #expect(rule.hasPrefix("SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"ELAN9008:00 04F3:2ED7 Stylus\", "))
+        // What udev stores is what signpad reads back from its database.
+        let property = try #require(rule.split(separator: "ENV{LIBINPUT_CALIBRATION_MATRIX}=").last).dropFirst().dropLast()
+        #expect(!property.contains("-0.0 "), "no negative zero")
+        #expect(CalibrationMatrix(udevProperty: String(property)) == matrix.rounded)
+        #expect(matrix.rounded.values == [1.080104, 0.030072, -0.060189, 0, 0.939976, 0.034975])
+    }
+
+    @Test func characterUdevWouldReadAsAGlobOrAQuoteMatchesAnyOne() {
+        let rule = CalibrationMatrix.identity.udevRule(deviceName: "Pen \"A\" [2]*")
+        #expect(rule.contains("ATTRS{name}==\"Pen ?A? ?2??\""))
+    }
+}

@@ -2,10 +2,10 @@
 """Host side of the systemd VM test: boots Debian with systemd as PID 1 and the signpad package
 installed and enabled, answers the guest's requests (scripts/vm/systemd-check) on the serial
 console, and checks that the shipped, hardened unit runs the kiosk: ready, screen, console, ink,
-exports, reload, watchdog and stop."""
+exports, reload, watchdog and stop, and a device calibrated through udev."""
 import hashlib, json, os, subprocess, sys, time
 
-from driver import W, H, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels, white_share
+from driver import W, H, CALIBRATION_TRUTH, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels, white_share
 
 
 def main():
@@ -110,6 +110,15 @@ def main():
     white = white_share(after) if after else 1
     check('S8 systemctl stop ends the service and hands the screen back', stopped['state'] == 'inactive/dead' and white < 0.05,
           f"{stopped['text']}; {100 * white:.1f}% of sampled pixels are white (the kiosk screen is mostly white)")
+    rule = said('udevrule')
+    try:
+        values = [float(v) for v in rule.get('calibration', '').split(',')]
+    except ValueError:
+        values = []
+    off = max((abs(v - t) for v, t in zip(values, CALIBRATION_TRUTH)), default=1) if len(values) == 6 else 1
+    check('S9 the udev rule signpad calibrate prints gives that device its matrix, which signpad reads',
+          rule.get('exit') == '0' and rule.get('rules') == '1' and rule.get('source') == '(udev)' and off < 0.001,
+          f"{rule['text']}; largest difference from the truth {off:.4f}")
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
