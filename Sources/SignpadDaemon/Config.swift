@@ -79,6 +79,7 @@ public struct Config: Sendable {
         default: throw r.error("ink.width_mode", "expected \"constant\", \"pressure\" or \"velocity\"")
         }
         pen.minDistance = try r.number("ink.min_distance", default: 0.5)
+        rules.inkWidth = pen.width.maximum
 
         style.font = try r.string("kiosk.font", default: style.font)
         style.background = try r.color("kiosk.background_color", default: XRGB.hex(style.background))

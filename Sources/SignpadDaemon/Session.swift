@@ -114,8 +114,8 @@ public final class Session {
             case .clearInk:
                 smoother = MidpointSmoother(options: config.pen)
                 renderer.clearInk(dirty: &dirty)
-            case .redrawInk:
-                if !strokeDevices.isEmpty { strokeDevices.removeLast() }
+            case .redrawInk(let removed):
+                strokeDevices = strokeDevices.indices.filter { !removed.contains($0) }.map { strokeDevices[$0] }
                 redrawSignature()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
@@ -134,7 +134,7 @@ public final class Session {
     public func withdrawStroke(now: Double) { apply(kiosk.withdrawStroke(now: now), now: now) }
 
     /// Wipes the ink and draws the signature's strokes again, each through a smoother of its own
-    /// as it was drawn: the same pieces, so the same pixels, less the stroke taken back.
+    /// as it was drawn: the same pieces, so the same pixels, less the strokes taken away.
     private func redrawSignature() {
         smoother = MidpointSmoother(options: config.pen)
         renderer.clearInk(dirty: &dirty)

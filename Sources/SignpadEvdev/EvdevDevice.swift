@@ -73,9 +73,9 @@ public final class EvdevDevice {
         let touching = libevdev_get_event_value(handle, UInt32(EventCode.EV_KEY), UInt32(EventCode.BTN_TOUCH)) != 0
             || libevdev_get_event_value(handle, UInt32(EventCode.EV_KEY), UInt32(EventCode.BTN_LEFT)) != 0
         let penInRange = libevdev_get_event_value(handle, UInt32(EventCode.EV_KEY), UInt32(EventCode.BTN_TOOL_PEN)) != 0
-            || libevdev_get_event_value(handle, UInt32(EventCode.EV_KEY), UInt32(EventCode.BTN_TOOL_RUBBER)) != 0
+        let eraserInRange = libevdev_get_event_value(handle, UInt32(EventCode.EV_KEY), UInt32(EventCode.BTN_TOOL_RUBBER)) != 0
         decoder.setInitialState(slots: slots, currentSlot: Int(max(libevdev_get_current_slot(handle), 0)), touching: touching,
-                                penInRange: penInRange,
+                                penInRange: penInRange, eraserInRange: eraserInRange,
                                 x: libevdev_get_event_value(handle, UInt32(EventCode.EV_ABS), UInt32(EventCode.ABS_X)),
                                 y: libevdev_get_event_value(handle, UInt32(EventCode.EV_ABS), UInt32(EventCode.ABS_Y)))
     }

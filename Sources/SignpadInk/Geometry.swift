@@ -17,6 +17,16 @@ public struct Point: Equatable, Hashable, Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// The squared distance to the segment from `a` to `b` (to `a` when they coincide).
+    @inlinable
+    public func squaredDistance(toSegment a: Point, _ b: Point) -> Double {
+        let ab = b - a, ap = self - a
+        let length2 = ab.x * ab.x + ab.y * ab.y
+        let t = length2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / length2, 0), 1) : 0
+        let d = self - (a + ab * t)
+        return d.x * d.x + d.y * d.y
+    }
+
     public func midpoint(_ other: Point) -> Point { Point((x + other.x) / 2, (y + other.y) / 2) }
 
     /// The point a fraction `t` of the way to `other`.

@@ -58,15 +58,7 @@ public struct InkRasterizer: Sendable {
     /// Compares squared distances: the same test without a square root per control point.
     static func isFlat(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, limit: Double) -> Bool {
         let limit2 = limit * limit
-        return squaredDistance(p1, toSegment: p0, p3) <= limit2 && squaredDistance(p2, toSegment: p0, p3) <= limit2
-    }
-
-    static func squaredDistance(_ p: Point, toSegment a: Point, _ b: Point) -> Double {
-        let ab = b - a, ap = p - a
-        let length2 = ab.x * ab.x + ab.y * ab.y
-        let t = length2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / length2, 0), 1) : 0
-        let d = p - (a + ab * t)
-        return d.x * d.x + d.y * d.y
+        return p1.squaredDistance(toSegment: p0, p3) <= limit2 && p2.squaredDistance(toSegment: p0, p3) <= limit2
     }
 
     /// The pixels a capsule from `a` to `b` can touch: its pen radius plus the 1 px of antialiasing.

@@ -8,6 +8,14 @@ public enum PenWidth: Equatable, Sendable {
     /// filtered as weight × new + (1 − weight) × previous.
     case velocity(min: Double, max: Double, filterWeight: Double)
 
+    /// The widest the ink is drawn.
+    public var maximum: Double {
+        switch self {
+        case .constant(let width): return width
+        case .pressure(let lo, let hi), .velocity(let lo, let hi, _): return max(lo, hi)
+        }
+    }
+
     /// The diameter of a tap's dot.
     public var dotDiameter: Double {
         switch self {

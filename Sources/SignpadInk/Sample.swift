@@ -5,11 +5,14 @@ public struct Sample: Equatable, Sendable {
     public var time: Double
     /// Normalised pressure 0…1, when the device reports it.
     public var pressure: Double?
+    /// Made by a pen's eraser end (BTN_TOOL_RUBBER), not its tip: it takes ink away (see `Kiosk`).
+    public var erasing: Bool
 
-    public init(_ point: Point, time: Double, pressure: Double? = nil) {
+    public init(_ point: Point, time: Double, pressure: Double? = nil, erasing: Bool = false) {
         self.point = point
         self.time = time
         self.pressure = pressure
+        self.erasing = erasing
     }
 }
 

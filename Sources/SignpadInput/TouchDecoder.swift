@@ -31,6 +31,8 @@ public struct TouchDecoder: Sendable {
     private var touchDown = false
     private var leftDown = false
     private var penInRange = false
+    /// The pen in range is its eraser end (BTN_TOOL_RUBBER): its contacts erase.
+    private var eraserEnd = false
     private var inContact = false
     private var followed: Int?
     /// Slots whose contact must lift before another sequence can begin.
@@ -60,7 +62,8 @@ public struct TouchDecoder: Sendable {
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path.
     public mutating func setInitialState(slots initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
-                                         touching: Bool, penInRange: Bool = false, x: Int32, y: Int32) {
+                                         touching: Bool, penInRange: Bool = false, eraserInRange: Bool = false,
+                                         x: Int32, y: Int32) {
         for (index, state) in initial.enumerated() where index < slots.count {
             slots[index].trackingID = state.trackingID
             slots[index].x = state.x
@@ -71,7 +74,8 @@ public struct TouchDecoder: Sendable {
         single.x = x
         single.y = y
         ignoreUntilAllLift = slots.contains { $0.trackingID >= 0 } || touching
-        self.penInRange = penInRange
+        self.penInRange = penInRange || eraserInRange
+        eraserEnd = eraserInRange
         inContact = false
     }
 
@@ -116,6 +120,7 @@ public struct TouchDecoder: Sendable {
         touchDown = false
         leftDown = false
         penInRange = false
+        eraserEnd = false
     }
 
     private mutating func absorb(_ event: InputEvent) {
@@ -125,7 +130,12 @@ public struct TouchDecoder: Sendable {
             switch event.code {
             case C.BTN_TOUCH: touchDown = pressed
             case C.BTN_LEFT: leftDown = pressed
-            case C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER: penInRange = pressed
+            case C.BTN_TOOL_PEN:
+                penInRange = pressed
+                if pressed { eraserEnd = false }
+            case C.BTN_TOOL_RUBBER:
+                penInRange = pressed
+                eraserEnd = pressed
             default: break
             }
             return
@@ -214,7 +224,7 @@ public struct TouchDecoder: Sendable {
             return
         }
         let point = mapping.point(x: x, y: y)
-        let sample = Sample(point, time: time, pressure: mapping.pressure(pressure))
+        let sample = Sample(point, time: time, pressure: mapping.pressure(pressure), erasing: eraserEnd)
         if contact && !inContact {
             emit(.down(sample))
             stroking = true

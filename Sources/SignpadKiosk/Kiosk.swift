@@ -19,6 +19,10 @@ public struct KioskRules: Equatable, Sendable {
     /// A double tap outside the box confirms, for layouts without buttons.
     public var doubleTapConfirms = false
     public var doubleTapSeconds = 0.4
+    /// What a pen's eraser end takes away.
+    public var eraser = StrokeEraser()
+    /// The widest the ink is drawn (px): the eraser reaches its edge.
+    public var inkWidth = 4.0
 
     public init() {}
 }
@@ -45,8 +49,9 @@ public enum KioskEffect: Equatable, Sendable {
     case repaintChrome
     /// Switch the screen off (true) or on again (false).
     case sleep(Bool)
-    /// A stroke was taken back (see `Kiosk.withdrawStroke`): draw the signature's strokes anew.
-    case redrawInk
+    /// Strokes were taken away (`Kiosk.withdrawStroke`, or the pen's eraser end): `removed` are
+    /// their indices in the signature as it was. Draw the signature's strokes anew.
+    case redrawInk(removed: [Int])
 }
 
 /// The kiosk state machine.
@@ -68,7 +73,11 @@ public struct Kiosk: Sendable {
     /// What the finger down now is. An outside touch keeps its last sample: should it enter the
     /// box, the ink starts there, so the line crosses the box's edge.
     /// A touch that woke the screen means nothing else: someone reaching for a dark screen has not aimed.
-    private enum Touch { case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool), waking }
+    /// A pen's eraser end takes away the strokes its path touches, wherever it goes (never a button press).
+    private enum Touch {
+        case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool), waking
+        case erasing(last: Point)
+    }
     private var touch = Touch.none
     private var lastOutsideTap: Double?
 
@@ -96,6 +105,9 @@ public struct Kiosk: Sendable {
             return
         }
         switch event {
+        case .down(let sample) where sample.erasing:
+            touch = .erasing(last: sample.point)
+            erase(from: sample.point, to: sample.point, into: &effects)
         case .down(let sample):
             if let button = layout.button(at: sample.point) {
                 touch = .button(button)
@@ -108,6 +120,9 @@ public struct Kiosk: Sendable {
             }
         case .move(let sample):
             switch touch {
+            case .erasing(let last):
+                touch = .erasing(last: sample.point)
+                erase(from: last, to: sample.point, into: &effects)
             case .ink:
                 signature.strokes[signature.strokes.count - 1].append(sample)
                 effects.append(.ink(event))
@@ -149,7 +164,7 @@ public struct Kiosk: Sendable {
                         lastOutsideTap = now
                     }
                 }
-            case .none, .waking:
+            case .none, .waking, .erasing:
                 break
             }
             touch = .none
@@ -164,15 +179,22 @@ public struct Kiosk: Sendable {
         switch touch {
         case .ink:
             signature.strokes.removeLast()
-            effects.append(.redrawInk)
+            effects.append(.redrawInk(removed: [signature.strokes.count]))
         case .button:
             pressedButton = nil
             effects.append(.repaintChrome)
-        case .outside, .none, .waking:
+        case .outside, .none, .waking, .erasing:
             break
         }
         touch = .none
         return effects
+    }
+
+    private mutating func erase(from a: Point, to b: Point, into effects: inout [KioskEffect]) {
+        let touched = rules.eraser.strokes(in: signature, touchedFrom: a, to: b, inkWidth: rules.inkWidth)
+        guard !touched.isEmpty else { return }
+        signature.strokes = signature.strokes.indices.filter { !touched.contains($0) }.map { signature.strokes[$0] }
+        effects.append(.redrawInk(removed: touched))
     }
 
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {

@@ -162,6 +162,38 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differing() == 0)
     }
 
+    /// The pen's eraser end over the first stroke: the panel then shows exactly what a session
+    /// shows that was given only the strokes left.
+    @Test func erasedStrokesLeaveThePixelsOfASignatureWithoutThem() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        defer { exporter.stop() }
+        func session() throws -> Session {
+            try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        let erased = try session()
+        for event in recording.events { decoder.feed(event) { erased.handle($0, now: event.seconds) } }
+        let before = erased.kiosk.signature
+        let start = before.strokes[0][0]
+        erased.handle(.down(Sample(start.point, time: 100, erasing: true)), now: 100)
+        erased.handle(.move(Sample(start.point + Point(3, 3), time: 100.1, erasing: true)), now: 100.1)
+        erased.handle(.up, now: 100.2)
+        let left = erased.kiosk.signature
+        #expect(left.strokes.count < before.strokes.count && !left.strokes.isEmpty)
+        #expect(left.strokes.allSatisfy { before.strokes.contains($0) })
+
+        let redrawn = try session()
+        for stroke in left.strokes {
+            for (index, sample) in stroke.enumerated() { redrawn.handle(index == 0 ? .down(sample) : .move(sample), now: sample.time) }
+            redrawn.handle(.up, now: stroke.last!.time)
+        }
+        #expect(redrawn.kiosk.signature == left)
+        // The top byte is XRGB's X, which no display reads (wiped ink takes the background's, 0xFF).
+        let differing = zip(erased.renderer.canvas.pixels, redrawn.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
+        #expect(differing == 0)
+    }
+
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
         let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }

@@ -200,6 +200,20 @@ func points(_ events: [StrokeEvent]) -> [Point] {
             if e.type == C.EV_SYN { near.append(decoder.penInProximity) }
         }
         #expect(near == [true, false, true, false])
+        // Contacts of the eraser end erase; those of the tip draw.
+        var strokes = Stream()
+        strokes.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
+        strokes.frame([(C.EV_ABS, C.ABS_X, 20)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 0)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
+        strokes.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
+        let samples = try strokes.decode(d).compactMap { event -> Sample? in
+            switch event { case .down(let s), .move(let s): return s; default: return nil }
+        }
+        #expect(samples.map(\.erasing) == [true, true, false])
         var touchscreen = try TouchDecoder(device: panel(), screenWidth: 100, screenHeight: 100)
         for e in s.events { touchscreen.feed(e) { _ in } }
         s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])

@@ -1,6 +1,6 @@
 import Testing
 import SignpadInk
-import SignpadKiosk
+@testable import SignpadKiosk
 
 func at(_ p: Point, _ t: Double = 0) -> Sample { Sample(p, time: t) }
 
@@ -74,11 +74,47 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         _ = kiosk.handle(.down(at(Point(c.x, c.y - 40), 2)), now: 2)
         _ = kiosk.handle(.move(at(Point(c.x + 20, c.y - 40), 2.1)), now: 2.1)
         #expect(kiosk.signature.strokes.count == 2)
-        #expect(kiosk.withdrawStroke(now: 2.2) == [.redrawInk])
+        #expect(kiosk.withdrawStroke(now: 2.2) == [.redrawInk(removed: [1])])
         #expect(kiosk.signature == before)
         #expect(kiosk.handle(.up, now: 2.3).isEmpty, "the hand lifting is no ink")
         #expect(kiosk.withdrawStroke(now: 2.4).isEmpty, "nothing is being drawn")
         #expect(kiosk.signature == before)
+    }
+
+    /// A pen's eraser end takes away the strokes it passes over, whole, and nothing else: it
+    /// draws no ink and presses no button.
+    @Test func theEraserTakesAwayTheStrokesItPassesOver() {
+        var kiosk = Kiosk(layout: layout)
+        let c = centre(layout.box)
+        _ = kiosk.swipe([Point(c.x - 100, c.y), Point(c.x - 100, c.y + 60)], now: 1)   // a vertical stroke
+        _ = kiosk.swipe([Point(c.x + 100, c.y), Point(c.x + 160, c.y)], now: 1)       // a horizontal one
+        _ = kiosk.tap(Point(c.x, c.y - 50), now: 1)                                     // a dot
+        let horizontal = kiosk.signature.strokes[1], dot = kiosk.signature.strokes[2]
+        func eraser(_ p: Point) -> Sample { Sample(p, time: 2, erasing: true) }
+        // Down beside the vertical stroke, out of reach; then across it, between two of its samples.
+        var effects = kiosk.handle(.down(eraser(Point(c.x - 140, c.y + 30))), now: 2)
+        #expect(effects.isEmpty)
+        effects = kiosk.handle(.move(eraser(Point(c.x - 60, c.y + 30))), now: 2.1)
+        #expect(effects == [.redrawInk(removed: [0])])
+        #expect(kiosk.signature.strokes == [horizontal, dot])
+        // Within reach of the dot's edge, not over it.
+        let reach = KioskRules().eraser.radius + KioskRules().inkWidth / 2
+        effects = kiosk.handle(.move(eraser(Point(c.x, c.y - 50 + reach - 0.5))), now: 2.2)
+        #expect(effects == [.redrawInk(removed: [1])])
+        #expect(kiosk.signature.strokes == [horizontal])
+        #expect(kiosk.handle(.up, now: 2.3).isEmpty)
+        // On a button: nothing pressed, nothing drawn.
+        effects = kiosk.handle(.down(eraser(centre(layout.clearButton))), now: 3) + kiosk.handle(.up, now: 3.1)
+        #expect(effects.isEmpty)
+        #expect(kiosk.signature.strokes == [horizontal])
+    }
+
+    @Test func segmentsAreAsFarApartAsTheirNearestPoints() {
+        typealias E = StrokeEraser
+        #expect(E.squaredDistance(Point(0, 0), Point(10, 10), Point(0, 10), Point(10, 0)) == 0, "crossing")
+        #expect(E.squaredDistance(Point(0, 0), Point(10, 0), Point(0, 5), Point(10, 5)) == 25, "parallel")
+        #expect(E.squaredDistance(Point(0, 0), Point(10, 0), Point(13, 4), Point(20, 4)) == 25, "end to end")
+        #expect(E.squaredDistance(Point(0, 0), Point(0, 0), Point(-3, 4), Point(3, 4)) == 16, "a point and a segment")
     }
 
     @Test func aButtonPressTakenBackIsNotPressed() {
