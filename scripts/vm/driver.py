@@ -61,7 +61,7 @@ N: signpad demo pen
 I: 0003 0000 0000 0002
 P: 02 00 00 00 00 00 00 00
 B: 00 0b 00 00 00 00 00 00 00
-""" + "B: 01 00 00 00 00 00 00 00 00\n" * 5 + "B: 01 01 0c 00 00 00 00 00 00\n" + "B: 01 00 00 00 00 00 00 00 00\n" * 6 + \
+""" + "B: 01 00 00 00 00 00 00 00 00\n" * 5 + "B: 01 03 0c 00 00 00 00 00 00\n" + "B: 01 00 00 00 00 00 00 00 00\n" * 6 + \
     "B: 02 00 00 00 00 00 00 00 00\nB: 03 03 00 00 01 00 00 00 00\n" + \
     "".join(f"B: {t:02x} 00 00 00 00 00 00 00 00\n" for t in (4, 5, 0x11, 0x12, 0x14, 0x15, 0x15)) + \
     "A: 00 0 4095 0 0 0\nA: 01 0 4095 0 0 0\nA: 18 0 1023 0 0 0\n"
@@ -69,8 +69,9 @@ B: 00 0b 00 00 00 00 00 00 00
 
 def pen_files(touch_path, out_dir):
     """The demo signature as a pen draws it (same positions and times: the same ink as the
-    touchscreen's), preceded by a hover frame and followed by the pen leaving; and the two frames
-    of a pen that comes near and one that goes away, on their own."""
+    touchscreen's), preceded by a hover frame and followed by the pen leaving; the two frames of
+    a pen that comes near and one that goes away, on their own; the pen's eraser end touching the
+    signature's first stroke, and the signature with that erasure (for signpad replay)."""
     def event(t, typ, code, value):
         return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
     frames, current = [], []
@@ -107,6 +108,19 @@ def pen_files(touch_path, out_dir):
     lift_at = float(first_stroke[frame_ends[29]].split()[1]) + 0.5
     with open(os.path.join(out_dir, 'palm-up.evemu'), 'w') as out:
         out.writelines(header + [event(lift_at, 3, 0x2f, 0), event(lift_at, 3, 0x39, -1), event(lift_at, 1, 0x14a, 0), event(lift_at, 0, 0, 0)])
+    # The eraser end: near at the first stroke's start, touching there, 5 px along, lifting, away.
+    t = last + 1
+    eraser = [event(t, 1, 0x141, 1), event(t, 3, 0, x), event(t, 3, 1, y), event(t, 0, 0, 0),
+              event(t + 0.05, 1, 0x14a, 1), event(t + 0.05, 3, 0x18, 600), event(t + 0.05, 0, 0, 0),
+              event(t + 0.10, 3, 0, x + 20), event(t + 0.10, 3, 1, y + 20), event(t + 0.10, 0, 0, 0),
+              event(t + 0.15, 1, 0x14a, 0), event(t + 0.15, 3, 0x18, 0), event(t + 0.15, 0, 0, 0),
+              event(t + 0.20, 1, 0x141, 0), event(t + 0.20, 0, 0, 0)]
+    with open(os.path.join(out_dir, 'pen-eraser.evemu'), 'w') as out:
+        out.write(PEN_HEADER)
+        out.writelines(eraser)
+    with open(os.path.join(out_dir, 'pen-signature.evemu')) as signed, open(os.path.join(out_dir, 'pen-signature-erased.evemu'), 'w') as out:
+        out.write(signed.read())
+        out.writelines(eraser)
     for name, lines in (('pen-near', near), ('pen-away', away)):
         with open(os.path.join(out_dir, name + '.evemu'), 'w') as out:
             out.write(PEN_HEADER)
@@ -414,7 +428,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -551,6 +565,14 @@ def main():
               f"{100 * cleared:.3f}% differs from the blank box; {pen}")
     else:
         check(name, False, f'no screendump; {pen}')
+    expected_erased = os.path.join(args.expected, 'erased.png')
+    if shots['pen-erased'] and shots['pen-signed'] and os.path.exists(expected_erased):
+        d = region_diff(shots['pen-erased'][2], read_png(expected_erased)[2], W, box)
+        before, after = dark_pixels(shots['pen-signed'][2], W, box), dark_pixels(shots['pen-erased'][2], W, box)
+        check("3 the pen's eraser end takes away the stroke it passes over", d < 0.002 and after < before - 100,
+              f"{before} ink pixels before, {after} after; {100 * d:.3f}% of the box differs from signpad replay of the same events")
+    else:
+        check("3 the pen's eraser end takes away the stroke it passes over", False, 'no screendump or no expected erased.png')
     newpanel = fields('NEWPANEL')
     if args.gpu == 'virtio':
         other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']
