@@ -29,7 +29,9 @@ public final class Session {
     private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
     private var effects: [KioskEffect] = []
-    private var wallAtFirstSample: Double?
+    /// Wall-clock time minus sample time, taken at the signature's first sample: the capture
+    /// start is then that of its first stroke left, should the first ones be taken away.
+    private var wallClockOffset: Double?
     private let log: (String) -> Void
     /// A write running this long is shown to staff as a failure until it returns.
     var stalledWriteSeconds = 30.0
@@ -104,7 +106,7 @@ public final class Session {
             case .ink(let event):
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
-                        wallAtFirstSample = Date().timeIntervalSince1970 - max(now - sample.time, 0)
+                        wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
                         strokeDevices = []
                     }
                     strokeDevices.append(deviceName)
@@ -155,7 +157,7 @@ public final class Session {
     private func record(for signature: Signature, now: Double) -> SignatureRecord {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
-        let start = wallAtFirstSample ?? Date().timeIntervalSince1970
+        let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: strokeDevices.isEmpty ? deviceName : Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),

@@ -218,11 +218,11 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         })
         defer { exporter.stop() }
         let session = try signedAndConfirmed(into: exporter)
-        session.stalledWriteSeconds = 0.2
+        session.stalledWriteSeconds = 1.0
         #expect(entered.wait(timeout: .now() + 5) == .success)
         session.tick(now: 101)
         #expect(session.kiosk.message == .saving, "not yet long enough to tell staff")
-        usleep(300_000)
+        usleep(1_100_000)
         session.tick(now: 102)
         guard case .saveFailed(let reason) = session.kiosk.message else { Issue.record("expected a staff message, got \(session.kiosk.message)"); return }
         #expect(reason.contains(dir) && reason.contains("no answer"), "\(reason)")
