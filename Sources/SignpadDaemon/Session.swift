@@ -107,7 +107,7 @@ public final class Session {
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
                         wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
-                        strokeDevices = []
+                        strokeDevices.removeAll(keepingCapacity: true)
                     }
                     strokeDevices.append(deviceName)
                 }
@@ -117,7 +117,7 @@ public final class Session {
                 smoother = MidpointSmoother(options: config.pen)
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
-                strokeDevices = strokeDevices.indices.filter { !removed.contains($0) }.map { strokeDevices[$0] }
+                for index in removed.reversed() { strokeDevices.remove(at: index) }
                 redrawSignature()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)

@@ -50,7 +50,7 @@ public enum KioskEffect: Equatable, Sendable {
     /// Switch the screen off (true) or on again (false).
     case sleep(Bool)
     /// Strokes were taken away (`Kiosk.withdrawStroke`, or the pen's eraser end): `removed` are
-    /// their indices in the signature as it was. Draw the signature's strokes anew.
+    /// their indices in the signature as it was, ascending. Draw the signature's strokes anew.
     case redrawInk(removed: [Int])
 }
 
@@ -193,7 +193,8 @@ public struct Kiosk: Sendable {
     private mutating func erase(from a: Point, to b: Point, into effects: inout [KioskEffect]) {
         let touched = rules.eraser.strokes(in: signature, touchedFrom: a, to: b, inkWidth: rules.inkWidth)
         guard !touched.isEmpty else { return }
-        signature.strokes = signature.strokes.indices.filter { !touched.contains($0) }.map { signature.strokes[$0] }
+        // Ascending, so removed from the back each index still names its stroke.
+        for index in touched.reversed() { signature.strokes.remove(at: index) }
         effects.append(.redrawInk(removed: touched))
     }
 

@@ -79,9 +79,21 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(outcome.saved.count == 1)
     }
 
+    /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
+    func offscreenSession(_ exporter: Exporter) throws -> Session {
+        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+    }
+
+    /// How many pixels two sessions' panels differ in. Counted, not compared whole: a failed
+    /// comparison of two frames would print both. The top byte is XRGB's X, which no display
+    /// reads (wiped ink takes the background's, 0xFF).
+    func differingPixels(_ a: Session, _ b: Session) -> Int {
+        zip(a.renderer.canvas.pixels, b.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
+    }
+
     /// A session that has taken the demo signature and been told to save it into `exporter`.
     func signedAndConfirmed(into exporter: Exporter) throws -> Session {
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        let session = try offscreenSession(exporter)
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
@@ -95,7 +107,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { removeScratch(dir) }
         let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "none") { _ in }
+        let session = try offscreenSession(exporter)
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var strokes = 0
@@ -122,9 +134,6 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func aStrokeTakenBackLeavesThePixelsOfTheOthersAlone() throws {
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
         defer { exporter.stop() }
-        func session() throws -> Session {
-            try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
-        }
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var strokes: [[(StrokeEvent, Double)]] = []
@@ -135,7 +144,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             }
         }
         #expect(strokes.count >= 3)
-        let withHand = try session(), without = try session()
+        let withHand = try offscreenSession(exporter), without = try offscreenSession(exporter)
         for stroke in strokes.dropLast() {
             for (event, time) in stroke {
                 withHand.handle(event, now: time)
@@ -145,21 +154,16 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         // The last stroke, half drawn and taken back, stands for the hand.
         let hand = strokes.last!.prefix(strokes.last!.count / 2)
         for (event, time) in hand { withHand.handle(event, now: time) }
-        // Counted, not compared whole: a failed comparison of two frames would print both. The
-        // top byte is XRGB's X, which no display reads (wiped ink takes the background's, 0xFF).
-        func differing() -> Int {
-            zip(withHand.renderer.canvas.pixels, without.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
-        }
-        #expect(differing() > 50, "the hand drew ink")
+        #expect(differingPixels(withHand, without) > 50, "the hand drew ink")
         withHand.withdrawStroke(now: hand.last!.1)
         #expect(withHand.kiosk.signature == without.kiosk.signature)
-        #expect(differing() == 0)
+        #expect(differingPixels(withHand, without) == 0)
         // And the next stroke draws as on a panel the hand never touched.
         for (event, time) in strokes.last! {
             withHand.handle(event, now: time + 10)
             without.handle(event, now: time + 10)
         }
-        #expect(differing() == 0)
+        #expect(differingPixels(withHand, without) == 0)
     }
 
     /// The pen's eraser end over the first stroke: the panel then shows exactly what a session
@@ -167,12 +171,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func erasedStrokesLeaveThePixelsOfASignatureWithoutThem() throws {
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
         defer { exporter.stop() }
-        func session() throws -> Session {
-            try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
-        }
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        let erased = try session()
+        let erased = try offscreenSession(exporter)
         for event in recording.events { decoder.feed(event) { erased.handle($0, now: event.seconds) } }
         let before = erased.kiosk.signature
         let start = before.strokes[0][0]
@@ -183,15 +184,13 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(left.strokes.count < before.strokes.count && !left.strokes.isEmpty)
         #expect(left.strokes.allSatisfy { before.strokes.contains($0) })
 
-        let redrawn = try session()
+        let redrawn = try offscreenSession(exporter)
         for stroke in left.strokes {
             for (index, sample) in stroke.enumerated() { redrawn.handle(index == 0 ? .down(sample) : .move(sample), now: sample.time) }
             redrawn.handle(.up, now: stroke.last!.time)
         }
         #expect(redrawn.kiosk.signature == left)
-        // The top byte is XRGB's X, which no display reads (wiped ink takes the background's, 0xFF).
-        let differing = zip(erased.renderer.canvas.pixels, redrawn.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
-        #expect(differing == 0)
+        #expect(differingPixels(erased, redrawn) == 0)
     }
 
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
