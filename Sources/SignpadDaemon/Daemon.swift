@@ -119,7 +119,7 @@ public final class Daemon {
             for (index, input) in polled.enumerated() where fds[index + 2].revents != 0 {
                 readInput(input, session: session, hangup: fds[index + 2].revents & Int16(POLLHUP | POLLERR) != 0)
             }
-            session.tick(now: Self.monotonic())
+            if session.tick(now: Self.monotonic()) { letGoOfTouch() }
             if Self.monotonic() >= nextPresenceCheck {
                 display.checkPresence()
                 nextPresenceCheck = Self.monotonic() + 1
@@ -374,6 +374,14 @@ public final class Daemon {
             close(input, session: session, now: Self.monotonic())
             nextRescan = Self.monotonic() + 0.5
         }
+    }
+
+    /// The kiosk gave up the touch down now: its device stops following that contact, and the
+    /// paper is free for the next one to land.
+    func letGoOfTouch() {
+        guard let owner = arbiter.letGo(), let input = inputs.first(where: { $0.path == owner }) else { return }
+        input.decoder.letGoOfContacts()
+        logger.notice("input: a touch on \(owner) stayed down without moving for \(config.rules.idleTimeout) s (a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
     }
 
     /// Closes one device; a stroke of its in progress ends at its last sample.

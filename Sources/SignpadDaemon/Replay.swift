@@ -43,7 +43,7 @@ public struct Replay {
         var now = recording.events.first?.seconds ?? 0
         for event in recording.events {
             now = event.seconds
-            if now >= session.nextDeadline { session.tick(now: now) }
+            if now >= session.nextDeadline && session.tick(now: now) { decoder.letGoOfContacts() }
             decoder.feed(event) { session.handle($0, now: now) }
         }
         decoder.cancel { session.handle($0, now: now) }

@@ -62,8 +62,12 @@ public final class Session {
         apply(effects, now: now)
     }
 
-    public func tick(now: Double) {
-        apply(kiosk.tick(now: now), now: now)
+    /// Time passes (see `Kiosk.tick`). True when the touch down was let go of: the caller's input
+    /// must stop following that contact (`KioskEffect.letGoOfTouch`).
+    @discardableResult
+    public func tick(now: Double) -> Bool {
+        let timed = kiosk.tick(now: now)
+        apply(timed, now: now)
         for result in exporter.results() {
             if let error = result.error {
                 log("export of \(result.recordID) failed, kept and retried in \(config.retrySeconds) s: \(error)")
@@ -83,6 +87,7 @@ public final class Session {
             failures.append(reason)
             apply(kiosk.exportFinished(stalled.exportID, error: reason, now: now), now: now)
         }
+        return timed.contains(.letGoOfTouch)
     }
 
     /// Confirms as the Done button does (the end of a replay).
@@ -126,6 +131,8 @@ public final class Session {
             case .sleep(let off):
                 display.setAsleep(off)
                 log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
+            case .letGoOfTouch:
+                break  // The input's part: see `tick`.
             }
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }

@@ -73,6 +73,13 @@ public struct InputArbiter: Sendable {
         return true
     }
 
+    /// The stroke on the paper is let go of (the kiosk gave it up): the paper is free for the next
+    /// contact of any device. Returns the device that held it.
+    public mutating func letGo() -> String? {
+        defer { owner = nil }
+        return owner
+    }
+
     /// The device `source` is gone (closed or unplugged). True when its stroke was in progress
     /// (the caller sends `.cancel` for it).
     public mutating func remove(_ source: String, now: Double) -> Bool {

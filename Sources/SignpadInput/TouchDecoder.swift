@@ -6,7 +6,7 @@ import SignpadInk
 /// SYN_REPORT and the frame is judged as a whole, as the kernel means it.
 ///
 /// Multitouch (protocol B): only the first contact of a touch sequence is followed; the others are
-/// ignored until every finger has lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
+/// ignored until every finger has lifted. Contacts let go of (`letGoOfContacts`) count as lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
 /// QEMU's virtio multitouch never releases it). MT_TOOL_PALM cancels. SYN_DROPPED ends the stroke
 /// at its last good sample; the stroke resumes as a new one when the device is in sync again.
 public struct TouchDecoder: Sendable {
@@ -21,6 +21,11 @@ public struct TouchDecoder: Sendable {
         var y: Int32 = 0
         var pressure: Int32 = 0
         var palm = false
+        /// Let go of: this contact is never followed and never holds back another.
+        var letGo = false
+
+        /// Down, and not let go of.
+        var live: Bool { trackingID >= 0 && !letGo }
     }
 
     private var slots: [Slot]
@@ -109,6 +114,24 @@ public struct TouchDecoder: Sendable {
         }
     }
 
+    /// Stops following the contacts down now, without a stroke event: the kiosk has given the touch
+    /// up (one that stayed down and still past the idle timeout: a customer gone, or water or dirt
+    /// on the glass). On a multitouch panel the next finger to land is followed while they stay
+    /// down; a single-touch device reports nothing until its contact lifts.
+    public mutating func letGoOfContacts() {
+        stroking = false
+        inContact = false
+        followed = nil
+        resumeTrackingID = nil
+        guard multitouch else {
+            ignoreUntilAllLift = true
+            return
+        }
+        for index in slots.indices where slots[index].trackingID >= 0 { slots[index].letGo = true }
+        previous = slots
+        ignoreUntilAllLift = false
+    }
+
     /// Ends any stroke in progress, as when the device goes away.
     public mutating func cancel(emit: (StrokeEvent) -> Void) {
         if stroking { emit(.cancel) }
@@ -146,6 +169,7 @@ public struct TouchDecoder: Sendable {
             case C.ABS_MT_SLOT: currentSlot = Int(event.value)
             case C.ABS_MT_TRACKING_ID where slots.indices.contains(currentSlot):
                 slots[currentSlot].trackingID = event.value
+                slots[currentSlot].letGo = false
                 if event.value >= 0 { slots[currentSlot].palm = false }
             case C.ABS_MT_POSITION_X where slots.indices.contains(currentSlot): slots[currentSlot].x = event.value
             case C.ABS_MT_POSITION_Y where slots.indices.contains(currentSlot): slots[currentSlot].y = event.value
@@ -185,21 +209,21 @@ public struct TouchDecoder: Sendable {
 
     private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
         defer { previous = slots }
-        let anyActive = slots.contains { $0.trackingID >= 0 }
+        let anyActive = slots.contains { $0.live }
         if ignoreUntilAllLift {
             if !anyActive { ignoreUntilAllLift = false }
             return
         }
         if followed == nil, let resume = resumeTrackingID {
             resumeTrackingID = nil
-            if let index = slots.firstIndex(where: { $0.trackingID == resume && !$0.palm }) {
+            if let index = slots.firstIndex(where: { $0.trackingID == resume && $0.live && !$0.palm }) {
                 followed = index
                 previous[index].trackingID = -1
             }
         }
         if followed == nil {
-            let wasActive = previous.contains { $0.trackingID >= 0 }
-            guard !wasActive, let first = slots.firstIndex(where: { $0.trackingID >= 0 && !$0.palm }) else {
+            let wasActive = previous.contains { $0.live }
+            guard !wasActive, let first = slots.firstIndex(where: { $0.live && !$0.palm }) else {
                 if anyActive { ignoreUntilAllLift = true }
                 return
             }
@@ -211,7 +235,7 @@ public struct TouchDecoder: Sendable {
         update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, palm: slot.palm, time: time, emit: emit)
         if !sameContact || slot.palm {
             followed = nil
-            if slots.contains(where: { $0.trackingID >= 0 }) { ignoreUntilAllLift = true }
+            if slots.contains(where: { $0.live }) { ignoreUntilAllLift = true }
         }
     }
 

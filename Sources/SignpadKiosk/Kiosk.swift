@@ -7,7 +7,8 @@ public struct KioskRules: Equatable, Sendable {
     public var minInkLength: Double = 60
     /// The larger side of the ink's bounding box (px) a signature needs.
     public var minInkExtent: Double = 30
-    /// Seconds without a touch after which an unconfirmed signature is wiped (0: never).
+    /// Seconds without a touch event after which an unconfirmed signature is wiped, and a touch
+    /// still down is let go of (0: never).
     public var idleTimeout: Double = 60
     /// Seconds without a touch after which the screen is switched off while nobody is at the pad
     /// and no staff message shows (0: never). A touch switches it on and draws nothing.
@@ -49,6 +50,10 @@ public enum KioskEffect: Equatable, Sendable {
     case repaintChrome
     /// Switch the screen off (true) or on again (false).
     case sleep(Bool)
+    /// The touch down now stayed still past the idle timeout (a customer gone, or water or dirt
+    /// on the glass) and means nothing any more: stop following it, so the next finger that
+    /// lands is followed while it stays down.
+    case letGoOfTouch
     /// Strokes were taken away (`Kiosk.withdrawStroke`, or the pen's eraser end): `removed` are
     /// their indices in the signature as it was, ascending. Draw the signature's strokes anew.
     case redrawInk(removed: [Int])
@@ -206,12 +211,17 @@ public struct Kiosk: Sendable {
     }
 
     /// Time passes: messages expire, an idle signature is wiped, an idle screen is switched off.
+    /// A touch down and still does not hold the idle timeout off: the next customer must never
+    /// see this one's signature, nor find the pad deaf to their finger.
     public mutating func tick(now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
-        if rules.idleTimeout > 0 && hasInk && now - lastActivity >= rules.idleTimeout, case .none = touch {
-            signature = Signature()
-            effects.append(.clearInk)
+        if rules.idleTimeout > 0 && now - lastActivity >= rules.idleTimeout {
+            if hasInk {
+                signature = Signature()
+                effects.append(.clearInk)
+            }
+            if touchIsDown { letGoOfTouch(into: &effects) }
         }
         if mayFallAsleep && now - lastActivity >= rules.sleepAfter {
             asleep = true
@@ -223,13 +233,28 @@ public struct Kiosk: Sendable {
     /// The next time `tick` has something to do.
     public func nextDeadline() -> Double {
         var deadline = messageUntil
-        if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
+        if rules.idleTimeout > 0 && (hasInk || touchIsDown) { deadline = min(deadline, lastActivity + rules.idleTimeout) }
         if mayFallAsleep { deadline = min(deadline, lastActivity + rules.sleepAfter) }
         return deadline
     }
 
     /// Only the plain screen sleeps: never over a customer's ink or message, nor a staff message.
     private var mayFallAsleep: Bool { rules.sleepAfter > 0 && !asleep && isBetweenCustomers && message == .none }
+
+    private var touchIsDown: Bool {
+        if case .none = touch { return false }
+        return true
+    }
+
+    /// A button the touch holds is let go of unpressed.
+    private mutating func letGoOfTouch(into effects: inout [KioskEffect]) {
+        if pressedButton != nil {
+            pressedButton = nil
+            effects.append(.repaintChrome)
+        }
+        touch = .none
+        effects.append(.letGoOfTouch)
+    }
 
     private mutating func wake(into effects: inout [KioskEffect]) {
         asleep = false

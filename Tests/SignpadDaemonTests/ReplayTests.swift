@@ -166,6 +166,64 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differingPixels(withHand, without) == 0)
     }
 
+    /// A stroke still down when the idle timeout comes: the panel is wiped as blank as a fresh
+    /// one's, and the held touch's later moves draw nothing.
+    @Test func aStrokeHeldThroughTheIdleTimeoutLeavesNoInk() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        defer { exporter.stop() }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var events: [(StrokeEvent, Double)] = []
+        for event in recording.events { decoder.feed(event) { events.append(($0, event.seconds)) } }
+        let lastDown = try #require(events.lastIndex { if case .down = $0.0 { return true } else { return false } })
+        let held = events[...(lastDown + 4)], rest = events[(lastDown + 5)...]
+        let session = try offscreenSession(exporter), fresh = try offscreenSession(exporter)
+        for (event, time) in held { session.handle(event, now: time) }
+        #expect(differingPixels(session, fresh) > 1000, "the signature and the held stroke are on the panel")
+        let idle = held.last!.1 + session.kiosk.rules.idleTimeout
+        #expect(session.tick(now: idle), "the held touch is let go of")
+        let strokesLeft = session.kiosk.signature.strokes.count
+        #expect(strokesLeft == 0)
+        #expect(differingPixels(session, fresh) == 0)
+        for (event, time) in rest { session.handle(event, now: idle + time) }
+        #expect(differingPixels(session, fresh) == 0, "the held touch drew after the wipe")
+    }
+
+    /// A drop of water lands in the box and stays; past the idle timeout its dot is wiped and it is
+    /// let go of, and a customer signing with another finger while it stays is drawn and saved as
+    /// on a dry panel.
+    @Test func aContactLeftDownIsLetGoOfAndTheNextFingerSigns() throws {
+        let demo = try demoRecording()
+        let water: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0), (3, 0x39, 500), (3, 0x35, 3800), (3, 0x36, 3050), (1, 0x14a, 1), (0, 0, 0)]
+        let dried: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)]
+        let start = demo.events[0].microseconds, idle = Int64(try quietConfig().rules.idleTimeout * 1_000_000)
+        var wet = demo
+        wet.events = water.map { InputEvent(microseconds: start - 1_000_000, type: $0.0, code: $0.1, value: $0.2) }
+        // The customer's finger in slot 1, without the single-touch emulation the drop holds.
+        for event in demo.events where !(event.type == 1 || (event.type == 3 && event.code < 2)) {
+            var moved = event
+            moved.microseconds += idle + 1_000_000
+            if event.type == 3 && event.code == 0x2f { moved.value = 1 }
+            wet.events.append(moved)
+        }
+        wet.events += dried.map { InputEvent(microseconds: wet.events.last!.microseconds + 500_000, type: $0.0, code: $0.1, value: $0.2) }
+
+        func replay(_ recording: EvemuRecording) throws -> Replay.Outcome {
+            let dir = scratch()
+            defer { removeScratch(dir) }
+            var replay = Replay(config: try quietConfig(), width: 1024, height: 768)
+            replay.confirmAtEnd = false
+            return try replay.run(recording, outputDirectory: dir) { _ in }
+        }
+        let onWater = try replay(wet), dry = try replay(demo)
+        let drawn = onWater.session.kiosk.signature.strokes.map { $0.map(\.point) }
+        let signed = dry.session.kiosk.signature.strokes.map { $0.map(\.point) }
+        let strokes = drawn.count, same = drawn == signed
+        #expect(strokes == 5 && same)
+        let differing = zip(onWater.screen.pixels, dry.screen.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
+        #expect(differing == 0)
+    }
+
     /// The pen's eraser end over the first stroke: the panel then shows exactly what a session
     /// shows that was given only the strokes left.
     @Test func erasedStrokesLeaveThePixelsOfASignatureWithoutThem() throws {

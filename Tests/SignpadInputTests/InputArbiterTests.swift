@@ -19,6 +19,20 @@ import SignpadInput
         #expect(arbiter.owner == nil)
     }
 
+    /// A touch that stayed down past the idle timeout is let go of: another device may draw.
+    @Test func aContactLetGoOfFreesThePaper() {
+        var arbiter = InputArbiter()
+        #expect(arbiter.letGo() == nil)
+        _ = arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0)
+        #expect(arbiter.route(.down(sample), from: other, kind: .touchscreen, now: 0.1) == .drop)
+        _ = arbiter.route(.up, from: other, kind: .touchscreen, now: 0.2)
+        #expect(arbiter.letGo() == touch)
+        #expect(arbiter.owner == nil)
+        #expect(arbiter.route(.down(sample), from: other, kind: .touchscreen, now: 61) == .pass)
+        #expect(arbiter.route(.up, from: touch, kind: .touchscreen, now: 62) == .drop, "the let-go contact's lift is nothing")
+        #expect(arbiter.owner == other)
+    }
+
     @Test func aContactRefusedDoesNotStartMidPathWhenThePaperIsFree() {
         var arbiter = InputArbiter()
         _ = arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0)

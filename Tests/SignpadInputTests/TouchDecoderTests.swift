@@ -84,6 +84,56 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(out.filter { $0 == .up }.count == 1)
     }
 
+    /// A drop of water holds slot 0 down and still; the kiosk gives it up at its idle timeout. The
+    /// customer's finger, landing while it stays, is followed; the drop's lift is nothing.
+    @Test func aContactLetGoOfNoLongerHoldsBackTheNextFinger() throws {
+        var before = Stream(), after = Stream()
+        before.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
+        after.time = before.time + 60_000_000
+        after.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        after.frame(moveTo(slot: 1, x: 200, y: 150))
+        after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        after.frame(moveTo(slot: 0, x: 905, y: 900))
+        after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1), (C.EV_KEY, C.BTN_TOUCH, 0)])
+        after.frame(touch(slot: 0, id: 3, x: 500, y: 500) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
+
+        func decode(lettingGo: Bool) throws -> [StrokeEvent] {
+            var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+            var out: [StrokeEvent] = []
+            for e in before.events { decoder.feed(e) { out.append($0) } }
+            if lettingGo { decoder.letGoOfContacts() }
+            for e in after.events { decoder.feed(e) { out.append($0) } }
+            return out
+        }
+        let letGo = try decode(lettingGo: true)
+        #expect(letGo.count == 5, "the drop's down, the finger's down, move and up, the next finger's down")
+        #expect(points(letGo) == [Point(900, 900), Point(100, 100), Point(200, 150), Point(500, 500)])
+        #expect(letGo.filter { $0 == .up }.count == 1, "the drop's lift reports nothing")
+        let held = try decode(lettingGo: false)
+        #expect(points(held) == [Point(900, 900), Point(905, 900), Point(500, 500)], "without it, the drop holds the panel")
+    }
+
+    @Test func aSingleTouchContactLetGoOfIsIgnoredUntilItLifts() throws {
+        var d = DeviceDescription(name: "single")
+        d.properties = [C.INPUT_PROP_DIRECT]
+        d.codes[C.EV_KEY] = [C.BTN_TOUCH]
+        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        var decoder = try TouchDecoder(device: d, screenWidth: 1000, screenHeight: 1000)
+        var before = Stream(), after = Stream()
+        before.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_X, 900), (C.EV_ABS, C.ABS_Y, 900)])
+        after.frame([(C.EV_ABS, C.ABS_X, 910)])
+        after.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
+        after.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100)])
+        var out: [StrokeEvent] = []
+        for e in before.events { decoder.feed(e) { out.append($0) } }
+        decoder.letGoOfContacts()
+        for e in after.events { decoder.feed(e) { out.append($0) } }
+        #expect(points(out) == [Point(900, 900), Point(100, 100)])
+        #expect(!out.contains(.up))
+    }
+
     @Test func palmCancelsTheStroke() throws {
         var s = Stream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))

@@ -207,6 +207,48 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.signature.isEmpty)
     }
 
+    /// A customer who walks away with a finger, or a drop of water, still on the glass: the
+    /// signature is wiped all the same, and that touch is let go of.
+    @Test func aTouchLeftDownDoesNotKeepASignatureOnTheScreen() {
+        var kiosk = Kiosk(layout: layout)
+        let points = signatureSwipe(layout)
+        _ = kiosk.swipe(points, now: 10)
+        _ = kiosk.handle(.down(at(points[3], 11)), now: 11)
+        _ = kiosk.handle(.move(at(points[5], 12)), now: 12)
+        #expect(kiosk.signature.strokes.count == 2)
+        #expect(kiosk.nextDeadline() == 12 + kiosk.rules.idleTimeout)
+        #expect(kiosk.tick(now: 12 + kiosk.rules.idleTimeout) == [.clearInk, .letGoOfTouch])
+        let strokesLeft = kiosk.signature.strokes.count
+        #expect(strokesLeft == 0)
+        let nobodyAtThePad = kiosk.isBetweenCustomers
+        #expect(nobodyAtThePad)
+        // Should its device still report it, it draws nothing.
+        #expect(kiosk.handle(.move(at(points[8], 80)), now: 80).isEmpty, "the touch let go of draws nothing")
+        #expect(kiosk.handle(.up, now: 81).isEmpty)
+        #expect(kiosk.swipe(points, now: 90).contains(.ink(.down(at(points[0], 90)))), "the next touch is ink again")
+    }
+
+    @Test func aTouchHeldOutsideTheBoxIsLetGoOfWithoutInk() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.handle(.down(at(Point(2, 2), 5)), now: 5)
+        #expect(kiosk.nextDeadline() == 5 + kiosk.rules.idleTimeout, "a touch held down is timed too")
+        #expect(kiosk.tick(now: 5 + kiosk.rules.idleTimeout - 1).isEmpty)
+        #expect(kiosk.tick(now: 5 + kiosk.rules.idleTimeout) == [.letGoOfTouch])
+        #expect(kiosk.nextDeadline() == .infinity)
+    }
+
+    @Test func aFingerLeftOnDoneIsLetGoOfUnpressed() {
+        var kiosk = Kiosk(layout: layout)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 10)
+        _ = kiosk.handle(.down(at(centre(layout.doneButton), 11)), now: 11)
+        #expect(kiosk.pressedButton == .done)
+        #expect(kiosk.tick(now: 11 + kiosk.rules.idleTimeout) == [.clearInk, .repaintChrome, .letGoOfTouch])
+        #expect(kiosk.pressedButton == nil)
+        #expect(kiosk.handle(.up, now: 80).isEmpty, "neither a save nor a too-little-ink hint")
+        let message = kiosk.message, exports = kiosk.pendingExports.count
+        #expect(message == .none && exports == 0)
+    }
+
     @Test func anIdleScreenSleepsOnlyWhenNobodyIsAtThePadAndTheWakingTouchDrawsNothing() {
         var rules = KioskRules()
         rules.sleepAfter = 300
