@@ -127,6 +127,31 @@ def pen_files(touch_path, out_dir):
             out.writelines(lines)
 
 
+def water_files(touch_path, out_dir):
+    """A drop of water on the glass: a contact in slot 0 that lands in the box, away from the
+    signature, and stays (water-down), and its lift (water-up); and the demo signature signed by a
+    finger in slot 1 meanwhile, without the single-touch emulation the drop holds."""
+    def event(t, typ, code, value):
+        return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
+    header = [l for l in open(touch_path) if not l.startswith('E:')]
+    second = []
+    for line in open(touch_path):
+        if not line.startswith('E:'):
+            continue
+        _, t, typ, code, value = line.split()[:5]
+        typ, code = int(typ, 16), int(code, 16)
+        if typ == 1 or (typ == 3 and code < 2):
+            continue
+        second.append(event(float(t), typ, code, 1 if (typ, code) == (3, 0x2f) else int(value)))
+    with open(os.path.join(out_dir, 'water-down.evemu'), 'w') as out:
+        out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, 500), event(1, 3, 0x35, 3800), event(1, 3, 0x36, 3050),
+                                 event(1, 1, 0x14a, 1), event(1, 3, 0, 3800), event(1, 3, 1, 3050), event(1, 0, 0, 0)])
+    with open(os.path.join(out_dir, 'water-up.evemu'), 'w') as out:
+        out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, -1), event(1, 1, 0x14a, 0), event(1, 0, 0, 0)])
+    with open(os.path.join(out_dir, 'signature-second-finger.evemu'), 'w') as out:
+        out.writelines(header + second)
+
+
 def read_png(path):
     d = open(path, 'rb').read()
     pos, idat = 8, b''
@@ -414,7 +439,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'WATER'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -428,7 +453,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'water-dot', 'water-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -573,6 +598,21 @@ def main():
               f"{before} ink pixels before, {after} after; {100 * d:.3f}% of the box differs from signpad replay of the same events")
     else:
         check("3 the pen's eraser end takes away the stroke it passes over", False, 'no screendump or no expected erased.png')
+    water = fields('WATER')
+    name = '3 a touch left down past the idle timeout is let go of: its dot is wiped and the next finger signs'
+    if shots['water-dot'] and shots['water-signed']:
+        # The drop lands at panel (3800, 3050): screen (950, 572), right of the signature.
+        drop = (930, 552, 970, 592)
+        dot = dark_pixels(shots['water-dot'][2], W, drop)
+        d, ink = against_replay(shots['water-signed'])
+        wiped = region_diff(shots['water-signed'][2], expected_signed[2], W, drop) if shots['water-signed'][:2] == (W, H) else 1
+        told = len(water) == 1 and water[0].get('letgo') == '1' and water[0].get('alive') == 'yes'
+        check(name, told and dot >= 3 and wiped == 0 and d < 0.002 and ink > 500,
+              f"the drop's dot: {dot} ink pixels, then {100 * wiped:.1f}% of the pixels around it differ from the dry panel's; "
+              f"a finger signs while the drop stays: {ink} ink pixels, {100 * d:.3f}% of the box differs from signpad replay "
+              f"of the dry panel; {water}")
+    else:
+        check(name, False, f'no screendump; {water}')
     newpanel = fields('NEWPANEL')
     if args.gpu == 'virtio':
         other, anew, signed_anew = shots['other-panel'], shots['taken-anew'], shots['anew-signed']
