@@ -357,7 +357,9 @@ public final class Daemon {
                     logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
                     session.withdrawStroke(now: now)
                 case .pass:
-                    break
+                    if case .down = stroke, kind != .pen, arbiter.penNear {
+                        logger.info("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
+                    }
                 }
                 if case .down = stroke { session.deviceName = input.name }
                 session.handle(stroke, now: now)
@@ -365,7 +367,7 @@ public final class Daemon {
             }
         }
         input.decoder = decoder
-        if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, now: Self.monotonic()) {
+        if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, at: decoder.penPosition, now: Self.monotonic()) {
             logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
             session.withdrawStroke(now: Self.monotonic())
         }

@@ -8,10 +8,16 @@ import SignpadInk
 /// while a pen is near the glass (in proximity), and for `palmSeconds` after it leaves, the hand
 /// that holds it is resting there, so touches are ignored; a touch stroke in progress when the pen
 /// comes near, or touches, is the hand too, and the caller takes it back (libinput's touch
-/// arbitration cancels such a touch).
+/// arbitration cancels such a touch). A pen that lies still near the glass for `restingSeconds`
+/// has been put down, on the panel or beside it: nobody's hand is there, so touches draw again
+/// until it moves.
 public struct InputArbiter: Sendable {
     /// How long touches stay ignored after the pen leaves proximity: the hand lifts after the pen.
     public static let palmSeconds = 1.0
+    /// A pen near the glass that has moved no more than `restingDistance` px for this long lies
+    /// there: a hand that holds a pen above the glass never keeps it that still.
+    public static let restingSeconds = 5.0
+    public static let restingDistance = 2.0
 
     /// What to do with one stroke event.
     public enum Route: Equatable, Sendable {
@@ -24,15 +30,30 @@ public struct InputArbiter: Sendable {
     /// The device whose stroke is on the paper now.
     public private(set) var owner: String?
     private var ownerIsPen = false
+    /// A pen in proximity: where it last moved to, and when.
+    private struct NearPen: Sendable {
+        var anchor: Point?
+        var since: Double
+
+        /// A pen whose position is unknown is never taken as put down.
+        func isResting(now: Double) -> Bool { anchor != nil && now - since >= InputArbiter.restingSeconds }
+    }
+
     /// Pens in proximity now.
-    private var nearPens: Set<String> = []
+    private var nearPens: [String: NearPen] = [:]
     /// When the last pen left proximity (monotonic seconds).
     private var penLeftAt = -Double.infinity
 
     public init() {}
 
-    /// Whether a touch landing at `now` would be ignored because a pen is, or just was, near.
-    public func touchesIgnored(now: Double) -> Bool { !nearPens.isEmpty || now < penLeftAt + Self.palmSeconds }
+    /// Whether a touch landing at `now` would be ignored because a pen is, or just was, near (and
+    /// held: one lying still does not count).
+    public func touchesIgnored(now: Double) -> Bool {
+        nearPens.values.contains { !$0.isResting(now: now) } || now < penLeftAt + Self.palmSeconds
+    }
+
+    /// Whether a pen is in proximity, held or lying still.
+    public var penNear: Bool { !nearPens.isEmpty }
 
     /// Routes one stroke event of `source` (a device's path), of a device of `kind`.
     public mutating func route(_ event: StrokeEvent, from source: String, kind: DeviceKind, now: Double) -> Route {
@@ -60,15 +81,20 @@ public struct InputArbiter: Sendable {
         }
     }
 
-    /// A pen's proximity as its decoder reads it after each batch of its events. True when a touch
-    /// stroke is in progress: the hand's, which the caller takes back.
-    public mutating func pen(_ source: String, near: Bool, now: Double) -> Bool {
-        if near {
-            nearPens.insert(source)
-        } else if nearPens.remove(source) != nil {
-            penLeftAt = now
+    /// A pen's proximity and position (screen px; nil if unknown) as its decoder reads them after
+    /// each batch of its events. True when a touch stroke is in progress and the pen is held: the
+    /// stroke is the hand's, which the caller takes back.
+    public mutating func pen(_ source: String, near: Bool, at position: Point?, now: Double) -> Bool {
+        guard near else {
+            if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
+            return false
         }
-        guard near, owner != nil, !ownerIsPen else { return false }
+        var pen = nearPens[source] ?? NearPen(anchor: position, since: now)
+        if let position, pen.anchor.map({ position.distance(to: $0) > Self.restingDistance }) ?? true {
+            pen = NearPen(anchor: position, since: now)
+        }
+        nearPens[source] = pen
+        guard owner != nil, !ownerIsPen, !pen.isResting(now: now) else { return false }
         owner = nil
         return true
     }
@@ -83,7 +109,7 @@ public struct InputArbiter: Sendable {
     /// The device `source` is gone (closed or unplugged). True when its stroke was in progress
     /// (the caller sends `.cancel` for it).
     public mutating func remove(_ source: String, now: Double) -> Bool {
-        if nearPens.remove(source) != nil { penLeftAt = now }
+        if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
         guard owner == source else { return false }
         owner = nil
         return true

@@ -64,6 +64,9 @@ public struct TouchDecoder: Sendable {
         kind == .pen && (hasPenToolBit ? penInRange : touchDown)
     }
 
+    /// Where a pen is, hovering or touching, on the screen; nil for other kinds.
+    public var penPosition: Point? { kind == .pen ? mapping.point(x: single.x, y: single.y) : nil }
+
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path.
     public mutating func setInitialState(slots initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,

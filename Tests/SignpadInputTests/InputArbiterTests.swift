@@ -46,18 +46,44 @@ import SignpadInput
 
     @Test func touchesAreIgnoredWhileThePenIsNearAndForAMomentAfter() {
         var arbiter = InputArbiter()
-        #expect(arbiter.pen(pen, near: true, now: 0) == false)
+        #expect(arbiter.pen(pen, near: true, at: sample.point, now: 0) == false)
         #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0.1) == .drop)
-        #expect(arbiter.pen(pen, near: false, now: 2) == false)
+        #expect(arbiter.pen(pen, near: false, at: sample.point, now: 2) == false)
         #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 2 + InputArbiter.palmSeconds / 2) == .drop)
         #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 2 + InputArbiter.palmSeconds + 0.01) == .pass)
+    }
+
+    /// A pen put down near the glass (on the panel, or on a counter within reach of the digitiser)
+    /// stops ignoring touches once it has lain still; picked up, it is held again.
+    @Test func aPenLyingStillIsPutDownAndTouchesDrawAgain() {
+        var arbiter = InputArbiter()
+        let rest = InputArbiter.restingSeconds
+        _ = arbiter.pen(pen, near: true, at: Point(100, 100), now: 0)
+        // A held pen trembles: each small move within the distance keeps the clock running...
+        _ = arbiter.pen(pen, near: true, at: Point(101, 100.5), now: rest / 2)
+        #expect(arbiter.touchesIgnored(now: rest - 0.01))
+        #expect(!arbiter.touchesIgnored(now: rest), "lain still for restingSeconds")
+        #expect(arbiter.penNear)
+        // ...a frame from the pen where it lies changes nothing, and does not take back a touch.
+        #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: rest + 1) == .pass)
+        #expect(arbiter.pen(pen, near: true, at: Point(100.5, 101), now: rest + 2) == false)
+        #expect(arbiter.owner == touch)
+        // Picked up: the hand that holds it wrote the touch.
+        #expect(arbiter.pen(pen, near: true, at: Point(130, 90), now: rest + 3) == true)
+        #expect(arbiter.touchesIgnored(now: rest + 3 + rest - 0.01))
+    }
+
+    @Test func aPenWhosePositionIsUnknownIsNeverPutDown() {
+        var arbiter = InputArbiter()
+        _ = arbiter.pen(pen, near: true, at: nil, now: 0)
+        #expect(arbiter.touchesIgnored(now: 1000))
     }
 
     @Test func aPenComingNearEndsATouchStroke() {
         var arbiter = InputArbiter()
         #expect(arbiter.route(.down(sample), from: touch, kind: .touchscreen, now: 0) == .pass)
-        #expect(arbiter.pen(pen, near: false, now: 0.1) == false)
-        #expect(arbiter.pen(pen, near: true, now: 0.2) == true)
+        #expect(arbiter.pen(pen, near: false, at: sample.point, now: 0.1) == false)
+        #expect(arbiter.pen(pen, near: true, at: sample.point, now: 0.2) == true)
         #expect(arbiter.owner == nil)
         // The hand's later events are not drawn; the pen's are.
         #expect(arbiter.route(.move(sample), from: touch, kind: .touchscreen, now: 0.3) == .drop)
@@ -78,14 +104,14 @@ import SignpadInput
         var arbiter = InputArbiter()
         let secondPen = other
         _ = arbiter.route(.down(sample), from: pen, kind: .pen, now: 0)
-        #expect(arbiter.pen(secondPen, near: true, now: 0.1) == false)
+        #expect(arbiter.pen(secondPen, near: true, at: sample.point, now: 0.1) == false)
         #expect(arbiter.route(.down(sample), from: secondPen, kind: .pen, now: 0.2) == .drop)
         #expect(arbiter.owner == pen)
     }
 
     @Test func aDeviceThatGoesAwayFreesThePaperAndItsProximity() {
         var arbiter = InputArbiter()
-        _ = arbiter.pen(pen, near: true, now: 0)
+        _ = arbiter.pen(pen, near: true, at: sample.point, now: 0)
         _ = arbiter.route(.down(sample), from: pen, kind: .pen, now: 0.1)
         #expect(arbiter.remove(touch, now: 0.2) == false)
         #expect(arbiter.remove(pen, now: 0.3) == true)

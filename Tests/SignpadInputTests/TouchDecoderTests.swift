@@ -250,6 +250,8 @@ func points(_ events: [StrokeEvent]) -> [Point] {
             if e.type == C.EV_SYN { near.append(decoder.penInProximity) }
         }
         #expect(near == [true, false, true, false])
+        // Where it hovers, for the arbiter to tell a pen put down from one held.
+        #expect(abs((decoder.penPosition?.x ?? -1) - 1) < 0.01, "ABS_X 10 of 0…999 on 100 px")
         // Contacts of the eraser end erase; those of the tip draw.
         var strokes = Stream()
         strokes.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
@@ -269,6 +271,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
         for e in s.events.suffix(2) { touchscreen.feed(e) { _ in } }
         #expect(!touchscreen.penInProximity, "a touchscreen is never a pen near the glass")
+        #expect(touchscreen.penPosition == nil)
     }
 
     /// A Wacom pen display's pad device, as the kernel's wacom driver sets it up: ABS_X and ABS_Y

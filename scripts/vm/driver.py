@@ -439,7 +439,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'WATER'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -453,7 +453,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'water-dot', 'water-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -598,6 +598,16 @@ def main():
               f"{before} ink pixels before, {after} after; {100 * d:.3f}% of the box differs from signpad replay of the same events")
     else:
         check("3 the pen's eraser end takes away the stroke it passes over", False, 'no screendump or no expected erased.png')
+    putdown = fields('PUTDOWN')
+    name = '3 a pen lying still near the glass is taken as put down: touches draw again'
+    if shots['pen-put-down']:
+        d, ink = against_replay(shots['pen-put-down'])
+        told = len(putdown) == 1 and putdown[0].get('told') == '1' and putdown[0].get('withdrawn') == '1' and putdown[0].get('alive') == 'yes'
+        check(name, told and d < 0.002 and ink > 500,
+              f"the pen near and still for 5.5 s, the demo signature on the touchscreen: {ink} ink pixels, "
+              f"{100 * d:.3f}% of the box differs from signpad replay; {putdown}")
+    else:
+        check(name, False, f'no screendump; {putdown}')
     water = fields('WATER')
     name = '3 a touch left down past the idle timeout is let go of: its dot is wiped and the next finger signs'
     if shots['water-dot'] and shots['water-signed']:
