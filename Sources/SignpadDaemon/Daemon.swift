@@ -27,6 +27,8 @@ public final class Daemon {
     var inputs: [TouchInput] = []
     /// Which device's stroke reaches the kiosk.
     var arbiter = InputArbiter()
+    /// Whether the journal has been told that touches draw beside a pen put down.
+    var putDownPenLogged = false
     var latencies = LatencyHistogram()
     /// While no device is open, when to look again.
     var nextRescan = 0.0
@@ -357,9 +359,7 @@ public final class Daemon {
                     logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
                     session.withdrawStroke(now: now)
                 case .pass:
-                    if case .down = stroke, kind != .pen, arbiter.penNear {
-                        logger.info("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
-                    }
+                    if case .down = stroke { notePutDownPen(touchOn: path, kind: kind) }
                 }
                 if case .down = stroke { session.deviceName = input.name }
                 session.handle(stroke, now: now)
@@ -376,6 +376,17 @@ public final class Daemon {
             close(input, session: session, now: Self.monotonic())
             nextRescan = Self.monotonic() + 0.5
         }
+    }
+
+    /// Logs, once until the pen is used or gone, that touches draw beside a pen put down.
+    func notePutDownPen(touchOn path: String, kind: DeviceKind) {
+        guard kind != .pen && arbiter.penNear else {
+            putDownPenLogged = false
+            return
+        }
+        guard !putDownPenLogged else { return }
+        putDownPenLogged = true
+        logger.info("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
     }
 
     /// The kiosk gave up the touch down now: its device stops following that contact, and the

@@ -2,7 +2,7 @@
 """Host side of the kiosk VM test: boots the VM, answers the guest's requests on the serial
 console (screendumps over QMP, pointer input over QMP), collects the exports and the daemon's
 log, and checks them against the offscreen rendering of the same input by `signpad replay`."""
-import argparse, base64, hashlib, json, os, re, socket, struct, subprocess, sys, time, zlib
+import argparse, base64, hashlib, json, math, os, re, socket, struct, subprocess, sys, time, zlib
 
 W, H = 1024, 768
 
@@ -121,7 +121,13 @@ def pen_files(touch_path, out_dir):
     with open(os.path.join(out_dir, 'pen-signature.evemu')) as signed, open(os.path.join(out_dir, 'pen-signature-erased.evemu'), 'w') as out:
         out.write(signed.read())
         out.writelines(eraser)
-    for name, lines in (('pen-near', near), ('pen-away', away)):
+    # A hand holds the pen above the glass: it drifts around a circle of 4 px for 7 s (a held pen
+    # never stays within 2 px for long: the Wacom recording's hover, 0.11 s at most).
+    hover = []
+    for k in range(140):
+        t = k * 0.05
+        hover += [event(t, 3, 0, x + round(16 * math.cos(k / 5))), event(t, 3, 1, y + round(16 * math.sin(k / 5))), event(t, 0, 0, 0)]
+    for name, lines in (('pen-near', near), ('pen-away', away), ('pen-hover', hover)):
         with open(os.path.join(out_dir, name + '.evemu'), 'w') as out:
             out.write(PEN_HEADER)
             out.writelines(lines)
