@@ -6,9 +6,10 @@ import SignpadInk
 /// SYN_REPORT and the frame is judged as a whole, as the kernel means it.
 ///
 /// Multitouch (protocol B): only the first contact of a touch sequence is followed; the others are
-/// ignored until every finger has lifted. Contacts let go of (`letGoOfContacts`) count as lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
-/// QEMU's virtio multitouch never releases it). MT_TOOL_PALM cancels. SYN_DROPPED ends the stroke
-/// at its last good sample; the stroke resumes as a new one when the device is in sync again.
+/// ignored until every finger has lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
+/// QEMU's virtio multitouch never releases it); contacts let go of (`letGoOfContacts`) count as
+/// lifted. MT_TOOL_PALM cancels. SYN_DROPPED ends the stroke at its last good sample; the stroke
+/// resumes as a new one when the device is in sync again.
 public struct TouchDecoder: Sendable {
     public let kind: DeviceKind
     public let multitouch: Bool
