@@ -1,9 +1,7 @@
 import Foundation
 import Logging
 import SignpadDRM
-import SignpadEvdev
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadSystemd
 
@@ -283,134 +281,6 @@ public final class Daemon {
         }
     }
 
-    /// Opens what `TouchDeviceOpener.openMore` takes while no device is open.
-    func openInputs(session: Session, now: Double) {
-        nextRescan = now + 1
-        // Listed before the scan, so a device that appears during it is looked at next time.
-        let nodes = DeviceScanner.eventNodes()
-        let (opened, failed) = opener.openMore(besides: [], decoder: decoderMaker(session))
-        guard !opened.isEmpty else {
-            if !missingLogged {
-                logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
-                missingLogged = true
-            }
-            return
-        }
-        missingLogged = false
-        inputs = opened
-        nodesLookedAt = nodes
-        retryFailedAt = failed.isEmpty ? .infinity : now + 30
-        nextDeviceCheck = now + 2
-        session.deviceName = opened[0].name
-    }
-
-    /// Without `input.device`: a touchscreen or pen that appears (plugged in, or probed late at
-    /// boot) is read too; one that appears after signpad settled for an absolute pointer is taken
-    /// in its place, but only between customers, never mid-signature.
-    func lookForMoreInputs(session: Session, now: Double) {
-        nextDeviceCheck = now + 2
-        let nodes = DeviceScanner.eventNodes()
-        guard nodes != nodesLookedAt || now >= retryFailedAt else { return }
-        let pointers = inputs.filter { $0.kind == .absolutePointer }
-        // Left for later (nodesLookedAt not updated) while a customer signs with the pointer.
-        if !pointers.isEmpty && !session.kiosk.isBetweenCustomers { return }
-        nodesLookedAt = nodes
-        let open = Set(inputs.map(\.path))
-        let (opened, failed) = opener.openMore(besides: open, preferredOnly: true, decoder: decoderMaker(session))
-        // A device that would not open (its error is logged) is tried again less often.
-        retryFailedAt = failed.isEmpty ? .infinity : now + 30
-        guard !opened.isEmpty else { return }
-        inputs += opened
-        for pointer in pointers {
-            logger.notice("input: took \(opened.map { "\"\($0.name)\"" }.joined(separator: ", ")) in place of the absolute pointer \"\(pointer.name)\"")
-            close(pointer, session: session, now: now)
-        }
-    }
-
-    var opener: TouchDeviceOpener { TouchDeviceOpener(config: config, logger: logger) }
-
-    /// Decoders mapping each device to the session's screen, with the calibration in force.
-    func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {
-        let scanout = session.display.scanout, config = self.config, logger = self.logger
-        return { scanned, device in
-            let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
-            let calibration = configured ?? scanned.udevCalibration ?? .identity
-            // Which matrix is in force is the first question when touches land in the wrong place.
-            let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"
-            logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
-            return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                    calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
-        }
-    }
-
-    func readInput(_ input: TouchInput, session: Session, hangup: Bool) {
-        let device = input.device, path = input.path, kind = input.kind
-        var decoder = input.decoder
-        let status = device.read { event in
-            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
-                logger.warning("\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample")
-            }
-            decoder.feed(event) { stroke in
-                let now = Self.monotonic()
-                switch arbiter.route(stroke, from: path, kind: kind, now: now) {
-                case .drop:
-                    return
-                case .withdrawOwnerThenPass:
-                    logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
-                    session.withdrawStroke(now: now)
-                case .pass:
-                    if case .down = stroke { notePutDownPen(touchOn: path, kind: kind) }
-                }
-                if case .down = stroke { session.deviceName = input.name }
-                session.handle(stroke, now: now)
-                if case .move = stroke { latencies.record(seconds: Self.monotonic() - event.seconds) }
-            }
-        }
-        input.decoder = decoder
-        if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, at: decoder.penPosition, now: Self.monotonic()) {
-            logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
-            session.withdrawStroke(now: Self.monotonic())
-        }
-        if status == .gone || hangup {
-            logger.warning("\(path) went away; ending its stroke and waiting for it to come back")
-            close(input, session: session, now: Self.monotonic())
-            nextRescan = Self.monotonic() + 0.5
-        }
-    }
-
-    /// Logs, once until the pen is used or gone, that touches draw beside a pen put down.
-    func notePutDownPen(touchOn path: String, kind: DeviceKind) {
-        guard kind != .pen && arbiter.penNear else {
-            putDownPenLogged = false
-            return
-        }
-        guard !putDownPenLogged else { return }
-        putDownPenLogged = true
-        logger.info("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
-    }
-
-    /// The kiosk gave up the touch down now: its device stops following that contact, and the
-    /// paper is free for the next one to land.
-    func letGoOfTouch() {
-        guard let owner = arbiter.letGo(), let input = inputs.first(where: { $0.path == owner }) else { return }
-        input.decoder.letGoOfContacts()
-        logger.notice("input: a touch on \(owner) stayed down without moving for \(config.rules.idleTimeout) s (a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
-    }
-
-    /// Closes one device; a stroke of its in progress ends at its last sample.
-    func close(_ input: TouchInput, session: Session, now: Double) {
-        if arbiter.remove(input.path, now: now) { session.handle(.cancel, now: now) }
-        input.device.close()
-        inputs.removeAll { $0 === input }
-    }
-
-    /// Closes every device, with the display they map to gone: nothing is drawn.
-    func closeInputs() {
-        for input in inputs { input.device.close() }
-        inputs = []
-        arbiter = InputArbiter()
-    }
-
     func report(session: Session, display: DRMDisplay) {
         let frame = Double(display.scanout.width * display.scanout.height * 4)
         let perEvent = Double(session.inkBytes) / Double(max(session.inkEvents, 1))
@@ -427,52 +297,4 @@ public struct DaemonError: Error, CustomStringConvertible {
     public var description: String
 
     public init(description: String) { self.description = description }
-}
-
-/// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
-public final class SignalWatcher {
-    let fd: Int32
-    private let writeFD: Int32
-    private var first: Int32?
-
-    public init(_ signals: [Int32]) throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw DaemonError(description: "pipe: \(String(cString: strerror(errno)))") }
-        for f in fds {
-            _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK)
-            // A reload starts signpad again in this process.
-            _ = fcntl(f, F_SETFD, FD_CLOEXEC)
-        }
-        fd = fds[0]
-        writeFD = fds[1]
-        SignalWatcher.target.store(writeFD)
-        for s in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in
-                var byte = UInt8(truncatingIfNeeded: signal)
-                _ = write(SignalWatcher.target.load(), &byte, 1)
-            }
-            sigaction(s, &action, nil)
-        }
-    }
-
-    func take() -> Int32? {
-        var byte: UInt8 = 0
-        return read(fd, &byte, 1) == 1 ? Int32(byte) : nil
-    }
-
-    /// The first signal received so far, without waiting; for loops that do not poll.
-    public var received: Int32? {
-        if first == nil { first = take() }
-        return first
-    }
-
-    /// The write end for the handler: a C signal handler cannot capture context.
-    static let target = AtomicFD()
-}
-
-final class AtomicFD: @unchecked Sendable {
-    private var value: Int32 = -1
-    func store(_ fd: Int32) { value = fd }
-    func load() -> Int32 { value }
 }
