@@ -82,8 +82,9 @@ public final class Daemon {
         defer { display.close() }
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
         openInputs(session: session, now: Self.monotonic())
-        let reading = inputs.isEmpty ? "waiting for a touch device" : inputs.map(\.path).joined(separator: " ")
-        service.ready(status: "showing \(display.connectorName) \(display.modeName); input \(reading)")
+        let shown = "\(display.connectorName) \(display.modeName)"
+        var status = serviceStatus(shown, session: session, exporter: exporter)
+        service.ready(status: status.line)
         logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
@@ -123,6 +124,11 @@ public final class Daemon {
             if Self.monotonic() >= nextPresenceCheck {
                 display.checkPresence()
                 nextPresenceCheck = Self.monotonic() + 1
+                let current = serviceStatus(shown, session: session, exporter: exporter)
+                if current.line != status.line {
+                    status = current
+                    service.status(status.line)
+                }
             }
             if let loss = display.loss {
                 logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
@@ -152,6 +158,10 @@ public final class Daemon {
         session.blank()
         report(session: session, display: display)
         return exit
+    }
+
+    func serviceStatus(_ shown: String, session: Session, exporter: Exporter) -> ServiceStatus {
+        ServiceStatus(display: shown, inputs: inputs.map { "\($0.path) \"\($0.name)\"" }, message: session.kiosk.message, unwritten: exporter.pending)
     }
 
     /// How `waitForDisplay` ended.

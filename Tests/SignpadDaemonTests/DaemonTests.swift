@@ -114,3 +114,21 @@ private final class Outcome: @unchecked Sendable {
 private func restoreDefaultSignals() {
     for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_DFL) }
 }
+
+/// What `systemctl status signpad` shows.
+@Suite struct ServiceStatusTests {
+    @Test func theStatusSaysWhatIsShownAndRead() {
+        let idle = ServiceStatus(display: "HDMI-A-1 1920x1080", inputs: [], message: .none, unwritten: 0)
+        #expect(idle.line == "showing HDMI-A-1 1920x1080; waiting for a touch device")
+        let reading = ServiceStatus(display: "HDMI-A-1 1920x1080", inputs: ["/dev/input/event4 \"panel touch\"", "/dev/input/event5 \"panel pen\""],
+                                    message: .saving, unwritten: 1)
+        #expect(reading.line == "showing HDMI-A-1 1920x1080; input /dev/input/event4 \"panel touch\", /dev/input/event5 \"panel pen\"")
+    }
+
+    @Test func aFailingExportComesFirst() {
+        let failing = ServiceStatus(display: "Virtual-1 1024x768", inputs: ["/dev/input/event2 \"t\""], message: .saveFailed("/srv/sig: disk full"), unwritten: 2)
+        #expect(failing.line.hasPrefix("NOT SAVING: /srv/sig: disk full; 2 signature(s) kept and retried; showing Virtual-1 1024x768"))
+        let saved = ServiceStatus(display: "Virtual-1 1024x768", inputs: ["/dev/input/event2 \"t\""], message: .saved, unwritten: 0)
+        #expect(saved != failing && !saved.line.contains("NOT SAVING"))
+    }
+}

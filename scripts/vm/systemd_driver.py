@@ -12,7 +12,7 @@ def main():
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     tag = f'systemd {args.gpu}'
-    results, checks, files, journal = [], {}, {}, ''
+    results, checks, files, journal, statuses = [], {}, {}, '', {}
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
     def check(name, ok, detail):
@@ -36,6 +36,8 @@ def main():
             vm.stdin.flush()
         elif words[1] == 'CHECK':
             checks.setdefault(words[2], []).append(words[3:])
+        elif words[1] == 'STATUS':
+            statuses[words[2]] = text.split(' ', 3)[3] if len(words) > 3 else ''
         elif words[1] == 'FAIL':
             check('guest', False, text)
         elif words[1] == 'DONE':
@@ -119,6 +121,15 @@ def main():
     check('S9 the udev rule signpad calibrate prints gives that device its matrix, which signpad reads',
           rule.get('exit') == '0' and rule.get('rules') == '1' and rule.get('source') == '(udev)' and off < 0.001,
           f"{rule['text']}; largest difference from the truth {off:.4f}")
+    # `systemctl status` (StatusText) through a device appearing, a failing folder, and the device gone.
+    counts = said('statusexport')
+    start, reading, failing, recovered, gone = (statuses.get(k, '') for k in ('start', 'reading', 'failing', 'recovered', 'gone'))
+    check('S10 systemctl status says what signpad shows and reads, and that it is not saving while the folder fails',
+          start.startswith('showing ') and '"signpad demo touchscreen"' in reading and failing.startswith('NOT SAVING: ')
+          and '1 signature(s) kept and retried' in failing and recovered.startswith('showing ') and 'touchscreen' in recovered
+          and 'waiting for a touch device' in gone and int(counts.get('after', 0)) == int(counts.get('before', -1)) + 1,
+          f"start: {start!r}; a device: {reading!r}; the folder unwritable: {failing!r}; writable again: {recovered!r}; "
+          f"the device gone: {gone!r}; signatures written {counts['text']}")
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
