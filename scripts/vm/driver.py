@@ -34,11 +34,29 @@ CALIBRATION_TRUTH = (1.08, 0.03, -0.06, -0.02, 0.94, 0.035)
 CALIBRATION_TARGETS = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9), (0.5, 0.5)]  # Calibrator.targets
 
 
+def evemu_event(t, typ, code, value):
+    """One event line of an evemu recording."""
+    return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
+
+
+def evemu_header(path):
+    """The lines of an evemu recording that describe its device."""
+    return [l for l in open(path) if not l.startswith('E:')]
+
+
+def evemu_events(path):
+    """The events of an evemu recording as (time, type, code, value)."""
+    for line in open(path):
+        if line.startswith('E:'):
+            _, t, typ, code, value = line.split()[:5]
+            yield float(t), int(typ, 16), int(code, 16), int(value)
+
+
 def calibration_taps(header_path, out_path):
     """Five still taps, 2 s apart, where the skewed panel reports the calibration targets."""
     a, b, c, d, e, f = CALIBRATION_TRUTH
     det = a * e - b * d
-    header = [l for l in open(header_path) if not l.startswith('E:')]
+    header = evemu_header(header_path)
     with open(out_path, 'w') as out:
         out.writelines(header)
         for i, (sx, sy) in enumerate(CALIBRATION_TARGETS):
@@ -52,7 +70,7 @@ def calibration_taps(header_path, out_path):
                       (t + 0.15, [(3, 0x39, -1), (1, 0x14a, 0)])]
             for when, events in frames:
                 for typ, code, value in events + [(0, 0, 0)]:
-                    out.write(f"E: {when:.6f} {typ:04x} {code:04x} {value}\n")
+                    out.write(evemu_event(when, typ, code, value))
 
 
 PEN_HEADER = """# EVEMU 1.3
@@ -72,19 +90,14 @@ def pen_files(touch_path, out_dir):
     touchscreen's), preceded by a hover frame and followed by the pen leaving; the two frames of
     a pen that comes near and one that goes away, on their own; the pen's eraser end touching the
     signature's first stroke, and the signature with that erasure (for signpad replay)."""
-    def event(t, typ, code, value):
-        return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
+    event = evemu_event
     frames, current = [], []
-    for line in open(touch_path):
-        if not line.startswith('E:'):
-            continue
-        _, t, typ, code, value = line.split()[:5]
-        typ, code = int(typ, 16), int(code, 16)
+    for t, typ, code, value in evemu_events(touch_path):
         if typ == 0:
-            frames.append((float(t), current))
+            frames.append((t, current))
             current = []
         elif (typ, code) in ((1, 0x14a), (3, 0), (3, 1)):
-            current.append((typ, code, int(value)))
+            current.append((typ, code, value))
     first, last = frames[0][0], frames[-1][0]
     x, y = next(v for _, c, v in frames[0][1] if c == 0), next(v for _, c, v in frames[0][1] if c == 1)
     near = [event(first - 0.1, 1, 0x140, 1), event(first - 0.1, 3, 0, x), event(first - 0.1, 3, 1, y), event(first - 0.1, 0, 0, 0)]
@@ -100,7 +113,7 @@ def pen_files(touch_path, out_dir):
             out.write(event(t, 0, 0, 0))
         out.writelines(away)
     # The hand: the touchscreen's first stroke, its first 30 frames, without the lift; and the lift.
-    header = [l for l in open(touch_path) if not l.startswith('E:')]
+    header = evemu_header(touch_path)
     first_stroke = [l for l in open(touch_path) if l.startswith('E:')]
     frame_ends = [i for i, l in enumerate(first_stroke) if l.split()[2:5] == ['0000', '0000', '0']]
     with open(os.path.join(out_dir, 'palm-down.evemu'), 'w') as out:
@@ -137,18 +150,10 @@ def water_files(touch_path, out_dir):
     """A drop of water on the glass: a contact in slot 0 that lands in the box, away from the
     signature, and stays (water-down), and its lift (water-up); and the demo signature signed by a
     finger in slot 1 meanwhile, without the single-touch emulation the drop holds."""
-    def event(t, typ, code, value):
-        return f"E: {t:.6f} {typ:04x} {code:04x} {value}\n"
-    header = [l for l in open(touch_path) if not l.startswith('E:')]
-    second = []
-    for line in open(touch_path):
-        if not line.startswith('E:'):
-            continue
-        _, t, typ, code, value = line.split()[:5]
-        typ, code = int(typ, 16), int(code, 16)
-        if typ == 1 or (typ == 3 and code < 2):
-            continue
-        second.append(event(float(t), typ, code, 1 if (typ, code) == (3, 0x2f) else int(value)))
+    event = evemu_event
+    header = evemu_header(touch_path)
+    second = [event(t, typ, code, 1 if (typ, code) == (3, 0x2f) else value)
+              for t, typ, code, value in evemu_events(touch_path) if not (typ == 1 or (typ == 3 and code < 2))]
     with open(os.path.join(out_dir, 'water-down.evemu'), 'w') as out:
         out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, 500), event(1, 3, 0x35, 3800), event(1, 3, 0x36, 3050),
                                  event(1, 1, 0x14a, 1), event(1, 3, 0, 3800), event(1, 3, 1, 3050), event(1, 0, 0, 0)])
