@@ -20,17 +20,19 @@ public enum DeviceClass: Equatable, Sendable {
 
 public enum DeviceClassifier {
     public static func classify(_ device: DeviceDescription) -> DeviceClass {
+        let found = kind(of: device)
+        // A pen or pointer is read through ABS_X and ABS_Y even if it also has multitouch axes.
+        if case .usable(_, multitouch: false) = found, let problem = axesProblem(device, multitouch: false) {
+            return .skipped(reason: problem)
+        }
+        return found
+    }
+
+    private static func kind(of device: DeviceDescription) -> DeviceClass {
         typealias C = EventCode
         let multitouch = device.hasAbs(C.ABS_MT_POSITION_X) && device.hasAbs(C.ABS_MT_POSITION_Y)
             && device.hasAbs(C.ABS_MT_SLOT) && device.hasAbs(C.ABS_MT_TRACKING_ID)
-        let axes: (UInt16, UInt16) = multitouch ? (C.ABS_MT_POSITION_X, C.ABS_MT_POSITION_Y) : (C.ABS_X, C.ABS_Y)
-        guard let xInfo = device.absInfo[axes.0], let yInfo = device.absInfo[axes.1],
-              device.hasAbs(axes.0), device.hasAbs(axes.1) else {
-            return .skipped(reason: "no absolute X/Y axes (a keyboard, mouse or button device)")
-        }
-        for (code, info) in [(axes.0, xInfo), (axes.1, yInfo)] where info.maximum <= info.minimum {
-            return .skipped(reason: "\(EventCode.absName(code)) has min \(info.minimum) and max \(info.maximum): no usable range")
-        }
+        if let problem = axesProblem(device, multitouch: multitouch) { return .skipped(reason: problem) }
         // The order follows udev's input_id, which libinput relies on.
         let direct = device.hasProperty(C.INPUT_PROP_DIRECT)
         // A tablet's pad (its buttons, rings and strips) says BTN_STYLUS, for old X drivers, with
@@ -56,5 +58,19 @@ public enum DeviceClassifier {
             return .usable(.touchscreen, multitouch: multitouch)
         }
         return .skipped(reason: "absolute axes but no BTN_TOUCH, BTN_LEFT or multitouch to tell when it touches")
+    }
+
+    /// Why the X/Y axes the decoder would read (multitouch or single) cannot place a touch, if they cannot.
+    private static func axesProblem(_ device: DeviceDescription, multitouch: Bool) -> String? {
+        typealias C = EventCode
+        let axes: (UInt16, UInt16) = multitouch ? (C.ABS_MT_POSITION_X, C.ABS_MT_POSITION_Y) : (C.ABS_X, C.ABS_Y)
+        guard let xInfo = device.absInfo[axes.0], let yInfo = device.absInfo[axes.1],
+              device.hasAbs(axes.0), device.hasAbs(axes.1) else {
+            return "no absolute X/Y axes (a keyboard, mouse or button device)"
+        }
+        for (code, info) in [(axes.0, xInfo), (axes.1, yInfo)] where info.maximum <= info.minimum {
+            return "\(EventCode.absName(code)) has min \(info.minimum) and max \(info.maximum): no usable range"
+        }
+        return nil
     }
 }

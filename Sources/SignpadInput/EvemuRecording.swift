@@ -56,6 +56,7 @@ public struct EvemuRecording: Equatable, Sendable {
             case "P":
                 for field in fields {
                     guard let byte = UInt8(field, radix: 16) else { throw fail("expected hex property bytes after P:, got \"\(field)\"") }
+                    guard properties.count < Self.maxBitmaskBytes else { throw fail("expected at most \(Self.maxBitmaskBytes) property bytes in all") }
                     properties.append(byte)
                 }
             case "B":
@@ -64,6 +65,9 @@ public struct EvemuRecording: Equatable, Sendable {
                 }
                 for field in fields.dropFirst() {
                     guard let byte = UInt8(field, radix: 16) else { throw fail("expected hex bitmask bytes after B: \(typeField), got \"\(field)\"") }
+                    guard bitBytes[type, default: []].count < Self.maxBitmaskBytes else {
+                        throw fail("expected at most \(Self.maxBitmaskBytes) bitmask bytes for B: \(typeField) in all")
+                    }
                     bitBytes[type, default: []].append(byte)
                 }
             case "A":
@@ -77,8 +81,9 @@ public struct EvemuRecording: Equatable, Sendable {
             case "E":
                 guard fields.count == 4 else { throw fail("expected E: <sec>.<usec> <type hex> <code hex> <value>") }
                 let time = fields[0].split(separator: ".", omittingEmptySubsequences: false)
-                guard time.count == 2, let sec = Int64(time[0]), let usec = Int64(time[1]), usec >= 0, usec < 1_000_000 else {
-                    throw fail("expected a timestamp <sec>.<usec> with usec below 1000000, got \"\(fields[0])\"")
+                guard time.count == 2, let sec = Int64(time[0]), let usec = Int64(time[1]),
+                      (0...Self.maxSeconds).contains(sec), (0..<1_000_000).contains(usec) else {
+                    throw fail("expected a timestamp <sec>.<usec> with sec from 0 to \(Self.maxSeconds) and usec below 1000000, got \"\(fields[0])\"")
                 }
                 guard let type = UInt16(fields[1], radix: 16) else { throw fail("expected a hex event type, got \"\(fields[1])\"") }
                 guard let code = UInt16(fields[2], radix: 16) else { throw fail("expected a hex event code, got \"\(fields[2])\"") }
@@ -101,6 +106,12 @@ public struct EvemuRecording: Equatable, Sendable {
         for code in device.absInfo.keys { device.codes[EventCode.EV_ABS, default: []].insert(code) }
         return EvemuRecording(device: device, events: events)
     }
+
+    /// The largest timestamp whose microseconds fit the 64 bits an `InputEvent` holds them in.
+    static let maxSeconds = Int64.max / 1_000_000 - 1
+
+    /// Bytes enough for every 16-bit event code.
+    static let maxBitmaskBytes = 8192
 
     static func bits(_ bytes: [UInt8]) -> Set<UInt16> {
         var result: Set<UInt16> = []

@@ -99,7 +99,7 @@ public struct ScreenMapping: Equatable, Sendable {
 
     public func pressure(_ raw: Int32) -> Double? {
         guard let axis = pressureAxis else { return nil }
-        return min(max(Double(raw - axis.minimum) / Double(axis.maximum - axis.minimum), 0), 1)
+        return min(max(Double(Int64(raw) - Int64(axis.minimum)) / Double(Int64(axis.maximum) - Int64(axis.minimum)), 0), 1)
     }
 
     private static func clamp(_ v: Double, _ size: Int) -> Double {

@@ -49,13 +49,17 @@ public struct TouchDecoder: Sendable {
     private var stroking = false
     private var lastPoint: Point?
 
+    /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
+    /// doctored recording) has the rest ignored rather than a slot array of any size.
+    static let maxSlots = 256
+
     public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
         self.kind = kind
         self.multitouch = multitouch
         self.mapping = mapping
         hasPenToolBit = device.hasKey(EventCode.BTN_TOOL_PEN)
-        let slotCount = multitouch ? Int((device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1) : 0
-        slots = Array(repeating: Slot(), count: max(slotCount, 0))
+        let slotCount = multitouch ? Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1 : 0
+        slots = Array(repeating: Slot(), count: min(max(slotCount, 0), Self.maxSlots))
         previous = slots
     }
 

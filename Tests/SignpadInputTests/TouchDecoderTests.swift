@@ -298,6 +298,40 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(DeviceClassifier.classify(pen) == .usable(.absolutePointer, multitouch: false))
     }
 
+    /// Found by fuzzing: a pen or pointer is read through ABS_X/ABS_Y, so one with only the
+    /// multitouch axes must be skipped, not taken and then fail to decode.
+    @Test(arguments: [C.BTN_LEFT, C.BTN_TOOL_PEN])
+    func aPenOrPointerWithOnlyMultitouchAxesIsSkipped(button: UInt16) throws {
+        var d = panel()
+        d.properties = []
+        d.codes[C.EV_KEY] = [button, C.BTN_TOUCH]
+        d.codes[C.EV_ABS]?.subtract([C.ABS_X, C.ABS_Y])
+        d.absInfo[C.ABS_X] = nil
+        d.absInfo[C.ABS_Y] = nil
+        guard case .skipped(let reason) = DeviceClassifier.classify(d) else { Issue.record("expected skipped"); return }
+        #expect(reason.contains("no absolute X/Y axes"), "\(reason)")
+        #expect(throws: UnusableDeviceError.self) { try TouchDecoder(device: d, screenWidth: 100, screenHeight: 100) }
+        d.codes[C.EV_ABS]?.formUnion([C.ABS_X, C.ABS_Y])
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        #expect(DeviceClassifier.classify(d).kind != nil)
+    }
+
+    /// Found by fuzzing: a slot range of any size (here 2³¹) was allocated whole, or overflowed.
+    @Test(arguments: [Int32.max, 59_031_087])
+    func aDeviceClaimingCountlessSlotsStillDecodesItsContacts(slotMaximum: Int32) throws {
+        var device = panel()
+        device.absInfo[C.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: slotMaximum)
+        var stream = Stream()
+        stream.frame(touch(slot: 1, id: 5, x: 100, y: 200))
+        stream.frame(touch(slot: 300, id: 6, x: 900, y: 900))
+        stream.frame(moveTo(slot: 1, x: 300, y: 200))
+        stream.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let events = try stream.decode(device)
+        #expect(points(events) == [Point(100, 200), Point(300, 200)])
+        #expect(events.count == 3, "down, move, up: \(events)")
+    }
+
     @Test func devicesWithoutARangeAreSkippedWithTheReason() {
         var d = panel()
         d.absInfo[C.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 0)
@@ -328,6 +362,18 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, calibration: matrix)
         #expect(m.point(x: 0, y: 0) == Point(25, 25))
         #expect(CalibrationMatrix(udevProperty: "1 0 0") == nil)
+    }
+
+    /// Values at the ends of 32 bits (a faulty device, or a recording) clamp, never overflow.
+    @Test func extremeValuesClampWithoutOverflow() {
+        let wide = AbsInfo(minimum: Int32.min, maximum: Int32.max)
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, pressureAxis: wide, screenWidth: 100, screenHeight: 100)
+        #expect(m.pressure(Int32.max) == 1)
+        #expect(m.pressure(Int32.min) == 0)
+        let narrow = ScreenMapping(xAxis: axis, yAxis: axis, pressureAxis: AbsInfo(minimum: 10, maximum: 20), screenWidth: 100, screenHeight: 100)
+        #expect(narrow.pressure(Int32.max) == 1)
+        #expect(narrow.pressure(Int32.min) == 0)
+        #expect(narrow.point(x: Int32.max, y: Int32.min) == Point(100 - 1.0 / 256, 0))
     }
 
     @Test func flipsMirrorTheAxes() {
@@ -361,6 +407,10 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         ("E: x.000001 0003 0000 1\n", 10, "timestamp"),
         ("A: 02 0 nine 0 0\n", 10, "decimal min max"),
         ("Q: what\n", 10, "N:, I:, P:, B:, A: or E:"),
+        // Found by fuzzing: these seconds overflowed the microseconds and crashed the parser.
+        ("E: 9999999999999999.000000 0003 0000 1\n", 10, "sec from 0 to 9223372036853"),
+        ("E: -1.000000 0003 0000 1\n", 10, "sec from 0"),
+        ("B: 01" + String(repeating: " 00", count: 8193) + "\n", 10, "at most 8192 bitmask bytes"),
     ])
     func malformedLinesNameTheLineAndWhatWasExpected(line: String, number: Int, expected: String) {
         do {
