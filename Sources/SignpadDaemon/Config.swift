@@ -68,17 +68,23 @@ public struct Config: Sendable {
         flipY = try r.bool("input.flip_y", default: false)
 
         inkColor = try r.color("ink.color", default: "#000000")
-        let width = try r.number("ink.width", default: 2.5)
-        let minWidth = try r.number("ink.min_width", default: 1.0)
-        let maxWidth = try r.number("ink.max_width", default: 4.0)
-        let weight = try r.number("ink.velocity_filter_weight", default: 0.7)
-        switch try r.string("ink.width_mode", default: "constant") {
+        // A width or scale out of reason would stall every touch or exhaust memory at each save.
+        let widths = 0.1...100.0, widthsExpected = "a width from 0.1 to 100 (px)"
+        let width = try r.number("ink.width", default: 2.5, in: widths, widthsExpected)
+        let minWidth = try r.number("ink.min_width", default: 1.0, in: widths, widthsExpected)
+        let maxWidth = try r.number("ink.max_width", default: 4.0, in: widths, widthsExpected)
+        let weight = try r.number("ink.velocity_filter_weight", default: 0.7, in: 0...1, "a weight from 0 to 1")
+        let mode = try r.string("ink.width_mode", default: "constant")
+        if mode != "constant" && minWidth > maxWidth {
+            throw r.error("ink.max_width", "expected at least ink.min_width (\(TOMLValue.float(minWidth)))")
+        }
+        switch mode {
         case "constant": pen.width = .constant(width)
         case "pressure": pen.width = .pressure(min: minWidth, max: maxWidth)
         case "velocity": pen.width = .velocity(min: minWidth, max: maxWidth, filterWeight: weight)
         default: throw r.error("ink.width_mode", "expected \"constant\", \"pressure\" or \"velocity\"")
         }
-        pen.minDistance = try r.number("ink.min_distance", default: 0.5)
+        pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: 0...100, "a distance from 0 to 100 (px)")
         rules.inkWidth = pen.width.maximum
 
         style.font = try r.string("kiosk.font", default: style.font)
@@ -92,12 +98,11 @@ public struct Config: Sendable {
         labels.saving = try r.string("kiosk.saving", default: labels.saving)
         labels.saved = try r.string("kiosk.saved", default: labels.saved)
         labels.saveFailed = try r.string("kiosk.save_failed", default: labels.saveFailed)
-        rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout)
-        rules.sleepAfter = try r.number("kiosk.sleep_after", default: rules.sleepAfter)
-        guard rules.sleepAfter >= 0 && rules.sleepAfter.isFinite else { throw r.error("kiosk.sleep_after", "expected seconds ≥ 0 (0: never)") }
-        rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds)
-        rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength)
-        rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent)
+        rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout, in: 0..., "seconds ≥ 0 (0: never)")
+        rules.sleepAfter = try r.number("kiosk.sleep_after", default: rules.sleepAfter, in: 0..., "seconds ≥ 0 (0: never)")
+        rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds, in: 0...3600, "seconds from 0 to 3600")
+        rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength, in: 0..., "a length ≥ 0 (px)")
+        rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent, in: 0..., "a length ≥ 0 (px)")
         rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
 
         exportDirectory = try r.string("export.directory", default: exportDirectory)
@@ -108,15 +113,15 @@ public struct Config: Sendable {
             export.formats.append(format)
         }
         export.margin = try r.integer("export.margin", default: 16)
-        export.scale = try r.number("export.scale", default: 1.0)
-        guard export.scale > 0 else { throw r.error("export.scale", "expected a number above 0") }
+        guard (0...1024).contains(export.margin) else { throw r.error("export.margin", "expected output pixels from 0 to 1024, got \(export.margin)") }
+        export.scale = try r.number("export.scale", default: 1.0, in: 0.01...4, "a number from 0.01 to 4 (at 4, a 1920x1080 screen is a 7680x4320 image)")
         switch try r.string("export.background", default: "white") {
         case "white": export.transparent = false
         case "transparent": export.transparent = true
         default: throw r.error("export.background", "expected \"white\" or \"transparent\"")
         }
         export.group = try r.optionalString("export.group", default: "")
-        retrySeconds = try r.number("export.retry_seconds", default: 5)
+        retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
         if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
@@ -191,6 +196,13 @@ struct ConfigReader {
         case .integer(let i): return Double(i)
         default: throw mismatch(key, "a number")
         }
+    }
+
+    /// A number that must lie in `range`; `expected` says what may be there.
+    mutating func number(_ key: String, default d: Double, in range: some RangeExpression<Double>, _ expected: String) throws(ConfigError) -> Double {
+        let n = try number(key, default: d)
+        guard range.contains(n) else { throw error(key, "expected \(expected), got \(TOMLValue.float(n))") }
+        return n
     }
 
     mutating func bool(_ key: String, default d: Bool) throws(ConfigError) -> Bool {

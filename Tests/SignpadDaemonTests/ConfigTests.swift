@@ -51,6 +51,20 @@ import SignpadInk
         ("[nosuch]\nkey = 1\n", 2, "nosuch.key", "unknown table"),
         ("[ink]\nwidth = 2\nwidth = 3\n", 3, "ink.width", "defined twice"),
         ("[export]\ndirectory = \"/srv/sig\"\nspool_directory = \"/srv/sig/\"\n", 3, "export.spool_directory", "other than export.directory"),
+        // Values out of reason: each stalled every touch, crashed every save, or spun the retry loop.
+        ("[ink]\nwidth = 100000\n", 2, "ink.width", "expected a width from 0.1 to 100 (px), got 100000.0"),
+        ("[ink]\nwidth = -3\n", 2, "ink.width", "expected a width from 0.1 to 100"),
+        ("[ink]\nwidth_mode = \"pressure\"\nmin_width = 5\nmax_width = 2\n", 4, "ink.max_width", "at least ink.min_width (5.0)"),
+        ("[ink]\nvelocity_filter_weight = 1.5\n", 2, "ink.velocity_filter_weight", "from 0 to 1"),
+        ("[ink]\nmin_distance = -1\n", 2, "ink.min_distance", "from 0 to 100"),
+        ("[kiosk]\nidle_timeout = -1\n", 2, "kiosk.idle_timeout", "seconds ≥ 0"),
+        ("[kiosk]\nsleep_after = -1\n", 2, "kiosk.sleep_after", "seconds ≥ 0"),
+        ("[kiosk]\nsaved_seconds = -2\n", 2, "kiosk.saved_seconds", "from 0 to 3600"),
+        ("[kiosk]\nmin_ink_length = -5\n", 2, "kiosk.min_ink_length", "≥ 0"),
+        ("[export]\nscale = 1000\n", 2, "export.scale", "from 0.01 to 4"),
+        ("[export]\nscale = 0\n", 2, "export.scale", "from 0.01 to 4"),
+        ("[export]\nmargin = -500\n", 2, "export.margin", "from 0 to 1024, got -500"),
+        ("[export]\nretry_seconds = 0\n", 2, "export.retry_seconds", "from 0.1 to 3600"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
         do {
