@@ -63,6 +63,8 @@ public struct SignatureSpool: Sendable {
 /// seconds, so every export format computes the same offsets from it as from the live record.
 private struct SpooledSignature: Codable {
     static let formatName = "signpad-spool"
+    /// Larger than any framebuffer DRM drivers allow.
+    static let maxScreenSide = 32768
     static let currentVersion = 1
 
     var format = formatName
@@ -104,10 +106,25 @@ private struct SpooledSignature: Codable {
         guard spooled.format == formatName, spooled.version == currentVersion else {
             throw SpoolError(path: path, reason: "expected format \"\(formatName)\" version \(currentVersion), found \"\(spooled.format)\" version \(spooled.version)")
         }
+        // What was spooled came from the screen; anything else would make an export of any size,
+        // and a failure at every start, so it is set aside instead.
+        let (width, height) = (spooled.screenWidth, spooled.screenHeight)
+        guard (1...Self.maxScreenSide).contains(width), (1...Self.maxScreenSide).contains(height) else {
+            throw SpoolError(path: path, reason: "expected a screen from 1x1 to \(Self.maxScreenSide)x\(Self.maxScreenSide), found \(width)x\(height)")
+        }
         for (i, stroke) in spooled.strokes.enumerated() {
             if stroke.isEmpty { throw SpoolError(path: path, reason: "stroke \(i + 1): expected at least one sample") }
-            for (j, sample) in stroke.enumerated() where sample.count != 3 && sample.count != 4 {
-                throw SpoolError(path: path, reason: "stroke \(i + 1), sample \(j + 1): expected [x, y, time] or [x, y, time, pressure], found \(sample.count) numbers")
+            for (j, sample) in stroke.enumerated() {
+                let at = "stroke \(i + 1), sample \(j + 1)"
+                guard sample.count == 3 || sample.count == 4 else {
+                    throw SpoolError(path: path, reason: "\(at): expected [x, y, time] or [x, y, time, pressure], found \(sample.count) numbers")
+                }
+                guard (0...Double(width)).contains(sample[0]), (0...Double(height)).contains(sample[1]) else {
+                    throw SpoolError(path: path, reason: "\(at): expected a point on the \(width)x\(height) screen, found (\(sample[0]), \(sample[1]))")
+                }
+                guard sample.count == 3 || (0...1).contains(sample[3]) else {
+                    throw SpoolError(path: path, reason: "\(at): expected a pressure from 0 to 1, found \(sample[3])")
+                }
             }
         }
         return spooled

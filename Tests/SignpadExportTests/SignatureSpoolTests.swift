@@ -27,6 +27,10 @@ import SignpadInk
         ("{\"format\": \"signpad-spool\"", "expected a signpad spool file"),
         ("{\"format\":\"other\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected format \"signpad-spool\" version 1"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[[[1,2]]]}", "stroke 1, sample 1: expected [x, y, time]"),
+        // A spooled point off its screen, or a screen of no size, would export an image of any size.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0],[1e12,2,0]]]}", "stroke 1, sample 2: expected a point on the 800x480 screen"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0,7]]]}", "stroke 1, sample 1: expected a pressure from 0 to 1"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":0,\"screenHeight\":480,\"strokes\":[]}", "expected a screen from 1x1 to 32768x32768, found 0x480"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"../elsewhere\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected the id \"a\""),
     ])
     func aBadSpoolFileIsNamedAndSetAsideNotLost(contents: String, expected: String) throws {
