@@ -18,8 +18,13 @@ struct IncrementalRun {
     var wetMismatches = 0
 
     init(width: Int, height: Int, stride: Int? = nil) {
-        renderer = InkRenderer(width: width, height: height, stride: stride)
+        self.init(renderer: InkRenderer(width: width, height: height, stride: stride))
+    }
+
+    init(renderer: InkRenderer, options: SmootherOptions = SmootherOptions()) {
+        self.renderer = renderer
         dryOnly = renderer
+        smoother = MidpointSmoother(options: options)
     }
 
     mutating func run(_ strokeEvents: [StrokeEvent]) {
