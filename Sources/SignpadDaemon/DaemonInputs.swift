@@ -56,6 +56,7 @@ extension Daemon {
         let scanout = session.display.scanout, config = self.config, logger = self.logger
         return { scanned, device in
             let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
+            if configured == nil, let problem = scanned.udevCalibrationProblem { logger.warning("\(device.path): \(problem)") }
             let calibration = configured ?? scanned.udevCalibration ?? .identity
             // Which matrix is in force is the first question when touches land in the wrong place.
             let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"

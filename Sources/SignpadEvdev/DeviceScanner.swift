@@ -8,8 +8,17 @@ public struct ScannedDevice {
     public var path: String
     public var description: DeviceDescription?
     public var classification: DeviceClass
-    /// The device's `LIBINPUT_CALIBRATION_MATRIX` udev property, when udev set one.
-    public var udevCalibration: CalibrationMatrix?
+    /// The device's `LIBINPUT_CALIBRATION_MATRIX` udev property as written, when udev set one.
+    public var udevCalibrationProperty: String?
+
+    /// The udev property's matrix; nil when there is none, or it is not six numbers.
+    public var udevCalibration: CalibrationMatrix? { udevCalibrationProperty.flatMap { CalibrationMatrix(udevProperty: $0) } }
+
+    /// What is wrong with the udev property, if it is set and not a matrix.
+    public var udevCalibrationProblem: String? {
+        guard let property = udevCalibrationProperty, udevCalibration == nil else { return nil }
+        return "udev's LIBINPUT_CALIBRATION_MATRIX \"\(property)\" is not six finite numbers (a b c d e f); it is not used"
+    }
 }
 
 public enum DeviceScanner {
@@ -33,15 +42,15 @@ public enum DeviceScanner {
                 defer { device.close() }
                 return ScannedDevice(path: path, description: device.description,
                                      classification: DeviceClassifier.classify(device.description),
-                                     udevCalibration: udevCalibration(path))
+                                     udevCalibrationProperty: udevCalibrationProperty(path))
             } catch {
-                return ScannedDevice(path: path, description: nil, classification: .skipped(reason: "\(error)"), udevCalibration: nil)
+                return ScannedDevice(path: path, description: nil, classification: .skipped(reason: "\(error)"), udevCalibrationProperty: nil)
             }
         }
     }
 
     /// Reads LIBINPUT_CALIBRATION_MATRIX from udev's database (/run/udev/data/c<major>:<minor>).
-    public static func udevCalibration(_ path: String, udevData: String = "/run/udev/data") -> CalibrationMatrix? {
+    public static func udevCalibrationProperty(_ path: String, udevData: String = "/run/udev/data") -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let major = (info.st_rdev >> 8) & 0xfff, minor = (info.st_rdev & 0xff) | ((info.st_rdev >> 12) & 0xfff00)
@@ -53,7 +62,7 @@ public enum DeviceScanner {
         let key = "E:LIBINPUT_CALIBRATION_MATRIX="
         while getline(&line, &capacity, file) > 0, let line {
             let text = String(cString: line)
-            if text.hasPrefix(key) { return CalibrationMatrix(udevProperty: String(text.dropFirst(key.count)).trimmingCharacters()) }
+            if text.hasPrefix(key) { return String(text.dropFirst(key.count)).trimmingCharacters() }
         }
         return nil
     }

@@ -14,7 +14,10 @@ public struct CalibrationMatrix: Equatable, Sendable {
 
     /// Parses the `LIBINPUT_CALIBRATION_MATRIX` udev property: six numbers separated by spaces.
     public init?(udevProperty: String) {
-        let numbers = udevProperty.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }
+        // Every word must be a number: dropping one that is not would shift the rest into other places.
+        let words = udevProperty.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let numbers = words.compactMap { Double($0) }
+        guard numbers.count == words.count else { return nil }
         self.init(values: numbers)
     }
 
@@ -103,6 +106,7 @@ public struct ScreenMapping: Equatable, Sendable {
     }
 
     private static func clamp(_ v: Double, _ size: Int) -> Double {
-        min(max(v, 0), Double(size) - 1.0 / 256)
+        // A matrix of huge (finite) numbers can overflow to inf − inf; NaN must not reach the renderer.
+        v.isNaN ? 0 : min(max(v, 0), Double(size) - 1.0 / 256)
     }
 }

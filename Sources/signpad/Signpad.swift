@@ -248,6 +248,7 @@ struct Devices: ParsableCommand {
                 }
             }
             if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
+            if let problem = device.udevCalibrationProblem { print("Calibration: none: \(problem)") }
             print("")
         }
         let taken = DeviceChoice.automaticSet(scanned) { $0.classification.kind }

@@ -362,6 +362,19 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, calibration: matrix)
         #expect(m.point(x: 0, y: 0) == Point(25, 25))
         #expect(CalibrationMatrix(udevProperty: "1 0 0") == nil)
+        // A word that is no number is not dropped (that would shift the rest), nor is nan or inf taken.
+        #expect(CalibrationMatrix(udevProperty: "1 0 x 0 1 0 0") == nil)
+        #expect(CalibrationMatrix(udevProperty: "1 0 nan 0 1 0") == nil)
+        #expect(CalibrationMatrix(udevProperty: "1 0 0 0 inf 0") == nil)
+        #expect(CalibrationMatrix(udevProperty: "1\t0 0  0 1 0")?.values == [1, 0, 0, 0, 1, 0])
+    }
+
+    /// Huge finite numbers and values far outside the axis's range give −inf + inf = NaN.
+    @Test func aMatrixThatOverflowsStillPlacesTheTouchOnTheScreen() throws {
+        let huge = try #require(CalibrationMatrix(values: [1e308, 1e308, 0, 0, 1, 0]))
+        let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, calibration: huge)
+        let p = m.point(x: -100_000, y: 100_000)
+        #expect(p.x.isFinite && p.x >= 0 && p.x < 100, "\(p)")
     }
 
     /// Values at the ends of 32 bits (a faulty device, or a recording) clamp, never overflow.
