@@ -45,6 +45,7 @@ public final class Session {
         self.deviceName = deviceName
         self.log = log
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
+        try KioskLayout.requireRoom(width: width, height: height)
         let layout = KioskLayout(width: width, height: height)
         kiosk = Kiosk(layout: layout, rules: config.rules)
         smoother = MidpointSmoother(options: config.pen)

@@ -99,8 +99,10 @@ public struct InkRenderer: Sendable {
 
     private mutating func refreshRowColours(_ rows: PixelRect) {
         let clip = self.clip, stride = background.stride
+        let top = max(rows.minY, 0), bottom = min(rows.maxY, background.height)
+        guard top < bottom else { return }
         background.pixels.withUnsafeBufferPointer { bg in
-            for y in max(rows.minY, 0)..<min(rows.maxY, background.height) {
+            for y in top..<bottom {
                 guard !clip.isEmpty else { rowColours[y] = Self.mixedRow; continue }
                 let start = y * stride + clip.minX, first = bg[start]
                 var plain = true

@@ -1,7 +1,25 @@
 import SignpadInk
 
+/// A screen the kiosk's prompt, box and two buttons do not fit on.
+public struct ScreenTooSmallError: Error, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public var description: String {
+        "the screen is \(width)x\(height) pixels; the kiosk needs at least \(KioskLayout.minimumWidth)x\(KioskLayout.minimumHeight) for its prompt, signature box and two buttons"
+    }
+}
+
 /// Where everything is on a screen of a given size: prompt, signature box, two buttons.
 public struct KioskLayout: Equatable, Sendable {
+    /// Below this the buttons (at least 80x40 each) crowd out the box.
+    public static let minimumWidth = 200
+    public static let minimumHeight = 150
+
+    public static func requireRoom(width: Int, height: Int) throws(ScreenTooSmallError) {
+        guard width >= minimumWidth, height >= minimumHeight else { throw ScreenTooSmallError(width: width, height: height) }
+    }
+
     public let width: Int
     public let height: Int
     public let prompt: PixelRect
@@ -17,7 +35,9 @@ public struct KioskLayout: Equatable, Sendable {
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        let margin = max(width, height) / 40
+        // Scaled to the screen, but never more than its short side allows: on a bar display
+        // (3840x150, 240x1920) a margin from the long side would crowd out the box and buttons.
+        let margin = min(max(width, height) / 40, min(width, height) / 12)
         let promptHeight = height / 10
         let buttonHeight = max(height / 9, 40)
         prompt = PixelRect(x: margin, y: margin, width: width - 2 * margin, height: promptHeight)

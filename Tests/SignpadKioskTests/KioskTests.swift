@@ -352,3 +352,36 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(saves(off.tap(outside, now: 2.2)).isEmpty, "disabled by default")
     }
 }
+
+@Suite struct KioskLayoutTests {
+    /// From the smallest screen the kiosk takes to 4K, either way up: everything on the screen,
+    /// a box to sign in, and nothing on top of anything else.
+    @Test func everyScreenTheKioskTakesHasRoomForEverything() throws {
+        var checked = 0
+        for width in stride(from: KioskLayout.minimumWidth, through: 3840, by: 37) {
+            for height in stride(from: KioskLayout.minimumHeight, through: 3840, by: 41) {
+                try KioskLayout.requireRoom(width: width, height: height)
+                let layout = KioskLayout(width: width, height: height)
+                let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+                let parts = [("prompt", layout.prompt), ("box", layout.box), ("message", layout.message),
+                             ("clear", layout.clearButton), ("done", layout.doneButton)]
+                for (name, rect) in parts {
+                    #expect(!rect.isEmpty && rect.intersection(screen) == rect, "\(width)x\(height): \(name) \(rect) is empty or off the screen")
+                }
+                for (i, (a, ra)) in parts.enumerated() {
+                    for (b, rb) in parts[(i + 1)...] where (a, b) != ("box", "message") {
+                        #expect(ra.intersection(rb).isEmpty, "\(width)x\(height): \(a) \(ra) overlaps \(b) \(rb)")
+                    }
+                }
+                #expect(layout.box.height >= 20 && layout.box.width >= 100, "\(width)x\(height): box \(layout.box)")
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+    }
+
+    @Test(arguments: [(199, 150), (200, 149), (8, 8), (0, 0)])
+    func aScreenTooSmallIsRefusedWithItsSize(width: Int, height: Int) {
+        #expect(throws: ScreenTooSmallError(width: width, height: height)) { try KioskLayout.requireRoom(width: width, height: height) }
+    }
+}
