@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CCairo
 import SignpadInk
 import SignpadKiosk
@@ -108,6 +111,27 @@ public struct ChromePainter {
         cairo_set_source_rgb(cr, Double((c >> 16) & 0xff) / 255, Double((c >> 8) & 0xff) / 255, Double(c & 0xff) / 255)
     }
 
+    /// Larger than any screen signpad draws on; a bigger image would only cost memory (4 bytes a pixel).
+    public static let maxImageSide = 8192
+
+    /// cairo reports a file that is no PNG as "out of memory", and decodes a small file that
+    /// claims a huge size in full; the header says both before any decoding.
+    static func checkPNGHeader(_ path: String) throws(PainterError) {
+        guard let file = fopen(path, "rb") else { return }  // cairo then names the error (file not found, …).
+        defer { fclose(file) }
+        var header = [UInt8](repeating: 0, count: 24)
+        let count = fread(&header, 1, header.count, file)
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard count == header.count, Array(header[0..<8]) == signature, Array(header[12..<16]) == Array("IHDR".utf8) else {
+            throw PainterError(description: "\(path): not a PNG file (it does not start with PNG's signature and header)")
+        }
+        func bigEndian(_ at: Int) -> Int { header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let (w, h) = (bigEndian(16), bigEndian(20))
+        guard w <= maxImageSide, h <= maxImageSide else {
+            throw PainterError(description: "\(path): the image is \(w)x\(h) pixels; expected at most \(maxImageSide)x\(maxImageSide) (it is scaled to the screen anyway)")
+        }
+    }
+
     private func paintImage(_ cr: OpaquePointer?, _ image: Canvas) {
         var copy = image
         copy.pixels.withUnsafeMutableBytes { bytes in
@@ -121,6 +145,7 @@ public struct ChromePainter {
 
     /// Reads a PNG into a canvas, scaled to cover `width`×`height` (background images, tests).
     public static func loadPNG(_ path: String, fitTo width: Int? = nil, _ height: Int? = nil) throws(PainterError) -> Canvas {
+        try checkPNGHeader(path)
         let image = cairo_image_surface_create_from_png(path)
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else {

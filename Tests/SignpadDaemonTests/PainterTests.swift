@@ -29,6 +29,32 @@ import SignpadText
         }
     }
 
+    /// cairo called a file that is no PNG "out of memory", and decoded in full a small file claiming
+    /// a huge size (a 445 KB PNG of 12000x12000 took 600 MB): the header is read first.
+    @Test func aBackgroundImageThatIsNoPNGOrHugeIsRefusedFromItsHeader() throws {
+        let path = NSTemporaryDirectory() + "signpad-bg-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var png = PNGEncoder.encode(width: 4, height: 4, channels: .rgb) { _, _ in 0x008080 }
+        for (contents, expected) in [(Array("# EVEMU 1.3\nN: not an image at all\n".utf8), "not a PNG file"),
+                                     (Array(png[0..<16]) + [0, 0, 0x2E, 0xE0, 0, 0, 0, 4] + Array(png[24...]), "12000x4 pixels; expected at most 8192x8192")] {
+            try Data(contents).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try ChromePainter(style: KioskStyle(), backgroundImage: path, width: 320, height: 200)
+                Issue.record("expected an error for \(expected)")
+            } catch {
+                #expect(error.description.hasPrefix(path + ": ") && error.description.contains(expected), "\(error)")
+            }
+        }
+        png[16..<24] = [0, 0, 0x20, 0, 0, 0, 0, 4]  // 8192x4 passes the header; its data does not match, as cairo says.
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try ChromePainter(style: KioskStyle(), backgroundImage: path, width: 320, height: 200)
+            Issue.record("expected cairo's error")
+        } catch {
+            #expect(error.description.contains("not a readable PNG"), "\(error)")
+        }
+    }
+
     @Test func labelsAreDrawnAndAPressedButtonLooksDifferent() {
         let layout = KioskLayout(width: 640, height: 400)
         let painter = try! ChromePainter(style: KioskStyle(), backgroundImage: nil, width: 640, height: 400)
