@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
         .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport",
+            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

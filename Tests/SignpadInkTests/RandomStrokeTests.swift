@@ -1,19 +1,7 @@
 import Foundation
 import Testing
 import SignpadInk
-
-/// SplitMix64: the same strokes for a seed on every run and machine, so a failure can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import SignpadTestSupport
 
 /// Strokes no recording has: on the canvas's very edges, jumps longer than the canvas, taps,
 /// samples that repeat or barely move, hairpin turns, cancels, zero time steps and pens from a

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import SignpadDaemon
+import SignpadExport
+import SignpadInk
+import SignpadKiosk
+import SignpadTestSupport
+
+/// A customer who does anything at all, in any order: signs in the box, starts outside it, taps
+/// Clear and Done, erases with a pen's other end, leaves a finger down, pauses past the idle
+/// timeout. What the kiosk promises holds whatever they did: the next customer finds the panel as
+/// blank as a fresh one, and every signature confirmed is written.
+struct RandomCustomer {
+    var random: SeededRandom
+    let session: Session
+    var now = 1.0
+    /// Every export the kiosk handed out (seen after each event: only a tick finishes one).
+    var confirmed: Set<Int> = []
+
+    var layout: KioskLayout { session.kiosk.layout }
+
+    mutating func point(in rect: PixelRect) -> Point {
+        Point(Double.random(in: Double(rect.minX)..<Double(rect.maxX), using: &random),
+              Double.random(in: Double(rect.minY)..<Double(rect.maxY), using: &random))
+    }
+
+    mutating func handle(_ event: StrokeEvent) {
+        session.handle(event, now: now)
+        confirmed.formUnion(session.kiosk.pendingExports)
+    }
+
+    mutating func sample(_ p: Point, erasing: Bool = false) -> Sample {
+        now += [0.004, 0.008, 0.02][Int.random(in: 0..<3, using: &random)]
+        let screen = PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)
+        let clamped = Point(min(max(p.x, 0), Double(screen.maxX) - 0.01), min(max(p.y, 0), Double(screen.maxY) - 0.01))
+        return Sample(clamped, time: now, erasing: erasing)
+    }
+
+    /// A stroke from `start`, wandering; ends lifted, cancelled or, when `leftDown`, not at all.
+    mutating func stroke(from start: Point, erasing: Bool = false, leftDown: Bool = false) {
+        var p = start
+        handle(.down(sample(p, erasing: erasing)))
+        for _ in 0..<Int.random(in: 0...30, using: &random) {
+            p = Point(p.x + Double.random(in: -40...40, using: &random), p.y + Double.random(in: -25...25, using: &random))
+            handle(.move(sample(p, erasing: erasing)))
+        }
+        guard !leftDown else { return }
+        handle(Int.random(in: 0..<5, using: &random) == 0 ? .cancel : .up)
+    }
+
+    mutating func tap(_ rect: PixelRect) {
+        let p = point(in: rect)
+        handle(.down(sample(p)))
+        handle(.up)
+    }
+
+    mutating func act() {
+        switch Int.random(in: 0..<9, using: &random) {
+        case 0...2: stroke(from: point(in: layout.box))
+        case 3: stroke(from: point(in: PixelRect(x: 0, y: 0, width: layout.width, height: layout.box.minY)))
+        case 4: tap(layout.clearButton)
+        case 5: tap(layout.doneButton)
+        case 6: stroke(from: point(in: layout.box), erasing: true)
+        case 7:
+            // A finger left on the glass: the idle timeout lets it go, and it sends nothing more.
+            stroke(from: point(in: layout.box), leftDown: true)
+            now += session.kiosk.rules.idleTimeout + 0.5
+            _ = session.tick(now: now)
+        default:
+            tap(PixelRect(x: 0, y: 0, width: layout.width, height: layout.height))
+        }
+        now += [0.05, 0.5, 3, session.kiosk.rules.idleTimeout + 1][Int.random(in: 0..<4, using: &random)]
+        _ = session.tick(now: now)
+    }
+}
+
+@Suite struct RandomSessionTests {
+    @Test(arguments: 1...16)
+    func whateverACustomerDoesTheNextFindsABlankPanelAndEveryConfirmedSignatureIsWritten(seed: UInt64) throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let display = OffscreenDisplay(width: 800, height: 480)
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
+        let fresh = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        var customer = RandomCustomer(random: SeededRandom(state: seed), session: session)
+        for _ in 0..<Int.random(in: 5...30, using: &customer.random) { customer.act() }
+
+        // The customer walks away: the writes finish, "saved" shows and goes, the idle timeout passes.
+        #expect(exporter.waitUntilIdle(timeout: 20))
+        let rules = session.kiosk.rules
+        for _ in 0..<3 {
+            customer.now += rules.idleTimeout + rules.savedSeconds + rules.hintSeconds
+            _ = session.tick(now: customer.now)
+        }
+        let differing = zip(session.renderer.canvas.pixels, fresh.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
+        #expect(differing == 0, "seed \(seed): \(differing) pixels differ from a fresh panel")
+        #expect(session.saved.count == customer.confirmed.count, "seed \(seed): \(customer.confirmed.count) confirmed, \(session.saved.count) written")
+        // The folder is made by the first write.
+        let metadata = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".meta.json") }
+        #expect(metadata.count == customer.confirmed.count, "seed \(seed): \(metadata.count) metadata files")
+        #expect(session.failures.isEmpty, "seed \(seed): \(session.failures)")
+    }
+}
