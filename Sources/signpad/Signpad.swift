@@ -39,8 +39,11 @@ func makeLogger(level: String) -> Logger {
 }
 
 func parseScreen(_ text: String) throws -> (Int, Int) {
-    let parts = text.split(separator: "x").compactMap { Int($0) }
-    guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--screen: expected WIDTHxHEIGHT such as 1920x1080, got \(text)") }
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false).compactMap { Int($0) }
+    // No display DRM drives is larger; a canvas of 4 bytes a pixel beyond it would only exhaust memory.
+    guard parts.count == 2, (1...16384).contains(parts[0]), (1...16384).contains(parts[1]) else {
+        throw ValidationError("--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got \(text)")
+    }
     return (parts[0], parts[1])
 }
 
