@@ -106,6 +106,8 @@ public struct Config: Sendable {
         rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
 
         exportDirectory = try r.string("export.directory", default: exportDirectory)
+        // A relative folder would be relative to wherever the daemon was started (/ under systemd).
+        guard exportDirectory.hasPrefix("/") else { throw r.error("export.directory", "expected an absolute path (starting with /), got \"\(exportDirectory)\"") }
         let formats = try r.strings("export.formats", default: ExportFormat.allCases.map(\.rawValue))
         export.formats = []
         for name in formats {
@@ -123,6 +125,9 @@ public struct Config: Sendable {
         export.group = try r.optionalString("export.group", default: "")
         retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
+        if let spool = spoolDirectory, !spool.hasPrefix("/") {
+            throw r.error("export.spool_directory", "expected an absolute path (starting with /), or \"\" for memory only, got \"\(spool)\"")
+        }
         if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }

@@ -65,6 +65,9 @@ import SignpadInk
         ("[export]\nscale = 0\n", 2, "export.scale", "from 0.01 to 4"),
         ("[export]\nmargin = -500\n", 2, "export.margin", "from 0 to 1024, got -500"),
         ("[export]\nretry_seconds = 0\n", 2, "export.retry_seconds", "from 0.1 to 3600"),
+        ("[export]\ndirectory = \"\"\n", 2, "export.directory", "expected an absolute path"),
+        ("[export]\ndirectory = \"signatures\"\n", 2, "export.directory", "expected an absolute path (starting with /), got \"signatures\""),
+        ("[export]\nspool_directory = \"spool\"\n", 2, "export.spool_directory", "or \"\" for memory only"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
         do {
