@@ -1,6 +1,7 @@
 import Testing
 import SignpadInk
 import SignpadInput
+import SignpadTestSupport
 
 /// A panel's pen and touchscreen read together: one stroke at a time, the pen's before the hand's.
 @Suite struct InputArbiterTests {
@@ -118,5 +119,84 @@ import SignpadInput
         #expect(arbiter.owner == nil)
         #expect(arbiter.touchesIgnored(now: 0.3 + InputArbiter.palmSeconds / 2))
         #expect(!arbiter.touchesIgnored(now: 0.3 + InputArbiter.palmSeconds + 0.01))
+    }
+}
+
+/// Two touchscreens and a pen, each sending well-formed strokes of its own, interleaved at
+/// random, with the pen coming near, lying still and leaving, the kiosk letting a touch go, and
+/// devices unplugged. Whatever the order, the kiosk is handed one well-formed stroke at a time.
+@Suite struct InputArbiterRandomTests {
+    enum Handed: Equatable { case event(StrokeEvent, from: String), withdrawn, letGo }
+
+    /// Plays the daemon's part (`DaemonInputs.readInput`, `letGoOfTouch`, `close`) for one seed.
+    static func handed(seed: UInt64) -> [Handed] {
+        var random = SeededRandom(state: seed)
+        let devices: [(path: String, kind: DeviceKind)] = [("touch-a", .touchscreen), ("touch-b", .touchscreen), ("pen", .pen)]
+        var arbiter = InputArbiter()
+        var down = Set<String>()  // devices with a contact down (as their decoder sees it)
+        var penAt = Point(100, 100)
+        var now = 0.0, out: [Handed] = []
+        let sample = { (p: Point) in Sample(p, time: now) }
+        for _ in 0..<400 {
+            now += [0.001, 0.01, 0.2, 1.5, 6][Int.random(in: 0..<5, using: &random)]
+            let (path, kind) = devices[Int.random(in: 0..<devices.count, using: &random)]
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0...5:
+                // The device's next event: down, or a move or lift of its contact.
+                let event: StrokeEvent
+                if !down.contains(path) {
+                    event = .down(sample(Point(Double.random(in: 0..<800, using: &random), 50)))
+                    down.insert(path)
+                } else if Int.random(in: 0..<4, using: &random) == 0 {
+                    event = Bool.random(using: &random) ? .up : .cancel
+                    down.remove(path)
+                } else {
+                    event = .move(sample(Point(Double.random(in: 0..<800, using: &random), 60)))
+                }
+                switch arbiter.route(event, from: path, kind: kind, now: now) {
+                case .drop: break
+                case .pass: out.append(.event(event, from: path))
+                case .withdrawOwnerThenPass: out += [.withdrawn, .event(event, from: path)]
+                }
+            case 6, 7:
+                // The pen's proximity after a batch: near (moving or lying still) or gone.
+                let near = Int.random(in: 0..<4, using: &random) != 0 || down.contains("pen")
+                if Bool.random(using: &random) { penAt = Point(penAt.x + Double.random(in: -20...20, using: &random), penAt.y) }
+                if arbiter.pen("pen", near: near, at: penAt, now: now) { out.append(.withdrawn) }
+            case 8:
+                // The kiosk lets the touch down go (idle timeout); its decoder stops following it.
+                if let owner = arbiter.letGo() {
+                    out.append(.letGo)
+                    down.remove(owner)
+                }
+            default:
+                // Unplugged (and back at once): a stroke in progress ends with a cancel.
+                if arbiter.remove(path, now: now) { out.append(.event(.cancel, from: path)) }
+                down.remove(path)
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: 1...30)
+    func theKioskIsHandedOneWellFormedStrokeAtATime(seed: UInt64) {
+        var open: String?, strokes = 0, problems: [String] = []
+        for (index, handed) in Self.handed(seed: seed).enumerated() {
+            switch handed {
+            case .withdrawn, .letGo:
+                if open == nil { problems.append("\(index): \(handed) with no stroke open") }
+                open = nil
+            case .event(.down, let from):
+                if let open { problems.append("\(index): a down from \(from) while \(open)'s stroke is open") }
+                open = from
+                strokes += 1
+            case .event(let event, let from):
+                if open != from { problems.append("\(index): \(event) from \(from) while \(open ?? "no") stroke is open") }
+                if case .move = event { continue }
+                open = nil
+            }
+        }
+        #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
+        #expect(strokes >= 5, "seed \(seed): only \(strokes) strokes handed over")
     }
 }
