@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignpadDaemon
+import SignpadTestSupport
 
 @Suite struct ConfigFileEditTests {
     static let matrix = TOMLValue.array([1.02, 0.0, -0.011, 0.0, 0.985, 0.007].map { .float($0) })
@@ -130,5 +131,86 @@ import Testing
         } catch {
             Issue.record("expected a ConfigSaveError, got \(error)")
         }
+    }
+}
+
+/// Files an administrator might write, drawn at random: tables as headers or as dotted keys at
+/// the top, tables repeated, keys in any order, comments on their own lines and after values,
+/// blank lines, indentation, CRLF or LF, with or without a last newline, and the calibration
+/// there or not. The edit leaves every line of the file as it was but the calibration's, adds at
+/// most the lines it needs, and the file then loads with every key as it was and the new matrix.
+@Suite struct ConfigFileEditRandomTests {
+    static let pool: [(table: String, key: String, value: String)] = [
+        ("display", "rotation", "180"), ("display", "connector", "\"HDMI-A-1\""), ("input", "grab", "false"),
+        ("input", "device", "\"ILITEK # Touch\""), ("input", "calibration", "[1, 0, 0, 0, 1, 0]"), ("input", "flip_x", "true"),
+        ("ink", "width", "3.5"), ("ink", "color", "\"#102030\""), ("kiosk", "prompt", "\"Bitte unterschreiben: ü = [ok]\""),
+        ("kiosk", "idle_timeout", "90.0"), ("export", "margin", "8"), ("export", "formats", "[\"png\", \"svg\"]"),
+    ]
+
+    static func file(seed: UInt64) -> String {
+        var random = SeededRandom(state: seed)
+        let chosen = pool.filter { _ in Bool.random(using: &random) }
+        let dottedTables = Set(Set(chosen.map(\.table)).filter { _ in Int.random(in: 0..<3, using: &random) == 0 })
+        let ending = Bool.random(using: &random) ? "\r\n" : "\n"
+        var lines: [String] = []
+        func noise() {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: lines.append("# a note of the administrator's [input] = 1")
+            case 1: lines.append("")
+            default: break
+            }
+        }
+        func entry(_ e: (table: String, key: String, value: String), dotted: Bool) {
+            let indent = Bool.random(using: &random) ? "  " : ""
+            let comment = Bool.random(using: &random) ? "  # set by hand" : ""
+            lines.append(indent + (dotted ? "\(e.table).\(e.key)" : e.key) + " = " + e.value + comment)
+        }
+        noise()
+        for e in chosen where dottedTables.contains(e.table) { entry(e, dotted: true); noise() }
+        // Each remaining table under a header, some split in two with the same header twice.
+        for table in ["display", "input", "ink", "kiosk", "export"] where !dottedTables.contains(table) {
+            let mine = chosen.filter { $0.table == table }
+            guard !mine.isEmpty || Int.random(in: 0..<4, using: &random) == 0 else { continue }
+            let split = mine.count > 1 && Bool.random(using: &random) ? mine.count / 2 : mine.count
+            for (part, entries) in [mine[..<split], mine[split...]].enumerated() where part == 0 || !entries.isEmpty {
+                lines.append("[\(table)]")
+                for e in entries { entry(e, dotted: false); noise() }
+            }
+        }
+        return lines.joined(separator: ending) + (Bool.random(using: &random) ? ending : "")
+    }
+
+    @Test(arguments: 1...60)
+    func theEditChangesOnlyTheCalibrationAndTheFileLoads(seed: UInt64) throws {
+        let before = Self.file(seed: seed)
+        guard (try? TOMLParser.parse(before, file: "f")) != nil else {
+            // The generator repeats a [table] only with new keys; a repeated key would be refused.
+            Issue.record("seed \(seed): the generated file does not parse:\n\(before)")
+            return
+        }
+        let edited = try ConfigFileEditTests.edit(before)
+        let old = try TOMLParser.parse(before, file: "f"), new = try TOMLParser.parse(edited, file: "f")
+        #expect(new["input.calibration"]?.value == ConfigFileEditTests.matrix, "seed \(seed):\n\(edited)")
+        for (key, entry) in old where key != "input.calibration" {
+            #expect(new[key]?.value == entry.value, "seed \(seed): \(key) changed:\n\(edited)")
+        }
+        #expect(Set(new.keys) == Set(old.keys).union(["input.calibration"]), "seed \(seed): keys")
+        // Every line but the calibration's is still there, in order. At most four are added: a blank
+        // line, a new [input] header, the key, and the last newline a file without one gets.
+        // As scalars: in a CRLF file "\r\n" is one Character, which a split on "\n" never cuts.
+        func lines(_ text: String) -> [String] {
+            text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        }
+        let kept = lines(before).filter { !$0.contains("calibration") }
+        var remaining = lines(edited)[...]
+        for line in kept {
+            guard let at = remaining.firstIndex(of: line) else {
+                Issue.record("seed \(seed): the line \"\(line)\" is gone or out of order:\n\(edited)")
+                return
+            }
+            remaining = remaining[(at + 1)...]
+        }
+        #expect(lines(edited).count - lines(before).count <= 4, "seed \(seed):\n\(before)\n→\n\(edited)")
+        #expect(try Config.load(text: edited, file: "f").calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007], "seed \(seed)")
     }
 }
