@@ -102,6 +102,20 @@ public final class DRMDisplay: Display {
 
     deinit { close() }
 
+    /// The size of the mode `options` would show on this card, found without touching the
+    /// screen; nil when that cannot be told here (another card) or would pass by itself (the
+    /// panel off or unplugged). A reload checks this before it hands the screen back.
+    public func modeSize(for options: DisplayOptions) throws(DisplayError) -> (width: Int, height: Int)? {
+        guard options.device == nil || options.device == path else { return nil }
+        do {
+            let output = try Self.pickOutput(fd: fd, path: path, options: options)
+            return (Int(output.mode.hdisplay), Int(output.mode.vdisplay))
+        } catch {
+            if error.mayPassByItself(afterLoss: false) { return nil }
+            throw error
+        }
+    }
+
     public var pitch: Int { Int(buffer.pitch) }
 
     /// Puts the saved CRTC back, frees the buffer, leaves graphics mode: every exit path calls this.

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import SignpadDRM
 import SignpadExport
+import SignpadInk
 import SignpadInput
+import SignpadKiosk
 import SignpadSystemd
 
 /// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
@@ -109,7 +111,7 @@ public final class Daemon {
             }
             if fds[0].revents != 0, let signal = signals.take() {
                 if signal == SIGHUP {
-                    requestReload(session: session, exporter: exporter)
+                    requestReload(session: session, display: display, exporter: exporter)
                 } else {
                     logger.notice("received signal \(signal): stopping")
                     break loop
@@ -140,7 +142,7 @@ public final class Daemon {
             if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
                 reloadRequested = false
                 // Read once more: the file may have changed since the signal.
-                if configurationLoads(then: "reloading: handing back the screen and starting again") {
+                if configurationLoads(then: "reloading: handing back the screen and starting again", shown: display) {
                     exit = .reload
                     break loop
                 }
@@ -248,18 +250,24 @@ public final class Daemon {
 
     /// SIGHUP: reload at once if nobody is at the pad, else once the customer is done. A memory-only
     /// signature (the spool failed too) also holds the reload back until it is written.
-    func requestReload(session: Session, exporter: Exporter) {
+    func requestReload(session: Session, display: DRMDisplay, exporter: Exporter) {
         let inMemory = exporter.pendingOutsideSpool
         let waitFor = !session.kiosk.isBetweenCustomers ? "; reloading once nobody is at the pad"
             : inMemory > 0 ? "; reloading once the \(inMemory) signature(s) held in memory only are written" : ""
-        reloadRequested = configurationLoads(then: "received SIGHUP: the configuration loads\(waitFor)")
+        reloadRequested = configurationLoads(then: "received SIGHUP: the configuration loads\(waitFor)", shown: display)
     }
 
     /// Loads the configuration as a start would and logs `message`, or logs why not and that
-    /// signpad goes on with the one it runs.
-    func configurationLoads(then message: String) -> Bool {
+    /// signpad goes on with the one it runs. With a display shown, the new configuration must
+    /// also be able to take it: a connector or mode the panel does not have, or a mode too small
+    /// for the kiosk, would fail the new start and leave the kiosk dark.
+    func configurationLoads(then message: String, shown display: DRMDisplay? = nil) -> Bool {
         do {
-            _ = try loadConfig()
+            let next = try loadConfig()
+            if let display, let size = try display.modeSize(for: next.display) {
+                let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
+                try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
+            }
             logger.notice("\(message)")
             return true
         } catch {

@@ -762,6 +762,11 @@ def main():
               f"from before the signal; after Clear: ready {ready} times, pid {' then '.join(pids) or '?'}, {100 * d:.3f}% of pixels differ from the new configuration offscreen")
     else:
         check('9 SIGHUP: a broken configuration is refused; a good one waits for the customer, then applies in the same process', False, 'no screendumps')
+    # "RELOAD MODE refused=<n> ready=<n> alive=yes": a mode the panel lacks is refused before the screen is handed back.
+    mode = next((dict(w.split('=', 1) for w in m.split()[2:]) for m in markers if m.startswith('RELOAD MODE')), {})
+    check('9 SIGHUP: a configuration naming a mode the panel does not have is refused, and the kiosk goes on',
+          mode.get('refused') == '1' and mode.get('ready') == '1' and mode.get('alive') == 'yes',
+          f"{mode or 'no RELOAD MODE line'}; {re.search(r'not reloading: [^;]*has no mode 1234x567[^;]*', all_logs).group(0) if 'has no mode 1234x567' in all_logs else 'not logged'}")
     # /proc/PID/stat: the session (the PID itself for a session leader) and tty_nr (0: no terminal).
     ttys = [m.split()[-3:] for m in markers if m.startswith('CTTY')]
     check('5 the console stays no terminal of the daemon (O_NOCTTY)', len(ttys) == 2 and all(p == sid and tty == '0' for p, sid, tty in ttys),
