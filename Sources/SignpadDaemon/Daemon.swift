@@ -6,6 +6,7 @@ import SignpadInk
 import SignpadInput
 import SignpadKiosk
 import SignpadSystemd
+import SignpadText
 
 /// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
 public final class Daemon {
@@ -259,14 +260,17 @@ public final class Daemon {
 
     /// Loads the configuration as a start would and logs `message`, or logs why not and that
     /// signpad goes on with the one it runs. With a display shown, the new configuration must
-    /// also be able to take it: a connector or mode the panel does not have, or a mode too small
-    /// for the kiosk, would fail the new start and leave the kiosk dark.
+    /// also be able to start on it: a connector or mode the panel does not have, a mode too
+    /// small for the kiosk, or a background image that does not load would fail the new start
+    /// and leave the kiosk dark.
     func configurationLoads(then message: String, shown display: DRMDisplay? = nil) -> Bool {
         do {
             let next = try loadConfig()
-            if let display, let size = try display.modeSize(for: next.display) {
+            if let display {
+                let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
                 let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
                 try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
+                _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
             }
             logger.notice("\(message)")
             return true

@@ -767,6 +767,10 @@ def main():
     check('9 SIGHUP: a configuration naming a mode the panel does not have is refused, and the kiosk goes on',
           mode.get('refused') == '1' and mode.get('ready') == '1' and mode.get('alive') == 'yes',
           f"{mode or 'no RELOAD MODE line'}; {re.search(r'not reloading: [^;]*has no mode 1234x567[^;]*', all_logs).group(0) if 'has no mode 1234x567' in all_logs else 'not logged'}")
+    image = next((dict(w.split('=', 1) for w in m.split()[2:]) for m in markers if m.startswith('RELOAD IMAGE')), {})
+    check('9 SIGHUP: a configuration whose background image does not load is refused, and the kiosk goes on',
+          image.get('refused') == '1' and image.get('ready') == '1' and image.get('alive') == 'yes',
+          f"{image or 'no RELOAD IMAGE line'}; {re.search(r'not reloading: /share/no-such-brand.png[^;]*', all_logs).group(0) if 'not reloading: /share/no-such-brand.png' in all_logs else 'not logged'}")
     # /proc/PID/stat: the session (the PID itself for a session leader) and tty_nr (0: no terminal).
     ttys = [m.split()[-3:] for m in markers if m.startswith('CTTY')]
     check('5 the console stays no terminal of the daemon (O_NOCTTY)', len(ttys) == 2 and all(p == sid and tty == '0' for p, sid, tty in ttys),
