@@ -44,7 +44,7 @@ struct RandomInk {
     }
 
     /// A point on the canvas, as the decoder clamps one: often exactly on an edge.
-    mutating func clamped(_ x: Double, _ y: Double) -> Point {
+    func clamped(_ x: Double, _ y: Double) -> Point {
         let maxX = Double(width) - 1.0 / 256, maxY = Double(height) - 1.0 / 256
         return Point(min(max(x, 0), maxX), min(max(y, 0), maxY))
     }

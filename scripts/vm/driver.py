@@ -78,16 +78,23 @@ def calibration_taps(header_path, out_path):
                     out.write(evemu_event(when, typ, code, value))
 
 
-PEN_HEADER = """# EVEMU 1.3
-# A pen beside the demo touchscreen, as a panel's digitiser is a second device (scripts/vm/driver.py)
-N: signpad demo pen
-I: 0003 0000 0000 0002
+def pen_header(comment, name, product, abs_bits, axes):
+    """An evemu header of a pen (BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH, BTN_STYLUS; direct) with
+    the EV_ABS bitmask bytes `abs_bits` and the A: lines of `axes`, (code, min, max) each."""
+    return f"""# EVEMU 1.3
+# {comment} (scripts/vm/driver.py)
+N: {name}
+I: 0003 0000 0000 {product:04x}
 P: 02 00 00 00 00 00 00 00
 B: 00 0b 00 00 00 00 00 00 00
 """ + "B: 01 00 00 00 00 00 00 00 00\n" * 5 + "B: 01 03 0c 00 00 00 00 00 00\n" + "B: 01 00 00 00 00 00 00 00 00\n" * 6 + \
-    "B: 02 00 00 00 00 00 00 00 00\nB: 03 03 00 00 01 00 00 00 00\n" + \
-    "".join(f"B: {t:02x} 00 00 00 00 00 00 00 00\n" for t in (4, 5, 0x11, 0x12, 0x14, 0x15, 0x15)) + \
-    "A: 00 0 4095 0 0 0\nA: 01 0 4095 0 0 0\nA: 18 0 1023 0 0 0\n"
+        f"B: 02 00 00 00 00 00 00 00 00\nB: 03 {abs_bits}\n" + \
+        "".join(f"B: {t:02x} 00 00 00 00 00 00 00 00\n" for t in (4, 5, 0x11, 0x12, 0x14, 0x15, 0x15)) + \
+        "".join(f"A: {code:02x} {lo} {hi} 0 0 0\n" for code, lo, hi in axes)
+
+
+PEN_HEADER = pen_header("A pen beside the demo touchscreen, as a panel's digitiser is a second device", "signpad demo pen", 2,
+                        "03 00 00 01 00 00 00 00", [(0, 0, 4095), (1, 0, 4095), (0x18, 0, 1023)])
 
 
 def pen_files(touch_path, out_dir):
@@ -170,16 +177,8 @@ def water_files(touch_path, out_dir):
 
 # A pen whose descriptor has only the multitouch axes, no ABS_X/ABS_Y (a driver's mistake, or a
 # faulty device): signpad reads a pen through ABS_X/ABS_Y, so it must skip it, not fail on it.
-FAULTY_PEN_HEADER = """# EVEMU 1.3
-# A pen with only multitouch axes (scripts/vm/driver.py)
-N: signpad faulty pen
-I: 0003 0000 0000 0003
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-""" + "B: 01 00 00 00 00 00 00 00 00\n" * 5 + "B: 01 03 0c 00 00 00 00 00 00\n" + "B: 01 00 00 00 00 00 00 00 00\n" * 6 + \
-    "B: 02 00 00 00 00 00 00 00 00\nB: 03 00 00 00 00 00 80 60 02\n" + \
-    "".join(f"B: {t:02x} 00 00 00 00 00 00 00 00\n" for t in (4, 5, 0x11, 0x12, 0x14, 0x15, 0x15)) + \
-    "A: 2f 0 9 0 0 0\nA: 35 0 4095 0 0 0\nA: 36 0 4095 0 0 0\nA: 39 0 65535 0 0 0\n"
+FAULTY_PEN_HEADER = pen_header("A pen with only multitouch axes", "signpad faulty pen", 3, "00 00 00 00 00 80 60 02",
+                               [(0x2f, 0, 9), (0x35, 0, 4095), (0x36, 0, 4095), (0x39, 0, 65535)])
 
 
 def faulty_files(out_dir):
