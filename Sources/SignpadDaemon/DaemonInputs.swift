@@ -117,7 +117,7 @@ extension Daemon {
     func letGoOfTouch() {
         guard let owner = arbiter.letGo(), let input = inputs.first(where: { $0.path == owner }) else { return }
         input.decoder.letGoOfContacts()
-        logger.notice("input: a touch on \(owner) stayed down without moving for \(config.rules.idleTimeout) s (a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
+        logger.notice("input: a touch on \(owner) is down and still at the idle timeout (\(config.rules.idleTimeout) s; a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
     }
 
     /// Closes one device; a stroke of its in progress ends at its last sample.

@@ -134,6 +134,8 @@ public final class Session {
                 log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
             case .letGoOfTouch:
                 break  // The input's part: see `tick`.
+            case .flickerHeld(let place):
+                log("input: touches on \(deviceName) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")
             }
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }

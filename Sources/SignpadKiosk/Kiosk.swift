@@ -54,6 +54,10 @@ public enum KioskEffect: Equatable, Sendable {
     /// on the glass) and means nothing any more: stop following it, so the next finger that
     /// lands is followed while it stays down.
     case letGoOfTouch
+    /// Touches keep landing and lifting at this place without moving, with nobody at the pad
+    /// (water or dirt making and breaking contact, see `FlickerGuard`): they are held, drawing
+    /// nothing, pressing nothing and waking nothing. Said once per place, for the journal.
+    case flickerHeld(at: Point)
     /// Strokes were taken away (`Kiosk.withdrawStroke`, or the pen's eraser end): `removed` are
     /// their indices in the signature as it was, ascending. Draw the signature's strokes anew.
     case redrawInk(removed: [Int])
@@ -82,13 +86,19 @@ public struct Kiosk: Sendable {
     private enum Touch {
         case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool), waking
         case erasing(last: Point)
+        /// A phantom's touch while nobody is at the pad (`FlickerGuard`): nothing, unless it
+        /// moves away from where it landed, when it becomes the touch that landed there.
+        case held(origin: Sample, since: Double)
     }
     private var touch = Touch.none
     private var lastOutsideTap: Double?
+    private var flicker: FlickerGuard
 
     public init(layout: KioskLayout, rules: KioskRules = KioskRules()) {
         self.layout = layout
         self.rules = rules
+        // As long as either clock, so a phantom flickering slower could not hold it off either.
+        flicker = FlickerGuard(memorySeconds: max(rules.idleTimeout, rules.sleepAfter))
     }
 
     public var hasInk: Bool { !signature.isEmpty }
@@ -102,7 +112,37 @@ public struct Kiosk: Sendable {
 
     /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
     public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
-        lastActivity = now
+        switch event {
+        case .down(let sample):
+            if !flicker.land(at: sample.point, now: now) {
+                lastActivity = now
+            } else if asleep || idleTimeIsUp(now: now) {
+                // The screen stays as the idle timeout or sleep left it: blank.
+                touch = .held(origin: sample, since: now)
+                if let place = flicker.firstReport() { effects.append(.flickerHeld(at: place)) }
+                return
+            }
+        case .move(let sample):
+            let active = flicker.move(to: sample.point)
+            if active { lastActivity = now }
+            if case .held(let origin, _) = touch {
+                guard active else { return }
+                // Someone landed where the phantom flickers and is signing or pressing after all.
+                touch = .none
+                act(on: .down(origin), now: now, into: &effects)
+            }
+        case .up, .cancel:
+            if flicker.lift(now: now) { lastActivity = now }
+            if case .held = touch {
+                touch = .none
+                return
+            }
+        }
+        act(on: event, now: now, into: &effects)
+    }
+
+    /// What the event does on screen, once `handle` has timed it.
+    private mutating func act(on event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
         if asleep {
             guard case .down = event else { return }
             wake(into: &effects)
@@ -147,7 +187,7 @@ public struct Kiosk: Sendable {
                 } else {
                     touch = .outside(start: start, origin: origin, last: sample, moved: moved || sample.point.distance(to: origin) > 10)
                 }
-            case .none, .waking:
+            case .none, .waking, .held:
                 break
             }
         case .up, .cancel:
@@ -169,7 +209,7 @@ public struct Kiosk: Sendable {
                         lastOutsideTap = now
                     }
                 }
-            case .none, .waking, .erasing:
+            case .none, .waking, .erasing, .held:
                 break
             }
             touch = .none
@@ -188,7 +228,7 @@ public struct Kiosk: Sendable {
         case .button:
             pressedButton = nil
             effects.append(.repaintChrome)
-        case .outside, .none, .waking, .erasing:
+        case .outside, .none, .waking, .erasing, .held:
             break
         }
         touch = .none
@@ -216,13 +256,15 @@ public struct Kiosk: Sendable {
     public mutating func tick(now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
-        if rules.idleTimeout > 0 && now - lastActivity >= rules.idleTimeout {
+        if idleTimeIsUp(now: now) {
             if hasInk {
                 signature = Signature()
                 effects.append(.clearInk)
             }
-            if touchIsDown { letGoOfTouch(into: &effects) }
+            if touchIsDown && heldSince == nil { letGoOfTouch(now: now, into: &effects) }
         }
+        // A phantom that stays down is let go of as any touch is: an idle timeout after it landed.
+        if let since = heldSince, rules.idleTimeout > 0, now - since >= rules.idleTimeout { letGoOfTouch(now: now, into: &effects) }
         if mayFallAsleep && now - lastActivity >= rules.sleepAfter {
             asleep = true
             effects.append(.sleep(true))
@@ -233,9 +275,17 @@ public struct Kiosk: Sendable {
     /// The next time `tick` has something to do.
     public func nextDeadline() -> Double {
         var deadline = messageUntil
-        if rules.idleTimeout > 0 && (hasInk || touchIsDown) { deadline = min(deadline, lastActivity + rules.idleTimeout) }
+        if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
+        if rules.idleTimeout > 0 && touchIsDown { deadline = min(deadline, (heldSince ?? lastActivity) + rules.idleTimeout) }
         if mayFallAsleep { deadline = min(deadline, lastActivity + rules.sleepAfter) }
         return deadline
+    }
+
+    private func idleTimeIsUp(now: Double) -> Bool { rules.idleTimeout > 0 && now - lastActivity >= rules.idleTimeout }
+
+    private var heldSince: Double? {
+        if case .held(_, let since) = touch { return since }
+        return nil
     }
 
     /// Only the plain screen sleeps: never over a customer's ink or message, nor a staff message.
@@ -247,12 +297,13 @@ public struct Kiosk: Sendable {
     }
 
     /// A button the touch holds is let go of unpressed.
-    private mutating func letGoOfTouch(into effects: inout [KioskEffect]) {
+    private mutating func letGoOfTouch(now: Double, into effects: inout [KioskEffect]) {
         if pressedButton != nil {
             pressedButton = nil
             effects.append(.repaintChrome)
         }
         touch = .none
+        flicker.lift(now: now)
         effects.append(.letGoOfTouch)
     }
 

@@ -1,0 +1,101 @@
+import SignpadInk
+
+/// Water or dirt on the glass can make and break contact over and over at one place. Every
+/// contact is a tap, and every tap a touch event, so such a phantom would hold the idle timeout
+/// off for as long as it flickers, and the last customer's unconfirmed signature would stay on
+/// screen for the next. A person does not tap one spot again and again while doing nothing else.
+///
+/// A touch is *still* while it stays within `radius` of where it landed. The place where still
+/// touches landed is remembered, with how many did, until `memorySeconds` have passed since the
+/// last. A touch that lands where `phantomLandings − 1` still touches did is a phantom's: what it
+/// does is not activity (it does not restart the idle clock) unless it moves away from where it
+/// landed. Its landing refreshes the place, so the place is remembered for as long as it flickers.
+///
+/// It holds at most `capacity` places in storage reserved at creation: a touch allocates nothing.
+public struct FlickerGuard: Sendable {
+    /// How far (px) a tap wanders, and how far apart two taps count as one place.
+    public static let radius = 10.0
+    /// Landings at one place that make it a phantom's: two may be a person's double tap.
+    public static let phantomLandings = 3
+    /// Places remembered at once; a new one replaces the one touched longest ago.
+    static let capacity = 8
+
+    struct Place: Sendable {
+        var point: Point
+        var lastSeen: Double
+        var landings: Int
+        /// The phantom here has been reported (`firstReport`).
+        var reported = false
+    }
+
+    public let memorySeconds: Double
+    private var places: [Place] = []
+    private var landing: Point?
+    private var still = true
+    /// The place the touch down now landed on, when that is a phantom's.
+    private var phantomPlace: Int?
+
+    public init(memorySeconds: Double) {
+        self.memorySeconds = memorySeconds
+        places.reserveCapacity(Self.capacity)
+    }
+
+    /// A touch lands; true when it is a phantom's.
+    public mutating func land(at point: Point, now: Double) -> Bool {
+        landing = point
+        still = true
+        phantomPlace = nil
+        places.removeAll { now - $0.lastSeen > memorySeconds }
+        guard let index = place(near: point), places[index].landings >= Self.phantomLandings - 1 else { return false }
+        places[index].lastSeen = now
+        phantomPlace = index
+        return true
+    }
+
+    /// The touch moves; true when that is activity: any move but a phantom's within `radius`,
+    /// or one of a touch already lifted or let go of.
+    public mutating func move(to point: Point) -> Bool {
+        guard let landing else { return false }
+        if still && landing.distance(to: point) > Self.radius { still = false }
+        return phantomPlace == nil || !still
+    }
+
+    /// The touch lifts or is let go of; true when that is activity. A still touch counts as a
+    /// landing at its place: water that stayed down until let go of may flicker next.
+    @discardableResult
+    public mutating func lift(now: Double) -> Bool {
+        guard let landing else { return false }
+        defer {
+            self.landing = nil
+            phantomPlace = nil
+        }
+        if still {
+            if let index = place(near: landing) {
+                places[index].landings += 1
+                places[index].lastSeen = now
+            } else {
+                remember(landing, now: now)
+            }
+        }
+        return phantomPlace == nil || !still
+    }
+
+    /// Where the phantom whose touch is down now is, the first time it is asked for that place.
+    public mutating func firstReport() -> Point? {
+        guard let index = phantomPlace, !places[index].reported else { return nil }
+        places[index].reported = true
+        return places[index].point
+    }
+
+    private func place(near point: Point) -> Int? {
+        places.firstIndex { $0.point.distance(to: point) <= Self.radius }
+    }
+
+    private mutating func remember(_ point: Point, now: Double) {
+        guard memorySeconds > 0 else { return }
+        if places.count == Self.capacity, let oldest = places.indices.min(by: { places[$0].lastSeen < places[$1].lastSeen }) {
+            places.remove(at: oldest)
+        }
+        places.append(Place(point: point, lastSeen: now, landings: 1))
+    }
+}
