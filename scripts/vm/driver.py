@@ -173,6 +173,16 @@ def water_files(touch_path, out_dir):
         out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, -1), event(1, 1, 0x14a, 0), event(1, 0, 0, 0)])
     with open(os.path.join(out_dir, 'signature-second-finger.evemu'), 'w') as out:
         out.writelines(header + second)
+    # Water that makes and breaks contact where the drop lands: 20 contacts of 0.05 s, one every
+    # 0.4 s, wandering 2 px.
+    flicker = []
+    for k in range(20):
+        t = 0.4 * k
+        flicker += [event(t, 3, 0x2f, 0), event(t, 3, 0x39, 600 + k), event(t, 3, 0x35, 3800 + 8 * (k % 2)), event(t, 3, 0x36, 3050),
+                    event(t, 1, 0x14a, 1), event(t, 3, 0, 3800 + 8 * (k % 2)), event(t, 3, 1, 3050), event(t, 0, 0, 0),
+                    event(t + 0.05, 3, 0x39, -1), event(t + 0.05, 1, 0x14a, 0), event(t + 0.05, 0, 0, 0)]
+    with open(os.path.join(out_dir, 'water-flicker.evemu'), 'w') as out:
+        out.writelines(header + flicker)
 
 
 # A pen whose descriptor has only the multitouch axes, no ABS_X/ABS_Y (a driver's mistake, or a
@@ -474,7 +484,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'FAULTY'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'FLICKER', 'FAULTY'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -488,7 +498,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'flicker-blank', 'flicker-signed', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -658,6 +668,18 @@ def main():
               f"of the dry panel; {water}")
     else:
         check(name, False, f'no screendump; {water}')
+    flicker = fields('FLICKER')
+    name = '3 water making and breaking contact does not keep a signature on screen: wiped at the idle timeout, and a finger signs after'
+    if shots['flicker-blank'] and shots['flicker-signed']:
+        blank = region_diff(shots['flicker-blank'][2], expected_initial[2], W, box) if shots['flicker-blank'][:2] == (W, H) else 1
+        d, ink = against_replay(shots['flicker-signed'])
+        told = len(flicker) == 1 and flicker[0].get('held') == '1' and flicker[0].get('alive') == 'yes'
+        check(name, told and blank == 0 and d < 0.002 and ink > 500,
+              f"the demo signature, then 20 contacts at one place over 8 s (idle timeout 3 s): {100 * blank:.2f}% of the box differs "
+              f"from the fresh kiosk at the end; the signature after: {ink} ink pixels, {100 * d:.3f}% of the box differs from "
+              f"signpad replay; {flicker}")
+    else:
+        check(name, False, f'no screendump; {flicker}')
     faulty = fields('FAULTY')
     name = '3 a pen with only multitouch axes is skipped with the reason, and the touchscreen beside it signs'
     if shots['faulty-signed']:
