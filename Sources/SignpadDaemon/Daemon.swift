@@ -156,7 +156,7 @@ public final class Daemon {
         } else {
             service.stopping()
         }
-        if exit == .stopped { finishExports(exporter, lastFailure: session.failures.last) }
+        if exit == .stopped { finishExports(exporter, lastFailure: session.lastFailure) }
         session.tick(now: Self.monotonic())
         session.blank()
         report(session: session, display: display)

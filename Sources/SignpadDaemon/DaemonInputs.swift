@@ -71,7 +71,9 @@ extension Daemon {
         var decoder = input.decoder
         let status = device.read { event in
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
-                logger.warning("\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample")
+                if let line = input.droppedEvents.line(for: "\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", now: Self.monotonic()) {
+                    logger.warning("\(line)")
+                }
             }
             decoder.feed(event) { stroke in
                 let now = Self.monotonic()

@@ -22,8 +22,9 @@ public struct Replay {
     }
 
     public struct Outcome {
+        /// The ids written, in order.
         public var saved: [String]
-        public var failed: [String]
+        public var lastFailure: String?
         public var screen: Canvas
         public var session: Session
     }
@@ -36,6 +37,8 @@ public struct Replay {
         defer { exporter.stop() }
         try exporter.prepare()
         let session = try Session(config: config, display: display, exporter: exporter, deviceName: recording.device.name, log: log)
+        var saved: [String] = []
+        session.onSaved = { saved.append($0) }
         let scanout = display.scanout
         var decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                        calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
@@ -50,10 +53,10 @@ public struct Replay {
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
         guard exporter.waitUntilIdle(timeout: 30) else {
             session.tick(now: now)
-            throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.failures.last ?? "timed out")")
+            throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.lastFailure ?? "timed out")")
         }
         session.tick(now: now)
-        return Outcome(saved: session.saved, failed: session.failures, screen: display.screen, session: session)
+        return Outcome(saved: saved, lastFailure: session.lastFailure, screen: display.screen, session: session)
     }
 }
 

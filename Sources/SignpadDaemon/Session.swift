@@ -19,9 +19,14 @@ public final class Session {
     /// Counters for the latency report.
     public private(set) var inkEvents = 0
     public private(set) var inkBytes = 0
-    /// Ids of the signatures written so far, and the export failures seen.
-    public private(set) var saved: [String] = []
-    public private(set) var failures: [String] = []
+    /// How many signatures were written, and the last export failure seen: counts, not lists,
+    /// as the daemon runs for months. `onSaved` is told each id written (replay lists them).
+    public private(set) var savedCount = 0
+    public private(set) var lastFailure: String?
+    public var onSaved: (String) -> Void = { _ in }
+    /// A folder that stays unwritable fails every `retry_seconds`: said once, then every ten minutes.
+    private var exportFailures = RepeatedMessage(interval: 600)
+    private var spoolProblems = RepeatedMessage(interval: 600)
 
     private var smoother: MidpointSmoother
     private let painter: ChromePainter
@@ -71,13 +76,18 @@ public final class Session {
         apply(timed, now: now)
         for result in exporter.results() {
             if let error = result.error {
-                log("export of \(result.recordID) failed, kept and retried in \(config.retrySeconds) s: \(error)")
-                failures.append(error)
+                let message = "export of \(result.recordID) failed, kept and retried every \(config.retrySeconds) s: \(error)"
+                if let line = exportFailures.line(for: message, now: now) { log(line) }
+                lastFailure = error
             } else {
-                saved.append(result.recordID)
-                log("saved \(result.recordID)\(result.exportID == nil ? " (from the spool)" : "") to \(config.exportDirectory)")
+                savedCount += 1
+                onSaved(result.recordID)
+                let mended = exportFailures.end(now: now).map { " (writes work again after \($0) of failures)" } ?? ""
+                log("saved \(result.recordID)\(result.exportID == nil ? " (from the spool)" : "") to \(config.exportDirectory)\(mended)")
             }
-            if let spoolError = result.spoolError { log("signature \(result.recordID): \(spoolError)") }
+            if let spoolError = result.spoolError, let line = spoolProblems.line(for: "signature \(result.recordID): \(spoolError)", now: now) {
+                log(line)
+            }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
         if let stalled = exporter.writeRunning(longerThan: stalledWriteSeconds), stalled.recordID != reportedStall {
@@ -85,7 +95,7 @@ public final class Session {
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
             let kept = config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory"
             log("export of \(stalled.recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(kept): \(reason)")
-            failures.append(reason)
+            lastFailure = reason
             apply(kiosk.exportFinished(stalled.exportID, error: reason, now: now), now: now)
         }
         return timed.contains(.letGoOfTouch)

@@ -7,6 +7,8 @@ final class TouchInput {
     var decoder: TouchDecoder
     let name: String
     let kind: DeviceKind
+    /// A device the daemon cannot keep up with drops events again and again.
+    var droppedEvents = RepeatedMessage(interval: 60)
 
     init(device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind) {
         self.device = device

@@ -16,7 +16,7 @@ final class CollectedLog: @unchecked Sendable {
         Logger(label: "test") { _ in CollectingHandler(log: self) }
     }
 
-    fileprivate func append(_ message: String) { lock.withLock { messages.append(message) } }
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
 }
 
 private struct CollectingHandler: LogHandler {
