@@ -5,7 +5,8 @@ import SignpadInk
 /// off for as long as it flickers, and the last customer's unconfirmed signature would stay on
 /// screen for the next. A person does not tap one spot again and again while doing nothing else.
 ///
-/// A touch is *still* while it stays within `radius` of where it landed. The place where still
+/// A touch is *still* while it stays within `radius` of where it landed; its moves within `radius`
+/// are jitter, not activity. The place where still
 /// touches landed is remembered, with how many did, until `memorySeconds` have passed since the
 /// last. A touch that lands where `phantomLandings − 1` still touches did is a phantom's: what it
 /// does is not activity (it does not restart the idle clock) unless it moves away from where it
@@ -31,6 +32,8 @@ public struct FlickerGuard: Sendable {
     public let memorySeconds: Double
     private var places: [Place] = []
     private var landing: Point?
+    /// Where the touch last moved to as activity: a move within `radius` of it is jitter.
+    private var anchor = Point(0, 0)
     private var still = true
     /// The place the touch down now landed on, when that is a phantom's.
     private var phantomPlace: Int?
@@ -43,6 +46,7 @@ public struct FlickerGuard: Sendable {
     /// A touch lands; true when it is a phantom's.
     public mutating func land(at point: Point, now: Double) -> Bool {
         landing = point
+        anchor = point
         still = true
         phantomPlace = nil
         places.removeAll { now - $0.lastSeen > memorySeconds }
@@ -52,12 +56,15 @@ public struct FlickerGuard: Sendable {
         return true
     }
 
-    /// The touch moves; true when that is activity: any move but a phantom's within `radius`,
-    /// or one of a touch already lifted or let go of.
+    /// The touch moves; true when that is activity: a move more than `radius` from where the
+    /// touch landed or last moved as activity. A contact left on the glass that jitters (water
+    /// that wobbles, a noisy controller) is then as still as one that reports nothing, and the
+    /// idle timeout lets it go.
     public mutating func move(to point: Point) -> Bool {
-        guard let landing else { return false }
-        if still && landing.distance(to: point) > Self.radius { still = false }
-        return phantomPlace == nil || !still
+        guard landing != nil, anchor.distance(to: point) > Self.radius else { return false }
+        anchor = point
+        still = false
+        return true
     }
 
     /// The touch lifts or is let go of; true when that is activity. A still touch counts as a

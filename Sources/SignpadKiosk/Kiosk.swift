@@ -7,8 +7,9 @@ public struct KioskRules: Equatable, Sendable {
     public var minInkLength: Double = 60
     /// The larger side of the ink's bounding box (px) a signature needs.
     public var minInkExtent: Double = 30
-    /// Seconds without a touch event after which an unconfirmed signature is wiped, and a touch
-    /// still down is let go of (0: never).
+    /// Seconds without activity after which an unconfirmed signature is wiped, and a touch still
+    /// down is let go of (0: never). Activity is a touch landing, lifting, or moving more than
+    /// `FlickerGuard.radius` (jitter is none), but not a phantom's (see `FlickerGuard`).
     public var idleTimeout: Double = 60
     /// Seconds without a touch after which the screen is switched off while nobody is at the pad
     /// and no staff message shows (0: never). A touch switches it on and draws nothing.

@@ -73,6 +73,18 @@ struct RandomCustomer {
         _ = session.tick(now: now)
     }
 
+    /// A contact left down at `place` (landing there unless `landed`) that keeps reporting moves of
+    /// a pixel or two, until `until`; it lifts when `lifts`.
+    mutating func jitter(at place: Point, until: Double, landed: Bool = false, lifts: Bool = true) {
+        if !landed { handle(.down(sample(place))) }
+        while now < until {
+            handle(.move(sample(Point(place.x + Double.random(in: -2...2, using: &random), place.y + Double.random(in: -2...2, using: &random)))))
+            now += Double.random(in: 0.01...0.5, using: &random)
+            _ = session.tick(now: now)
+        }
+        if lifts { handle(.up) }
+    }
+
     /// Water on the glass at `place` making and breaking contact, every 0.1–5 s, until `until`.
     mutating func flicker(at place: Point, until: Double) {
         while now < until {
@@ -101,17 +113,23 @@ struct RandomCustomer {
         for _ in 0..<Int.random(in: 5...30, using: &customer.random) { customer.act() }
 
         // The customer walks away: the writes finish, "saved" shows and goes, the idle timeout
-        // passes. Half the time a drop of water they left flickers on the glass all the while, and
-        // still (a phantom's first contacts are taps like any, on a button too).
+        // passes. A third of the time a drop of water they left flickers on the glass all the
+        // while (a phantom's first contacts are taps like any, on a button too), and a third of
+        // the time a contact stays down and jitters.
         #expect(exporter.waitUntilIdle(timeout: 20))
         let rules = session.kiosk.rules
         let wait = rules.idleTimeout + rules.savedSeconds + rules.hintSeconds
-        if Bool.random(using: &customer.random) {
-            let place = customer.point(in: PixelRect(x: 0, y: 0, width: 800, height: 480))
+        let place = customer.point(in: PixelRect(x: 0, y: 0, width: 800, height: 480))
+        switch Int.random(in: 0..<3, using: &customer.random) {
+        case 0:
             customer.flicker(at: place, until: customer.now + 3 * wait)
             #expect(exporter.waitUntilIdle(timeout: 20))
             customer.flicker(at: place, until: customer.now + rules.savedSeconds + rules.hintSeconds + 1)
-        } else {
+        case 1:
+            customer.jitter(at: place, until: customer.now + 3 * wait, lifts: false)
+            #expect(exporter.waitUntilIdle(timeout: 20))
+            customer.jitter(at: place, until: customer.now + rules.savedSeconds + rules.hintSeconds + 1, landed: true)
+        default:
             for _ in 0..<3 {
                 customer.now += wait
                 _ = session.tick(now: customer.now)

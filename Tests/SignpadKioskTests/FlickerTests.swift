@@ -159,6 +159,30 @@ import SignpadInk
         #expect(pad.taken() == [.letGoOfTouch])
     }
 
+    /// A contact left on the glass that keeps reporting moves of a pixel or two (water that
+    /// wobbles, a noisy controller): every move was a touch event, so the signature under it
+    /// stayed, and its stroke grew, for as long as it lay there.
+    @Test func aContactThatStaysDownAndJittersIsLetGoOfAtTheIdleTimeout() {
+        var pad = Clocked(kiosk: Kiosk(layout: layout))
+        pad.swipe(signatureSwipe(layout), at: 10)
+        pad.at(20, .down(Sample(wet, time: 20)))
+        var t = 20.0
+        while t < 200 {
+            t += 0.01
+            let jitter = Point(wet.x + Double(Int(t * 100) % 5) - 2, wet.y + Double(Int(t * 70) % 3) - 1)
+            pad.at(t, .move(Sample(jitter, time: t)))
+        }
+        let idle = pad.kiosk.rules.idleTimeout
+        let effects = pad.taken()
+        let wipe = effects.firstIndex(of: .clearInk)
+        #expect(wipe != nil && effects.contains(.letGoOfTouch), "wiped, and the contact let go of")
+        // The signature's 21 events, then the contact's landing and its moves (one each 0.01 s)
+        // until the timeout, none after.
+        let inks = Self.inks(effects)
+        #expect(inks <= 21 + 1 + Int(idle * 100) + 1, "\(inks) ink events: none after the let-go")
+        #expect(pad.kiosk.signature.isEmpty)
+    }
+
     /// A place is forgotten once nothing has landed on it for the guard's memory: a tap there then
     /// makes a dot again.
     @Test func aPlaceLeftAloneIsForgotten() {
