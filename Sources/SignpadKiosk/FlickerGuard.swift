@@ -6,11 +6,12 @@ import SignpadInk
 /// screen for the next. A person does not tap one spot again and again while doing nothing else.
 ///
 /// A touch is *still* while it stays within `radius` of where it landed; its moves within `radius`
-/// are jitter, not activity. The place where still
-/// touches landed is remembered, with how many did, until `memorySeconds` have passed since the
-/// last. A touch that lands where `phantomLandings − 1` still touches did is a phantom's: what it
-/// does is not activity (it does not restart the idle clock) unless it moves away from where it
-/// landed. Its landing refreshes the place, so the place is remembered for as long as it flickers.
+/// of where it landed or last moved away to are jitter. The place where still touches landed is
+/// remembered, with how many did, until `memorySeconds` have passed since one last landed there.
+/// A touch that lands where `phantomLandings − 1` still touches did may be a phantom's: `land`
+/// says how long ago the last one landed, and the kiosk judges by its clocks (`Kiosk`): a phantom
+/// can hold a clock off only by landing again before that clock runs out. Such a landing refreshes
+/// the place, so the place is remembered for as long as it flickers.
 ///
 /// It holds at most `capacity` places in storage reserved at creation: a touch allocates nothing.
 public struct FlickerGuard: Sendable {
@@ -32,10 +33,10 @@ public struct FlickerGuard: Sendable {
     public let memorySeconds: Double
     private var places: [Place] = []
     private var landing: Point?
-    /// Where the touch last moved to as activity: a move within `radius` of it is jitter.
+    /// Where the touch last moved away to: a move within `radius` of it is jitter.
     private var anchor = Point(0, 0)
     private var still = true
-    /// The place the touch down now landed on, when that is a phantom's.
+    /// The place the touch down now landed on, when still touches keep landing there.
     private var phantomPlace: Int?
 
     public init(memorySeconds: Double) {
@@ -43,23 +44,22 @@ public struct FlickerGuard: Sendable {
         places.reserveCapacity(Self.capacity)
     }
 
-    /// A touch lands; true when it is a phantom's.
-    public mutating func land(at point: Point, now: Double) -> Bool {
+    /// A touch lands. When still touches keep landing here: the seconds since one last did.
+    public mutating func land(at point: Point, now: Double) -> Double? {
         landing = point
         anchor = point
         still = true
         phantomPlace = nil
         places.removeAll { now - $0.lastSeen > memorySeconds }
-        guard let index = place(near: point), places[index].landings >= Self.phantomLandings - 1 else { return false }
-        places[index].lastSeen = now
+        guard let index = place(near: point), places[index].landings >= Self.phantomLandings - 1 else { return nil }
+        defer { places[index].lastSeen = now }
         phantomPlace = index
-        return true
+        return now - places[index].lastSeen
     }
 
-    /// The touch moves; true when that is activity: a move more than `radius` from where the
-    /// touch landed or last moved as activity. A contact left on the glass that jitters (water
-    /// that wobbles, a noisy controller) is then as still as one that reports nothing, and the
-    /// idle timeout lets it go.
+    /// The touch moves; true when it moves away: more than `radius` from where it landed or last
+    /// moved away to. A contact left on the glass that jitters (water that wobbles, a noisy
+    /// controller) is then as still as one that reports nothing.
     public mutating func move(to point: Point) -> Bool {
         guard landing != nil, anchor.distance(to: point) > Self.radius else { return false }
         anchor = point
@@ -67,7 +67,7 @@ public struct FlickerGuard: Sendable {
         return true
     }
 
-    /// The touch lifts or is let go of; true when that is activity. A still touch counts as a
+    /// The touch lifts or is let go of; false when no touch was down. A still touch counts as a
     /// landing at its place: water that stayed down until let go of may flicker next.
     @discardableResult
     public mutating func lift(now: Double) -> Bool {
@@ -84,7 +84,7 @@ public struct FlickerGuard: Sendable {
                 remember(landing, now: now)
             }
         }
-        return phantomPlace == nil || !still
+        return true
     }
 
     /// Where the phantom whose touch is down now is, the first time it is asked for that place.

@@ -78,7 +78,12 @@ public struct Kiosk: Sendable {
     public private(set) var asleep = false
 
     private var messageUntil = Double.infinity
+    /// The last activity for each clock: the idle timeout's and sleep's (see `handle`).
     private var lastActivity = 0.0
+    private var lastWakingActivity = 0.0
+    /// Whether the touch down now is activity for each clock: not when it landed where still
+    /// touches keep landing, sooner than that clock runs out (`FlickerGuard`).
+    private var touchCounts = (idle: true, sleep: true)
     private var nextExportID = 1
     /// What the finger down now is. An outside touch keeps its last sample: should it enter the
     /// box, the ink starts there, so the line crosses the box's edge.
@@ -113,27 +118,37 @@ public struct Kiosk: Sendable {
 
     /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
     public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
+        // A phantom can hold a clock off only by landing again before it runs out; a person who
+        // comes back to a spot after it ran out (to wake the screen, say) is activity.
         switch event {
         case .down(let sample):
-            if !flicker.land(at: sample.point, now: now) {
-                lastActivity = now
-            } else if asleep || idleTimeIsUp(now: now) {
-                // The screen stays as the idle timeout or sleep left it: blank.
-                touch = .held(origin: sample, since: now)
-                if let place = flicker.firstReport() { effects.append(.flickerHeld(at: place)) }
-                return
+            let gap = flicker.land(at: sample.point, now: now)
+            touchCounts = (idle: !(gap.map { $0 < rules.idleTimeout } ?? false), sleep: !(gap.map { $0 < rules.sleepAfter } ?? false))
+            if asleep || idleTimeIsUp(now: now) {
+                // Judged by the clock that ran out. A phantom's: the screen stays as that clock left
+                // it, blank; a person's: activity for both.
+                guard asleep ? touchCounts.sleep : touchCounts.idle else {
+                    touch = .held(origin: sample, since: now)
+                    if let place = flicker.firstReport() { effects.append(.flickerHeld(at: place)) }
+                    return
+                }
+                touchCounts = (idle: true, sleep: true)
             }
+            noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep)
         case .move(let sample):
-            let active = flicker.move(to: sample.point)
-            if active { lastActivity = now }
+            let away = flicker.move(to: sample.point)
+            if away {
+                touchCounts = (idle: true, sleep: true)
+                noteActivity(now: now, idle: true, sleep: true)
+            }
             if case .held(let origin, _) = touch {
-                guard active else { return }
+                guard away else { return }
                 // Someone landed where the phantom flickers and is signing or pressing after all.
                 touch = .none
                 act(on: .down(origin), now: now, into: &effects)
             }
         case .up, .cancel:
-            if flicker.lift(now: now) { lastActivity = now }
+            if flicker.lift(now: now) { noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep) }
             if case .held = touch {
                 touch = .none
                 return
@@ -266,7 +281,7 @@ public struct Kiosk: Sendable {
         }
         // A phantom that stays down is let go of as any touch is: an idle timeout after it landed.
         if let since = heldSince, rules.idleTimeout > 0, now - since >= rules.idleTimeout { letGoOfTouch(now: now, into: &effects) }
-        if mayFallAsleep && now - lastActivity >= rules.sleepAfter {
+        if mayFallAsleep && now - lastWakingActivity >= rules.sleepAfter {
             asleep = true
             effects.append(.sleep(true))
         }
@@ -278,8 +293,13 @@ public struct Kiosk: Sendable {
         var deadline = messageUntil
         if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
         if rules.idleTimeout > 0 && touchIsDown { deadline = min(deadline, (heldSince ?? lastActivity) + rules.idleTimeout) }
-        if mayFallAsleep { deadline = min(deadline, lastActivity + rules.sleepAfter) }
+        if mayFallAsleep { deadline = min(deadline, lastWakingActivity + rules.sleepAfter) }
         return deadline
+    }
+
+    private mutating func noteActivity(now: Double, idle: Bool, sleep: Bool) {
+        if idle { lastActivity = now }
+        if sleep { lastWakingActivity = now }
     }
 
     private func idleTimeIsUp(now: Double) -> Bool { rules.idleTimeout > 0 && now - lastActivity >= rules.idleTimeout }

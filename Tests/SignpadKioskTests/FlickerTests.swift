@@ -105,6 +105,41 @@ import SignpadInk
         #expect(pad.taken() == [.sleep(false)], "a person's touch elsewhere wakes it")
     }
 
+    /// Someone who wakes the screen by tapping the same spot each time, with the screen sleeping
+    /// sooner than an idle timeout: the spot has had two still touches within `idle_timeout`, but
+    /// each came after the screen had slept, which no phantom holding it awake would do.
+    @Test func aPersonWakingTheScreenAtTheSameSpotEachTimeWakesIt() {
+        var rules = KioskRules()
+        rules.idleTimeout = 120
+        rules.sleepAfter = 60
+        var pad = Clocked(kiosk: Kiosk(layout: layout, rules: rules))
+        var t = 0.0
+        for _ in 0..<6 {
+            t += 70
+            pad.advance(to: t)
+            #expect(pad.kiosk.asleep)
+            _ = pad.taken()
+            pad.tap(wet, at: t)
+            #expect(pad.taken() == [.sleep(false)], "at \(t) s")
+        }
+    }
+
+    /// The next customer's first tap lands where the last one tapped three times: it came after the
+    /// idle timeout ran out, which no phantom holding it off would do, so it is a dot and activity.
+    @Test func aTapWhereTheLastCustomerTappedAfterTheTimeoutIsADot() {
+        var rules = KioskRules()
+        rules.sleepAfter = 300  // places are remembered that long
+        var pad = Clocked(kiosk: Kiosk(layout: layout, rules: rules))
+        for t in [1.0, 2.0, 3.0] { pad.tap(wet, at: t) }
+        pad.advance(to: 100)
+        #expect(pad.kiosk.signature.isEmpty, "wiped at the idle timeout")
+        _ = pad.taken()
+        pad.tap(wet, at: 100)
+        #expect(Self.inks(pad.taken()) == 3)
+        pad.advance(to: 100 + rules.idleTimeout - 1)
+        #expect(!pad.kiosk.signature.isEmpty, "the idle clock restarted")
+    }
+
     /// A person's taps are no phantom: a double tap, or dotting an i twice, draws both dots and
     /// restarts the idle clock each time.
     @Test func aPersonTappingTwiceAtOnePlaceIsNoPhantom() {
@@ -197,10 +232,11 @@ import SignpadInk
 
     @Test func theGuardHoldsEightPlacesAndForgetsTheOldest() {
         var guardian = FlickerGuard(memorySeconds: 60)
+        /// A still tap at `p`; true when still taps keep landing there.
         func still(_ p: Point, _ t: Double) -> Bool {
-            let phantom = guardian.land(at: p, now: t)
+            let again = guardian.land(at: p, now: t) != nil
             _ = guardian.lift(now: t + 0.01)
-            return phantom
+            return again
         }
         let places = (0..<9).map { Point(Double($0) * 50, 0) }
         for (i, p) in places.enumerated() { _ = still(p, Double(i)); _ = still(p, Double(i) + 0.1) }
