@@ -183,6 +183,15 @@ def water_files(touch_path, out_dir):
                     event(t + 0.05, 3, 0x39, -1), event(t + 0.05, 1, 0x14a, 0), event(t + 0.05, 0, 0, 0)]
     with open(os.path.join(out_dir, 'water-flicker.evemu'), 'w') as out:
         out.writelines(header + flicker)
+    # A contact that lands 38 px above that place and stays 6 s, its position jittering 2 px every 0.05 s.
+    jitter = [event(0, 3, 0x2f, 0), event(0, 3, 0x39, 700), event(0, 3, 0x35, 3800), event(0, 3, 0x36, 2850),
+              event(0, 1, 0x14a, 1), event(0, 3, 0, 3800), event(0, 3, 1, 2850), event(0, 0, 0, 0)]
+    for k in range(1, 121):
+        t, dx, dy = 0.05 * k, 8 * (k % 3 - 1), 8 * (k % 2)
+        jitter += [event(t, 3, 0x35, 3800 + dx), event(t, 3, 0x36, 2850 + dy), event(t, 3, 0, 3800 + dx), event(t, 3, 1, 2850 + dy), event(t, 0, 0, 0)]
+    jitter += [event(6.05, 3, 0x39, -1), event(6.05, 1, 0x14a, 0), event(6.05, 0, 0, 0)]
+    with open(os.path.join(out_dir, 'water-jitter.evemu'), 'w') as out:
+        out.writelines(header + jitter)
 
 
 # A pen whose descriptor has only the multitouch axes, no ABS_X/ABS_Y (a driver's mistake, or a
@@ -498,7 +507,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'flicker-blank', 'flicker-signed', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -678,6 +687,15 @@ def main():
               f"the demo signature, then 20 contacts at one place over 8 s (idle timeout 3 s): {100 * blank:.2f}% of the box differs "
               f"from the fresh kiosk at the end; the signature after: {ink} ink pixels, {100 * d:.3f}% of the box differs from "
               f"signpad replay; {flicker}")
+    else:
+        check(name, False, f'no screendump; {flicker}')
+    name = '3 a contact left down that jitters 2 px does not keep a signature on screen: wiped and let go of at the idle timeout'
+    if shots['jitter-blank']:
+        blank = region_diff(shots['jitter-blank'][2], expected_initial[2], W, box) if shots['jitter-blank'][:2] == (W, H) else 1
+        told = len(flicker) == 1 and flicker[0].get('letgo') == '1'
+        check(name, told and blank == 0,
+              f"the demo signature, then a contact down 6 s moving 2 px every 0.05 s (idle timeout 3 s): {100 * blank:.2f}% of the box "
+              f"differs from the fresh kiosk at the end; {flicker}")
     else:
         check(name, False, f'no screendump; {flicker}')
     faulty = fields('FAULTY')
