@@ -130,6 +130,10 @@ def main():
           and 'waiting for a touch device' in gone and int(counts.get('after', 0)) == int(counts.get('before', -1)) + 1,
           f"start: {start!r}; a device: {reading!r}; the folder unwritable: {failing!r}; writable again: {recovered!r}; "
           f"the device gone: {gone!r}; signatures written {counts['text']}")
+    exportlog = said('exportlog')
+    check('S11 an export folder failing retry after retry is said once in the journal, and its end is said',
+          exportlog.get('failed') == '1' and exportlog.get('mended') == '1',
+          f"the folder unwritable for three retries: {exportlog['text']}")
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
