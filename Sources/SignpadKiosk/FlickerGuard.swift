@@ -52,9 +52,10 @@ public struct FlickerGuard: Sendable {
         phantomPlace = nil
         places.removeAll { now - $0.lastSeen > memorySeconds }
         guard let index = place(near: point), places[index].landings >= Self.phantomLandings - 1 else { return nil }
-        defer { places[index].lastSeen = now }
+        let gap = now - places[index].lastSeen
+        places[index].lastSeen = now
         phantomPlace = index
-        return now - places[index].lastSeen
+        return gap
     }
 
     /// The touch moves; true when it moves away: more than `radius` from where it landed or last

@@ -72,8 +72,8 @@ import SignpadInk
         #expect(Self.inks(effects[..<(wipe ?? 0)]) >= 3 * 3)
         #expect(Self.inks(effects[(wipe ?? effects.endIndex)...]) == 0, "after the wipe the water draws nothing")
         #expect(Self.held(effects).count == 1, "said once")
-        #expect(kiosk(pad).signature.isEmpty && !kiosk(pad).hasInk)
-        #expect(kiosk(pad).nextDeadline() == .infinity)
+        #expect(pad.kiosk.signature.isEmpty && !pad.kiosk.hasInk)
+        #expect(pad.kiosk.nextDeadline() == .infinity)
     }
 
     /// When the wipe comes: an idle timeout after the water's second contact (the third is the
@@ -245,6 +245,4 @@ import SignpadInk
         #expect(!still(places[1], 12), "and then the next oldest, to it")
         #expect(still(places[3], 13), "places[2] gave way to places[1]")
     }
-
-    private func kiosk(_ pad: Clocked) -> Kiosk { pad.kiosk }
 }

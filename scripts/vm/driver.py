@@ -518,6 +518,10 @@ def main():
             return 1, 0
         return region_diff(shot[2], expected_signed[2], W, box), dark_pixels(shot[2], W, box)
 
+    def against_fresh(shot):
+        """How much of the box differs from the fresh kiosk's."""
+        return region_diff(shot[2], expected_initial[2], W, box) if shot[:2] == (W, H) else 1
+
     if shots['initial']:
         d = region_diff(shots['initial'][2], expected_initial[2], W, whole)
         check('1 daemon draws the kiosk layout', d < 0.005, f'{100 * d:.3f}% of pixels differ from the offscreen screen')
@@ -680,7 +684,7 @@ def main():
     flicker = fields('FLICKER')
     name = '3 water making and breaking contact does not keep a signature on screen: wiped at the idle timeout, and a finger signs after'
     if shots['flicker-blank'] and shots['flicker-signed']:
-        blank = region_diff(shots['flicker-blank'][2], expected_initial[2], W, box) if shots['flicker-blank'][:2] == (W, H) else 1
+        blank = against_fresh(shots['flicker-blank'])
         d, ink = against_replay(shots['flicker-signed'])
         told = len(flicker) == 1 and flicker[0].get('held') == '1' and flicker[0].get('alive') == 'yes'
         check(name, told and blank == 0 and d < 0.002 and ink > 500,
@@ -691,7 +695,7 @@ def main():
         check(name, False, f'no screendump; {flicker}')
     name = '3 a contact left down that jitters 2 px does not keep a signature on screen: wiped and let go of at the idle timeout'
     if shots['jitter-blank']:
-        blank = region_diff(shots['jitter-blank'][2], expected_initial[2], W, box) if shots['jitter-blank'][:2] == (W, H) else 1
+        blank = against_fresh(shots['jitter-blank'])
         told = len(flicker) == 1 and flicker[0].get('letgo') == '1'
         check(name, told and blank == 0,
               f"the demo signature, then a contact down 6 s moving 2 px every 0.05 s (idle timeout 3 s): {100 * blank:.2f}% of the box "
