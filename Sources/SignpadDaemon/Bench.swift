@@ -61,8 +61,7 @@ public struct Bench {
             if shouldStop() { break }
             let cost = pass.handle(event).cost
             if index == 0 { firstCost = cost }
-            if case .up = event { break }
-            if case .cancel = event { break }
+            if event.endsStroke { break }
         }
         return firstCost
     }
@@ -165,7 +164,7 @@ private struct Pass {
         case .down(let s), .move(let s):
             let drawnEnd = step.wet.last?.point ?? step.dry.last?.endPoint
             return (cost, drawnEnd == s.point ? 0 : max(smoother.samplesBehindDryInk, 1))
-        case .up, .cancel:
+        case .up, .cancel, .withdraw:
             return (cost, 0)
         }
     }

@@ -82,9 +82,14 @@ extension Daemon {
                     return
                 case .withdrawOwnerThenPass:
                     logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
-                    session.withdrawStroke(now: now)
+                    session.handle(.withdraw, now: now)
                 case .pass:
-                    if case .down = stroke { notePutDownPen(touchOn: path, kind: kind) }
+                    switch stroke {
+                    case .down: notePutDownPen(touchOn: path, kind: kind)
+                    case .withdraw:
+                        logger.info("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm")
+                    case .move, .up, .cancel: break
+                    }
                 }
                 if case .down = stroke { session.deviceName = input.name }
                 session.handle(stroke, now: now)
@@ -94,7 +99,7 @@ extension Daemon {
         input.decoder = decoder
         if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, at: decoder.penPosition, now: Self.monotonic()) {
             logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
-            session.withdrawStroke(now: Self.monotonic())
+            session.handle(.withdraw, now: Self.monotonic())
         }
         if status == .gone || hangup {
             logger.warning("\(path) went away; ending its stroke and waiting for it to come back")

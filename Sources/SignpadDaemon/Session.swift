@@ -152,9 +152,6 @@ public final class Session {
         display.present(renderer.canvas, dirty: dirty)
     }
 
-    /// Takes back the stroke being drawn (see `Kiosk.withdrawStroke`).
-    public func withdrawStroke(now: Double) { apply(kiosk.withdrawStroke(now: now), now: now) }
-
     /// Wipes the ink and draws the signature's strokes again, each through a smoother of its own
     /// as it was drawn: the same pieces, so the same pixels, less the strokes taken away.
     private func redrawSignature() {

@@ -4,7 +4,7 @@ public struct SmootherStep: Equatable, Sendable {
     public var dry = InkPieces()
     /// The provisional tail from the end of the dry ink to the newest sample; it replaces the previous tail.
     public var wet = WetPath()
-    /// True on the event that ended the stroke (up or cancel); no wet ink remains after it.
+    /// True on the event that ended the stroke (up, cancel or withdraw); no wet ink remains after it.
     public var strokeEnded = false
 
     public init() {}
@@ -71,7 +71,7 @@ public struct MidpointSmoother: Sendable {
             }
             add(sample, into: &step)
             step.wet = wetPath()
-        case .up, .cancel:
+        case .up, .cancel, .withdraw:
             guard isDrawing else { return step }
             finish(into: &step)
         }

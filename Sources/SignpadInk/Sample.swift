@@ -22,6 +22,23 @@ public enum StrokeEvent: Equatable, Sendable {
     case move(Sample)
     /// The contact lifted; the stroke ends at its last sample.
     case up
-    /// The contact was taken away (palm, lost events, unplug); the stroke still ends cleanly at its last sample.
+    /// The contact was taken away (lost events, unplug); the stroke still ends cleanly at its last sample.
     case cancel
+    /// The contact was never writing: a hand or water resting on the glass while another finger
+    /// writes, a contact the panel calls a palm, the hand under a pen. Its stroke is taken back:
+    /// the kiosk takes its ink away. The ink engine ends it as `cancel`; the signature's strokes
+    /// are then drawn anew without it.
+    case withdraw
+
+    /// How far (px) a touch may wander from where it landed and still be a tap on a button, or a
+    /// contact lying on the glass: further is a finger that writes.
+    public static let stillRadius = 10.0
+
+    /// Up, cancel or withdraw: no contact follows in this stroke.
+    public var endsStroke: Bool {
+        switch self {
+        case .down, .move: false
+        case .up, .cancel, .withdraw: true
+        }
+    }
 }

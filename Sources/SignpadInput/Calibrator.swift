@@ -57,7 +57,7 @@ public struct Calibrator: Sendable {
             stroke = [sample.point]
         case .move(let sample):
             if !stroke.isEmpty { stroke.append(sample.point) }
-        case .cancel:
+        case .cancel, .withdraw:
             stroke = []
         case .up:
             guard let first = stroke.first else { return }

@@ -74,7 +74,7 @@ public struct InputArbiter: Sendable {
             return .drop
         case .move:
             return owner == source ? .pass : .drop
-        case .up, .cancel:
+        case .up, .cancel, .withdraw:
             guard owner == source else { return .drop }
             owner = nil
             return .pass

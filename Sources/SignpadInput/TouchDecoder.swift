@@ -5,11 +5,16 @@ import SignpadInk
 /// The same decoder serves the live device and evemu replays. Events are collected until
 /// SYN_REPORT and the frame is judged as a whole, as the kernel means it.
 ///
-/// Multitouch (protocol B): only the first contact of a touch sequence is followed; the others are
-/// ignored until every finger has lifted. A lift is a tracking id of −1 (BTN_TOUCH is not trusted:
-/// QEMU's virtio multitouch never releases it); contacts let go of (`letGoOfContacts`) count as
-/// lifted. MT_TOOL_PALM cancels. SYN_DROPPED ends the stroke at its last good sample; the stroke
-/// resumes as a new one when the device is in sync again.
+/// Multitouch (protocol B): one contact is followed at a time, the first to land. A contact down
+/// when the followed one lifts is in the middle of its path, so it is let go of: ignored until it
+/// lifts, and never holding back the next finger to land. A followed contact that lies still
+/// (within `StrokeEvent.stillRadius` of where it landed) while another that landed meanwhile
+/// writes (goes further) is a hand or water resting on the glass: it is withdrawn and let go of,
+/// and the writing one is followed from where it landed. So a customer may rest a hand on the
+/// glass and sign with a finger, stroke after stroke. A lift is a tracking id of −1 (BTN_TOUCH is
+/// not trusted: QEMU's virtio multitouch never releases it). A contact the panel calls a palm
+/// (MT_TOOL_PALM) is never followed, and withdrawn if it was. SYN_DROPPED ends the stroke at its
+/// last good sample; the stroke resumes as a new one when the device is in sync again.
 public struct TouchDecoder: Sendable {
     public let kind: DeviceKind
     public let multitouch: Bool
@@ -24,6 +29,10 @@ public struct TouchDecoder: Sendable {
         var palm = false
         /// Let go of: this contact is never followed and never holds back another.
         var letGo = false
+        /// Where and when it landed. Nil for a contact that landed during dropped events.
+        var landing: Sample?
+        /// It went further than `StrokeEvent.stillRadius` from where it landed.
+        var wrote = false
 
         /// Down, and not let go of.
         var live: Bool { trackingID >= 0 && !letGo }
@@ -31,6 +40,10 @@ public struct TouchDecoder: Sendable {
 
     private var slots: [Slot]
     private var previous: [Slot]
+    /// For each slot whose contact is down and not followed: its samples since it landed, the
+    /// start of its stroke should it write (at most `maxUnfollowedSamples`). Kept apart from
+    /// `slots`, which is copied every frame.
+    private var unfollowedPaths: [[Sample]]
     private var currentSlot = 0
     /// Single-touch state: axis values and the contact buttons.
     private var single = Slot()
@@ -41,7 +54,7 @@ public struct TouchDecoder: Sendable {
     private var eraserEnd = false
     private var inContact = false
     private var followed: Int?
-    /// Slots whose contact must lift before another sequence can begin.
+    /// Single touch: the contact down must lift before it is followed (multitouch lets contacts go instead).
     private var ignoreUntilAllLift = false
     private var dropping = false
     /// The contact that was being followed when events were dropped; it resumes as a new stroke.
@@ -52,6 +65,9 @@ public struct TouchDecoder: Sendable {
     /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
     /// doctored recording) has the rest ignored rather than a slot array of any size.
     static let maxSlots = 256
+    /// A finger starting slowly covers `StrokeEvent.stillRadius` in a few samples; one that dwells
+    /// longer loses the oldest after its landing.
+    static let maxUnfollowedSamples = 64
 
     public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
         self.kind = kind
@@ -61,6 +77,7 @@ public struct TouchDecoder: Sendable {
         let slotCount = multitouch ? Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1 : 0
         slots = Array(repeating: Slot(), count: min(max(slotCount, 0), Self.maxSlots))
         previous = slots
+        unfollowedPaths = Array(repeating: [], count: slots.count)
     }
 
     /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
@@ -73,7 +90,8 @@ public struct TouchDecoder: Sendable {
     public var penPosition: Point? { kind == .pen ? mapping.point(x: single.x, y: single.y) : nil }
 
     /// The state read from the device at open. Contacts already down are ignored until they lift,
-    /// so a stroke never starts in the middle of a finger's path.
+    /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
+    /// not hold back the next finger to land (water left on the glass must not make the pad deaf).
     public mutating func setInitialState(slots initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
                                          touching: Bool, penInRange: Bool = false, eraserInRange: Bool = false,
                                          x: Int32, y: Int32) {
@@ -81,12 +99,13 @@ public struct TouchDecoder: Sendable {
             slots[index].trackingID = state.trackingID
             slots[index].x = state.x
             slots[index].y = state.y
+            slots[index].letGo = state.trackingID >= 0
         }
         previous = slots
         self.currentSlot = currentSlot
         single.x = x
         single.y = y
-        ignoreUntilAllLift = slots.contains { $0.trackingID >= 0 } || touching
+        ignoreUntilAllLift = !multitouch && touching
         self.penInRange = penInRange || eraserInRange
         eraserEnd = eraserInRange
         inContact = false
@@ -112,7 +131,6 @@ public struct TouchDecoder: Sendable {
             }
             resumeTrackingID = followed.map { slots[$0].trackingID }
             followed = nil
-            ignoreUntilAllLift = false
             inContact = false
             dropping = true
         case C.EV_SYN where event.code == C.SYN_REPORT:
@@ -178,6 +196,8 @@ public struct TouchDecoder: Sendable {
             case C.ABS_MT_TRACKING_ID where slots.indices.contains(currentSlot):
                 slots[currentSlot].trackingID = event.value
                 slots[currentSlot].letGo = false
+                slots[currentSlot].landing = nil
+                slots[currentSlot].wrote = false
                 if event.value >= 0 { slots[currentSlot].palm = false }
             case C.ABS_MT_POSITION_X where slots.indices.contains(currentSlot): slots[currentSlot].x = event.value
             case C.ABS_MT_POSITION_Y where slots.indices.contains(currentSlot): slots[currentSlot].y = event.value
@@ -217,11 +237,7 @@ public struct TouchDecoder: Sendable {
 
     private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
         defer { previous = slots }
-        let anyActive = slots.contains { $0.live }
-        if ignoreUntilAllLift {
-            if !anyActive { ignoreUntilAllLift = false }
-            return
-        }
+        noteLandingsAndWriting(time: time)
         if followed == nil, let resume = resumeTrackingID {
             resumeTrackingID = nil
             if let index = slots.firstIndex(where: { $0.trackingID == resume && $0.live && !$0.palm }) {
@@ -229,28 +245,64 @@ public struct TouchDecoder: Sendable {
                 previous[index].trackingID = -1
             }
         }
-        if followed == nil {
-            let wasActive = previous.contains { $0.live }
-            guard !wasActive, let first = slots.firstIndex(where: { $0.live && !$0.palm }) else {
-                if anyActive { ignoreUntilAllLift = true }
-                return
-            }
-            followed = first
+        if let resting = followed, slots[resting].live, !slots[resting].wrote,
+           let writer = slots.indices.first(where: { $0 != resting && slots[$0].live && !slots[$0].palm && slots[$0].wrote }),
+           let landing = unfollowedPaths[writer].first {
+            if stroking { emit(.withdraw) }
+            slots[resting].letGo = true
+            followed = writer
+            emit(.down(landing))
+            for sample in unfollowedPaths[writer].dropFirst() { emit(.move(sample)) }
+            stroking = true
+            inContact = true
+            lastPoint = unfollowedPaths[writer].last?.point
         }
-        guard let index = followed else { return }
-        let slot = slots[index]
-        let sameContact = slot.trackingID >= 0 && (previous[index].trackingID < 0 || previous[index].trackingID == slot.trackingID)
-        update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, palm: slot.palm, time: time, emit: emit)
-        if !sameContact || slot.palm {
+        if let index = followed {
+            let slot = slots[index]
+            let sameContact = slot.trackingID >= 0 && (previous[index].trackingID < 0 || previous[index].trackingID == slot.trackingID)
+            update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, palm: slot.palm, time: time, emit: emit)
+            guard !sameContact || slot.palm else { return }
             followed = nil
-            if slots.contains(where: { $0.live }) { ignoreUntilAllLift = true }
+            if slot.palm { slots[index].letGo = true }
+        }
+        // Nothing followed: the first contact that landed now is. The others down are in the
+        // middle of their path, and let go of.
+        followed = slots.indices.first { landedNow($0) && slots[$0].live && !slots[$0].palm }
+        for index in slots.indices where slots[index].live && index != followed && !landedNow(index) { slots[index].letGo = true }
+        guard let index = followed else { return }
+        update(contact: true, x: slots[index].x, y: slots[index].y, pressure: slots[index].pressure, palm: false, time: time, emit: emit)
+    }
+
+    /// A contact that landed in this frame.
+    private func landedNow(_ index: Int) -> Bool {
+        slots[index].trackingID >= 0 && previous[index].trackingID != slots[index].trackingID
+    }
+
+    /// Records where each contact landed, the path of those not followed, and whether each has
+    /// written since (see the type's comment). Contacts that wrote are no longer looked at.
+    private mutating func noteLandingsAndWriting(time: Double) {
+        for index in slots.indices where slots[index].live && !slots[index].wrote {
+            let point = mapping.point(x: slots[index].x, y: slots[index].y)
+            let sample = Sample(point, time: time, pressure: mapping.pressure(slots[index].pressure))
+            if landedNow(index) {
+                slots[index].landing = sample
+                unfollowedPaths[index].removeAll(keepingCapacity: true)
+                unfollowedPaths[index].append(sample)
+                continue
+            }
+            guard let landing = slots[index].landing else { continue }
+            if index != followed && unfollowedPaths[index].last?.point != point {
+                if unfollowedPaths[index].count == Self.maxUnfollowedSamples { unfollowedPaths[index].remove(at: 1) }
+                unfollowedPaths[index].append(sample)
+            }
+            if point.distance(to: landing.point) > StrokeEvent.stillRadius { slots[index].wrote = true }
         }
     }
 
     private mutating func update(contact: Bool, x: Int32, y: Int32, pressure: Int32, palm: Bool,
                                  time: Double, emit: (StrokeEvent) -> Void) {
         if palm {
-            if stroking { emit(.cancel) }
+            if stroking { emit(.withdraw) }
             stroking = false
             inContact = false
             return

@@ -16,7 +16,7 @@ import SignpadInk
 /// It holds at most `capacity` places in storage reserved at creation: a touch allocates nothing.
 public struct FlickerGuard: Sendable {
     /// How far (px) a tap wanders, and how far apart two taps count as one place.
-    public static let radius = 10.0
+    public static let radius = StrokeEvent.stillRadius
     /// Landings at one place that make it a phantom's: two may be a person's double tap.
     public static let phantomLandings = 3
     /// Places remembered at once; a new one replaces the one touched longest ago.

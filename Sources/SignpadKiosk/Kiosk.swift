@@ -59,7 +59,7 @@ public enum KioskEffect: Equatable, Sendable {
     /// (water or dirt making and breaking contact, see `FlickerGuard`): they are held, drawing
     /// nothing, pressing nothing and waking nothing. Said once per place, for the journal.
     case flickerHeld(at: Point)
-    /// Strokes were taken away (`Kiosk.withdrawStroke`, or the pen's eraser end): `removed` are
+    /// Strokes were taken away (`StrokeEvent.withdraw`, or the pen's eraser end): `removed` are
     /// their indices in the signature as it was, ascending. Draw the signature's strokes anew.
     case redrawInk(removed: [Int])
 }
@@ -153,6 +153,13 @@ public struct Kiosk: Sendable {
                 touch = .none
                 return
             }
+        case .withdraw:
+            // No activity: the contact lies where it lay; a finger that writes instead lands next.
+            flicker.lift(now: now)
+            if case .held = touch {
+                touch = .none
+                return
+            }
         }
         act(on: event, now: now, into: &effects)
     }
@@ -201,7 +208,7 @@ public struct Kiosk: Sendable {
                     signature.strokes[signature.strokes.count - 1].append(sample)
                     effects.append(.ink(event))
                 } else {
-                    touch = .outside(start: start, origin: origin, last: sample, moved: moved || sample.point.distance(to: origin) > 10)
+                    touch = .outside(start: start, origin: origin, last: sample, moved: moved || sample.point.distance(to: origin) > StrokeEvent.stillRadius)
                 }
             case .none, .waking, .held:
                 break
@@ -229,26 +236,21 @@ public struct Kiosk: Sendable {
                 break
             }
             touch = .none
+        case .withdraw:
+            // As if the touch had never landed: its ink goes (the signature keeps its other
+            // strokes), and a button it holds is not pressed.
+            switch touch {
+            case .ink:
+                signature.strokes.removeLast()
+                effects.append(.redrawInk(removed: [signature.strokes.count]))
+            case .button:
+                pressedButton = nil
+                effects.append(.repaintChrome)
+            case .outside, .none, .waking, .erasing, .held:
+                break
+            }
+            touch = .none
         }
-    }
-
-    /// Takes back the touch down now, as if it had never landed: its ink goes (the signature
-    /// keeps its other strokes), and a button it pressed is not pressed. For the hand that rests on
-    /// the glass before the pen comes near: its ink is no part of the signature.
-    public mutating func withdrawStroke(now: Double) -> [KioskEffect] {
-        var effects: [KioskEffect] = []
-        switch touch {
-        case .ink:
-            signature.strokes.removeLast()
-            effects.append(.redrawInk(removed: [signature.strokes.count]))
-        case .button:
-            pressedButton = nil
-            effects.append(.repaintChrome)
-        case .outside, .none, .waking, .erasing, .held:
-            break
-        }
-        touch = .none
-        return effects
     }
 
     private mutating func erase(from a: Point, to b: Point, into effects: inout [KioskEffect]) {

@@ -155,7 +155,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let hand = strokes.last!.prefix(strokes.last!.count / 2)
         for (event, time) in hand { withHand.handle(event, now: time) }
         #expect(differingPixels(withHand, without) > 50, "the hand drew ink")
-        withHand.withdrawStroke(now: hand.last!.1)
+        withHand.handle(.withdraw, now: hand.last!.1)
         #expect(withHand.kiosk.signature == without.kiosk.signature)
         #expect(differingPixels(withHand, without) == 0)
         // And the next stroke draws as on a panel the hand never touched.
@@ -164,6 +164,44 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             without.handle(event, now: time + 10)
         }
         #expect(differingPixels(withHand, without) == 0)
+    }
+
+    /// A hand (or water) rests on the glass in slot 0 before the customer signs the demo signature
+    /// with a finger in slot 1, stroke after stroke, while it stays: the hand's dot is taken back,
+    /// and the panel and the signature are the dry panel's, through one decoder as the daemon reads.
+    @Test func aHandRestingOnTheGlassLeavesTheSignatureAsOnADryPanel() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        defer { exporter.stop() }
+        let recording = try demoRecording()
+        func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+            InputEvent(microseconds: Int64(seconds * 1e6), type: type, code: code, value: value)
+        }
+        typealias C = EventCode
+        let hand = [event(0.5, C.EV_ABS, C.ABS_MT_SLOT, 0), event(0.5, C.EV_ABS, C.ABS_MT_TRACKING_ID, 900),
+                    event(0.5, C.EV_ABS, C.ABS_MT_POSITION_X, 3800), event(0.5, C.EV_ABS, C.ABS_MT_POSITION_Y, 3050),
+                    event(0.5, C.EV_SYN, C.SYN_REPORT, 0)]
+        // The demo's contact moved to slot 1, without the single-touch emulation the hand holds.
+        let finger = recording.events.compactMap { e -> InputEvent? in
+            if e.type == C.EV_KEY || (e.type == C.EV_ABS && (e.code == C.ABS_X || e.code == C.ABS_Y)) { return nil }
+            return e.type == C.EV_ABS && e.code == C.ABS_MT_SLOT ? event(e.seconds, e.type, e.code, 1) : e
+        }
+        let withHand = try offscreenSession(exporter), dry = try offscreenSession(exporter)
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var withdrawn = 0
+        for e in hand + finger {
+            decoder.feed(e) { stroke in
+                if stroke == .withdraw { withdrawn += 1 }
+                withHand.handle(stroke, now: e.seconds)
+            }
+        }
+        var dryDecoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        for e in recording.events { dryDecoder.feed(e) { dry.handle($0, now: e.seconds) } }
+        #expect(withdrawn == 1)
+        #expect(dry.kiosk.signature.strokes.count >= 3)
+        // Compared as a Bool: a failed comparison of two signatures would print both whole.
+        #expect(withHand.kiosk.signature.strokes.count == dry.kiosk.signature.strokes.count)
+        #expect(withHand.kiosk.signature == dry.kiosk.signature ? true : false)
+        #expect(differingPixels(withHand, dry) == 0)
     }
 
     /// A stroke still down when the idle timeout comes: the panel is wiped as blank as a fresh

@@ -12,7 +12,7 @@ struct StrokeSummary {
             switch event {
             case .down(let s): strokes.append([s])
             case .move(let s): strokes[strokes.count - 1].append(s)
-            case .up, .cancel: endings.append(event)
+            case .up, .cancel, .withdraw: endings.append(event)
             }
         }
     }
@@ -32,28 +32,43 @@ struct RecordingDecodingTests {
         #expect(summary.strokes[0].allSatisfy { $0.point.x >= 0 && $0.point.x < 800 && $0.point.y >= 0 && $0.point.y < 480 })
     }
 
-    @Test func threeMFollowsOnlyTheFirstContactOfEachSequence() throws {
+    /// Fingers of the 3M panel rest while others draw. One contact is followed at a time; every
+    /// stroke starts where and when a contact landed, never in the middle of a path; a stroke taken
+    /// back (`withdraw`) lay still while another finger wrote.
+    @Test func threeMFollowsOneContactAtATimeFromWhereItLanded() throws {
         let rec = try recording(SharedRecordings.threeM)
-        // Count touch sequences independently: frames where the number of live contacts goes from 0 to more.
+        // Count touch sequences, and the frames where a contact landed, independently of the decoder.
         var ids = [Int32](repeating: -1, count: 60), slot = 0, wasActive = false, sequences = 0
+        var landed = false, landingTimes: Set<Double> = []
         for e in rec.events {
             if e.type == EventCode.EV_ABS && e.code == EventCode.ABS_MT_SLOT { slot = Int(e.value) }
-            if e.type == EventCode.EV_ABS && e.code == EventCode.ABS_MT_TRACKING_ID { ids[slot] = e.value }
+            if e.type == EventCode.EV_ABS && e.code == EventCode.ABS_MT_TRACKING_ID {
+                if e.value >= 0 && e.value != ids[slot] { landed = true }
+                ids[slot] = e.value
+            }
             if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_REPORT {
                 let active = ids.contains { $0 >= 0 }
                 if active && !wasActive { sequences += 1 }
                 wasActive = active
+                if landed { landingTimes.insert(e.seconds) }
+                landed = false
             }
         }
         let events = try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event)
         let summary = StrokeSummary(events)
         #expect(sequences == 11)
-        #expect(summary.strokes.count == sequences)
+        #expect(summary.strokes.count >= sequences, "each sequence's first contact is followed")
         #expect(summary.endings.count == summary.strokes.count, "every stroke ends")
         #expect(events.last == .cancel, "the last finger never lifts: the recording's end closes it")
-        // A followed contact never jumps to another finger: consecutive samples stay close.
         for stroke in summary.strokes {
+            #expect(landingTimes.contains(stroke[0].time), "a stroke starts when its contact landed")
+            // A followed contact never jumps to another finger: consecutive samples stay close.
             for (a, b) in zip(stroke, stroke.dropFirst()) { #expect(a.point.distance(to: b.point) < 200) }
+        }
+        let withdrawn = zip(summary.strokes, summary.endings).filter { $0.1 == .withdraw }.map(\.0)
+        #expect(!withdrawn.isEmpty, "the recording has fingers resting while another draws")
+        for stroke in withdrawn {
+            #expect(stroke.allSatisfy { $0.point.distance(to: stroke[0].point) <= StrokeEvent.stillRadius }, "it lay still")
         }
     }
 
@@ -84,7 +99,7 @@ struct RecordingDecodingTests {
             for stroke in emitted {
                 switch stroke {
                 case .down: nearBeforeDown = nearBeforeDown || nearAtLastFrame; drawing = true
-                case .up, .cancel: drawing = false
+                case .up, .cancel, .withdraw: drawing = false
                 case .move: break
                 }
                 strokeEvents += 1

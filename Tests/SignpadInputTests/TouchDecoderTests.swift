@@ -70,7 +70,9 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(out[2] == .up)
     }
 
-    @Test func secondFingerIsIgnoredUntilTheSequenceEnds() throws {
+    /// Both fingers write: the first is followed; the second, down when the first lifts, is in the
+    /// middle of its path and ignored until it lifts; the next to land is followed.
+    @Test func aFingerDownWhenTheFollowedOneLiftsIsIgnoredUntilItLifts() throws {
         var s = Stream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(touch(slot: 1, id: 2, x: 800, y: 800))
@@ -78,20 +80,21 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
         s.frame(moveTo(slot: 1, x: 820, y: 820))  // the second finger alone: still ignored
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
-        s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // a new sequence
+        s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // a new finger
         let out = try s.decode()
         #expect(points(out) == [Point(100, 100), Point(120, 100), Point(300, 300)])
         #expect(out.filter { $0 == .up }.count == 1)
     }
 
     /// A drop of water holds slot 0 down and still; the kiosk gives it up at its idle timeout. The
-    /// customer's finger, landing while it stays, is followed; the drop's lift is nothing.
+    /// customer's tap, landing while it stays, is followed; the drop's lift is nothing. (A finger
+    /// that writes is followed at once: `aStillContactIsWithdrawnWhenAnotherWrites`.)
     @Test func aContactLetGoOfNoLongerHoldsBackTheNextFinger() throws {
         var before = Stream(), after = Stream()
         before.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
         after.time = before.time + 60_000_000
         after.frame(touch(slot: 1, id: 2, x: 100, y: 100))
-        after.frame(moveTo(slot: 1, x: 200, y: 150))
+        after.frame(moveTo(slot: 1, x: 104, y: 100))
         after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
         after.frame(moveTo(slot: 0, x: 905, y: 900))
         after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1), (C.EV_KEY, C.BTN_TOUCH, 0)])
@@ -106,8 +109,8 @@ func points(_ events: [StrokeEvent]) -> [Point] {
             return out
         }
         let letGo = try decode(lettingGo: true)
-        #expect(letGo.count == 5, "the drop's down, the finger's down, move and up, the next finger's down")
-        #expect(points(letGo) == [Point(900, 900), Point(100, 100), Point(200, 150), Point(500, 500)])
+        #expect(letGo.count == 5, "the drop's down, the tap's down, move and up, the next finger's down")
+        #expect(points(letGo) == [Point(900, 900), Point(100, 100), Point(104, 100), Point(500, 500)])
         #expect(letGo.filter { $0 == .up }.count == 1, "the drop's lift reports nothing")
         let held = try decode(lettingGo: false)
         #expect(points(held) == [Point(900, 900), Point(905, 900), Point(500, 500)], "without it, the drop holds the panel")
@@ -134,14 +137,68 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(!out.contains(.up))
     }
 
-    @Test func palmCancelsTheStroke() throws {
+    /// A hand or water rests in slot 0 and is followed; a finger lands in slot 1 and writes. The
+    /// resting contact's stroke is taken back, the finger's starts where and when it landed, and
+    /// the finger's next strokes are followed while the hand stays; its lift is nothing. The
+    /// finger's samples before it went further than `StrokeEvent.stillRadius` are all drawn.
+    @Test func aStillContactIsWithdrawnWhenAnotherWrites() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
+        s.frame(moveTo(slot: 0, x: 905, y: 903))  // the hand shifts a little: still
+        s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        let landed = Double(s.time) / 1e6
+        s.frame(moveTo(slot: 1, x: 106, y: 100))
+        s.frame(moveTo(slot: 1, x: 130, y: 100))
+        s.frame(moveTo(slot: 1, x: 160, y: 110))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(touch(slot: 1, id: 3, x: 300, y: 300))
+        s.frame(moveTo(slot: 1, x: 340, y: 300))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(moveTo(slot: 0, x: 960, y: 900))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let out = try s.decode()
+        #expect(Array(out.prefix(4)) == [.down(Sample(Point(900, 900), time: 1.01)), .move(Sample(Point(905, 903), time: 1.02)),
+                                         .withdraw, .down(Sample(Point(100, 100), time: landed))])
+        #expect(points(out) == [Point(900, 900), Point(905, 903), Point(100, 100), Point(106, 100), Point(130, 100), Point(160, 110),
+                                Point(300, 300), Point(340, 300)])
+        #expect(out.filter { $0 == .up }.count == 2, "the finger's two strokes; the hand's lift is nothing")
+        #expect(out.filter { $0 == .withdraw }.count == 1)
+    }
+
+    /// The followed finger writes: another that lands and writes meanwhile is not followed.
+    @Test func aContactThatWroteIsNeverWithdrawn() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        s.frame(moveTo(slot: 0, x: 150, y: 100))
+        s.frame(touch(slot: 1, id: 2, x: 500, y: 500))
+        s.frame(moveTo(slot: 1, x: 600, y: 500))
+        s.frame(moveTo(slot: 0, x: 150, y: 101))
+        let out = try s.decode()
+        #expect(!out.contains(.withdraw))
+        #expect(points(out) == [Point(100, 100), Point(150, 100), Point(150, 101)])
+    }
+
+    /// A hand the panel calls a palm rests in slot 0: a finger landing meanwhile is followed.
+    @Test func aRestingPalmDoesNotHoldBackAFinger() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
+        s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        s.frame(moveTo(slot: 1, x: 150, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let out = try s.decode()
+        #expect(points(out) == [Point(100, 100), Point(150, 100)])
+        #expect(out.last == .up)
+    }
+
+    /// The panel decides a contact it followed is a palm: its stroke is taken back, not kept.
+    @Test func aPalmIsWithdrawn() throws {
         var s = Stream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 150, y: 100))
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
         s.frame(moveTo(slot: 0, x: 400, y: 400))
         let out = try s.decode()
-        #expect(out.last == .cancel)
+        #expect(out.last == .withdraw)
         #expect(!points(out).contains(Point(400, 400)))
     }
 
@@ -184,6 +241,22 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         var out: [StrokeEvent] = []
         for e in s.events { decoder.feed(e) { out.append($0) } }
         #expect(points(out) == [Point(100, 100)])
+    }
+
+    /// Water on the glass when signpad starts does not make the panel deaf: a finger landing while
+    /// it stays is followed.
+    @Test func aContactDownAtOpenDoesNotHoldBackTheNextFinger() throws {
+        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
+        var s = Stream()
+        s.frame(touch(slot: 1, id: 8, x: 100, y: 100))
+        s.frame(moveTo(slot: 0, x: 560, y: 500))
+        s.frame(moveTo(slot: 1, x: 102, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        var out: [StrokeEvent] = []
+        for e in s.events { decoder.feed(e) { out.append($0) } }
+        #expect(points(out) == [Point(100, 100), Point(102, 100)])
+        #expect(out.last == .up)
     }
 
     @Test func outOfRangeValuesAreClampedToTheScreen() throws {

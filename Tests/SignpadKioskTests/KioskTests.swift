@@ -74,10 +74,10 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         _ = kiosk.handle(.down(at(Point(c.x, c.y - 40), 2)), now: 2)
         _ = kiosk.handle(.move(at(Point(c.x + 20, c.y - 40), 2.1)), now: 2.1)
         #expect(kiosk.signature.strokes.count == 2)
-        #expect(kiosk.withdrawStroke(now: 2.2) == [.redrawInk(removed: [1])])
+        #expect(kiosk.handle(.withdraw, now: 2.2) == [.redrawInk(removed: [1])])
         #expect(kiosk.signature == before)
         #expect(kiosk.handle(.up, now: 2.3).isEmpty, "the hand lifting is no ink")
-        #expect(kiosk.withdrawStroke(now: 2.4).isEmpty, "nothing is being drawn")
+        #expect(kiosk.handle(.withdraw, now: 2.4).isEmpty, "nothing is being drawn")
         #expect(kiosk.signature == before)
     }
 
@@ -122,7 +122,7 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
         _ = kiosk.handle(.down(at(centre(layout.clearButton), 2)), now: 2)
         #expect(kiosk.pressedButton == .clear)
-        #expect(kiosk.withdrawStroke(now: 2.1) == [.repaintChrome])
+        #expect(kiosk.handle(.withdraw, now: 2.1) == [.repaintChrome])
         #expect(kiosk.pressedButton == nil)
         #expect(!kiosk.handle(.up, now: 2.2).contains(.clearInk), "lifted on the button after being taken back: not pressed")
         #expect(kiosk.signature.strokes.count == 1)
