@@ -5,14 +5,16 @@ import SignpadInk
 /// The same decoder serves the live device and evemu replays. Events are collected until
 /// SYN_REPORT and the frame is judged as a whole, as the kernel means it.
 ///
-/// Multitouch (protocol B): one contact is followed at a time, the first to land. A contact down
-/// when the followed one lifts is in the middle of its path, so it is let go of: ignored until it
-/// lifts, and never holding back the next finger to land. A followed contact that lies still
-/// (within `StrokeEvent.stillRadius` of where it landed) while another that landed meanwhile
-/// writes (goes further) is a hand or water resting on the glass: it is withdrawn and let go of,
-/// and the writing one is followed from where it landed. So a customer may rest a hand on the
-/// glass and sign with a finger, stroke after stroke. A lift is a tracking id of −1 (BTN_TOUCH is
-/// not trusted: QEMU's virtio multitouch never releases it). A contact the panel calls a palm
+/// Multitouch (protocol B): one contact is followed at a time, the first to land. Another that
+/// lands meanwhile waits: should it write (go further than `StrokeEvent.stillRadius` from where
+/// it landed) while the followed contact lies still, or lifts still, or once none is followed,
+/// it is followed from where and when it landed, every sample since drawn at once. The still one
+/// was a hand or water resting on the glass: its stroke is withdrawn and it is let go of (ignored
+/// until it lifts, never holding back another). So a customer may rest a hand on the glass and
+/// sign with a finger, stroke after stroke. One that writes while the followed contact writes too
+/// is in the middle of its path when that one lifts, and is let go of; so are contacts down at
+/// open and those whose events were dropped. A lift is a tracking id of −1 (BTN_TOUCH is not
+/// trusted: QEMU's virtio multitouch never releases it). A contact the panel calls a palm
 /// (MT_TOOL_PALM) is never followed, and withdrawn if it was. SYN_DROPPED ends the stroke at its
 /// last good sample; the stroke resumes as a new one when the device is in sync again.
 public struct TouchDecoder: Sendable {
@@ -117,6 +119,8 @@ public struct TouchDecoder: Sendable {
         if dropping {
             if event.type == C.EV_SYN && event.code == C.SYN_REPORT {
                 dropping = false
+                // What the others did meanwhile is lost: they are in the middle of their path.
+                for index in slots.indices where slots[index].live && slots[index].trackingID != resumeTrackingID { slots[index].letGo = true }
                 previous = slots
             } else {
                 absorb(event)
@@ -196,9 +200,12 @@ public struct TouchDecoder: Sendable {
             case C.ABS_MT_TRACKING_ID where slots.indices.contains(currentSlot):
                 slots[currentSlot].trackingID = event.value
                 slots[currentSlot].letGo = false
-                slots[currentSlot].landing = nil
-                slots[currentSlot].wrote = false
-                if event.value >= 0 { slots[currentSlot].palm = false }
+                // A lifted contact keeps what it did: the frame may yet judge it (`liesStill`).
+                if event.value >= 0 {
+                    slots[currentSlot].palm = false
+                    slots[currentSlot].landing = nil
+                    slots[currentSlot].wrote = false
+                }
             case C.ABS_MT_POSITION_X where slots.indices.contains(currentSlot): slots[currentSlot].x = event.value
             case C.ABS_MT_POSITION_Y where slots.indices.contains(currentSlot): slots[currentSlot].y = event.value
             case C.ABS_MT_PRESSURE where slots.indices.contains(currentSlot): slots[currentSlot].pressure = event.value
@@ -245,17 +252,14 @@ public struct TouchDecoder: Sendable {
                 previous[index].trackingID = -1
             }
         }
-        if let resting = followed, slots[resting].live, !slots[resting].wrote,
-           let writer = slots.indices.first(where: { $0 != resting && slots[$0].live && !slots[$0].palm && slots[$0].wrote }),
-           let landing = unfollowedPaths[writer].first {
-            if stroking { emit(.withdraw) }
-            slots[resting].letGo = true
-            followed = writer
-            emit(.down(landing))
-            for sample in unfollowedPaths[writer].dropFirst() { emit(.move(sample)) }
-            stroking = true
-            inContact = true
-            lastPoint = unfollowedPaths[writer].last?.point
+        // A finger writes while the followed contact lies still (or lifts now, still), or while
+        // none is followed: it is followed from where it landed.
+        if followed.map(liesStill) ?? true, let writer = slots.indices.first(where: isWaitingWriter) {
+            if let resting = followed {
+                if stroking { emit(.withdraw) }
+                slots[resting].letGo = true
+            }
+            follow(writer, emit: emit)
         }
         if let index = followed {
             let slot = slots[index]
@@ -264,13 +268,35 @@ public struct TouchDecoder: Sendable {
             guard !sameContact || slot.palm else { return }
             followed = nil
             if slot.palm { slots[index].letGo = true }
+            // Those that wrote meanwhile are in the middle of their path.
+            for other in slots.indices where slots[other].live && slots[other].wrote { slots[other].letGo = true }
         }
-        // Nothing followed: the first contact that landed now is. The others down are in the
-        // middle of their path, and let go of.
+        // Nothing followed: the first contact that landed now is.
         followed = slots.indices.first { landedNow($0) && slots[$0].live && !slots[$0].palm }
-        for index in slots.indices where slots[index].live && index != followed && !landedNow(index) { slots[index].letGo = true }
         guard let index = followed else { return }
         update(contact: true, x: slots[index].x, y: slots[index].y, pressure: slots[index].pressure, palm: false, time: time, emit: emit)
+    }
+
+    /// The followed contact has not gone further than `StrokeEvent.stillRadius` from where it
+    /// landed, and is the same contact (down still, or lifted now).
+    private func liesStill(_ index: Int) -> Bool {
+        !slots[index].wrote && (slots[index].trackingID < 0 || slots[index].trackingID == previous[index].trackingID)
+    }
+
+    /// A contact down and not followed that has written, with its path since it landed.
+    private func isWaitingWriter(_ index: Int) -> Bool {
+        index != followed && slots[index].live && !slots[index].palm && slots[index].wrote && slots[index].landing != nil
+    }
+
+    /// Follows `index` from where it landed: its samples since are drawn at once.
+    private mutating func follow(_ index: Int, emit: (StrokeEvent) -> Void) {
+        followed = index
+        guard let landing = unfollowedPaths[index].first else { return }
+        emit(.down(landing))
+        for sample in unfollowedPaths[index].dropFirst() { emit(.move(sample)) }
+        stroking = true
+        inContact = true
+        lastPoint = unfollowedPaths[index].last?.point
     }
 
     /// A contact that landed in this frame.

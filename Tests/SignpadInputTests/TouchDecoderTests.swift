@@ -165,6 +165,25 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(out.filter { $0 == .withdraw }.count == 1)
     }
 
+    /// The hand lifts (its dot stays: it may have been a tap) before the finger that landed beside
+    /// it moves: the finger is followed from where and when it landed once it writes.
+    @Test func aFingerWaitingBesideAStillContactIsFollowedWhenItWritesAfterThatLifts() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
+        s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        let landed = Double(s.time) / 1e6
+        s.frame(moveTo(slot: 1, x: 103, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(moveTo(slot: 1, x: 108, y: 100))
+        s.frame(moveTo(slot: 1, x: 140, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        let out = try s.decode()
+        #expect(Array(out.prefix(3)) == [.down(Sample(Point(900, 900), time: 1.01)), .up, .down(Sample(Point(100, 100), time: landed))])
+        #expect(points(out) == [Point(900, 900), Point(100, 100), Point(103, 100), Point(108, 100), Point(140, 100)])
+        #expect(out.last == .up)
+        #expect(!out.contains(.withdraw))
+    }
+
     /// The followed finger writes: another that lands and writes meanwhile is not followed.
     @Test func aContactThatWroteIsNeverWithdrawn() throws {
         var s = Stream()

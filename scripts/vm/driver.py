@@ -493,7 +493,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'FLICKER', 'FAULTY'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'RESTING', 'FLICKER', 'FAULTY'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -507,7 +507,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'resting-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -668,9 +668,9 @@ def main():
         check(name, False, f'no screendump; {putdown}')
     water = fields('WATER')
     name = '3 a touch left down past the idle timeout is let go of: its dot is wiped and the next finger signs'
+    # The drop lands at panel (3800, 3050): screen (950, 572), right of the signature.
+    drop = (930, 552, 970, 592)
     if shots['water-dot'] and shots['water-signed']:
-        # The drop lands at panel (3800, 3050): screen (950, 572), right of the signature.
-        drop = (930, 552, 970, 592)
         dot = dark_pixels(shots['water-dot'][2], W, drop)
         d, ink = against_replay(shots['water-signed'])
         wiped = region_diff(shots['water-signed'][2], expected_signed[2], W, drop) if shots['water-signed'][:2] == (W, H) else 1
@@ -681,6 +681,18 @@ def main():
               f"of the dry panel; {water}")
     else:
         check(name, False, f'no screendump; {water}')
+    resting = fields('RESTING')
+    name = '3 a hand resting on the glass while a finger signs: its dot is taken back at once, and the signature is as on a dry panel'
+    if shots['resting-signed']:
+        d, ink = against_replay(shots['resting-signed'])
+        wiped = region_diff(shots['resting-signed'][2], expected_signed[2], W, drop) if shots['resting-signed'][:2] == (W, H) else 1
+        told = (len(resting) == 1 and resting[0].get('withdrawn') == '1' and resting[0].get('letgo') == '0'
+                and resting[0].get('alive') == 'yes')
+        check(name, told and wiped == 0 and d < 0.002 and ink > 500,
+              f"the hand down at (950, 572), the demo signature signed beside it at once: {ink} ink pixels, {100 * d:.3f}% of the "
+              f"box differs from signpad replay of the dry panel, {100 * wiped:.1f}% of the pixels around the hand; {resting}")
+    else:
+        check(name, False, f'no screendump; {resting}')
     flicker = fields('FLICKER')
     name = '3 water making and breaking contact does not keep a signature on screen: wiped at the idle timeout, and a finger signs after'
     if shots['flicker-blank'] and shots['flicker-signed']:
