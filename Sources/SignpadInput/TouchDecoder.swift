@@ -15,7 +15,8 @@ import SignpadInk
 /// is in the middle of its path when that one lifts, and is let go of; so are contacts down at
 /// open and those whose events were dropped. A lift is a tracking id of −1 (BTN_TOUCH is not
 /// trusted: QEMU's virtio multitouch never releases it). A contact the panel calls a palm
-/// (MT_TOOL_PALM) is never followed, and withdrawn if it was. SYN_DROPPED ends the stroke at its
+/// (MT_TOOL_PALM) is never followed; one followed is withdrawn if it lay still, and its stroke
+/// ends (the ink stays) if it wrote: a thumb pressed flat may be called one. SYN_DROPPED ends the stroke at its
 /// last good sample; the stroke resumes as a new one when the device is in sync again.
 public struct TouchDecoder: Sendable {
     public let kind: DeviceKind
@@ -239,7 +240,7 @@ public struct TouchDecoder: Sendable {
             if !contact { ignoreUntilAllLift = false }
             return
         }
-        update(contact: contact, x: single.x, y: single.y, pressure: single.pressure, palm: false, time: time, emit: emit)
+        update(contact: contact, x: single.x, y: single.y, pressure: single.pressure, time: time, emit: emit)
     }
 
     private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
@@ -264,7 +265,14 @@ public struct TouchDecoder: Sendable {
         if let index = followed {
             let slot = slots[index]
             let sameContact = slot.trackingID >= 0 && (previous[index].trackingID < 0 || previous[index].trackingID == slot.trackingID)
-            update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, palm: slot.palm, time: time, emit: emit)
+            if slot.palm {
+                // Still, it was never writing; what it wrote before the panel judged it stays.
+                if stroking { emit(slot.wrote ? .cancel : .withdraw) }
+                stroking = false
+                inContact = false
+            } else {
+                update(contact: sameContact, x: slot.x, y: slot.y, pressure: slot.pressure, time: time, emit: emit)
+            }
             guard !sameContact || slot.palm else { return }
             followed = nil
             if slot.palm { slots[index].letGo = true }
@@ -274,7 +282,7 @@ public struct TouchDecoder: Sendable {
         // Nothing followed: the first contact that landed now is.
         followed = slots.indices.first { landedNow($0) && slots[$0].live && !slots[$0].palm }
         guard let index = followed else { return }
-        update(contact: true, x: slots[index].x, y: slots[index].y, pressure: slots[index].pressure, palm: false, time: time, emit: emit)
+        update(contact: true, x: slots[index].x, y: slots[index].y, pressure: slots[index].pressure, time: time, emit: emit)
     }
 
     /// The followed contact has not gone further than `StrokeEvent.stillRadius` from where it
@@ -325,14 +333,7 @@ public struct TouchDecoder: Sendable {
         }
     }
 
-    private mutating func update(contact: Bool, x: Int32, y: Int32, pressure: Int32, palm: Bool,
-                                 time: Double, emit: (StrokeEvent) -> Void) {
-        if palm {
-            if stroking { emit(.withdraw) }
-            stroking = false
-            inContact = false
-            return
-        }
+    private mutating func update(contact: Bool, x: Int32, y: Int32, pressure: Int32, time: Double, emit: (StrokeEvent) -> Void) {
         let point = mapping.point(x: x, y: y)
         let sample = Sample(point, time: time, pressure: mapping.pressure(pressure), erasing: eraserEnd)
         if contact && !inContact {

@@ -125,10 +125,11 @@ import SignpadTestSupport
                 #expect(contact.positions[sample.time] == sample.point, "seed \(seed): contact \(id)'s stroke has a sample it never made")
             }
             #expect(zip(stroke.samples, stroke.samples.dropFirst()).allSatisfy { $0.time < $1.time }, "seed \(seed): samples in order")
-            if stroke.end == .withdraw {
-                let endFrame = stroke.endFrame ?? 0
-                let lay = contact.wroteAt.map { $0 > endFrame } ?? true
-                #expect(lay || contact.palmFrames.contains(endFrame), "seed \(seed): contact \(id) wrote, or was no palm, yet was withdrawn")
+            let endFrame = stroke.endFrame ?? 0
+            let layStill = contact.wroteAt.map { $0 > endFrame } ?? true
+            if stroke.end == .withdraw { #expect(layStill, "seed \(seed): contact \(id) wrote, yet was withdrawn") }
+            if stroke.end == .cancel {
+                #expect(!layStill && contact.palmFrames.contains(endFrame), "seed \(seed): only a palm that wrote is cancelled (no events are dropped here)")
             }
             if stroke.end == .up { #expect(contact.liftFrame == stroke.endFrame, "seed \(seed): contact \(id)'s stroke ends where it lifted") }
         }

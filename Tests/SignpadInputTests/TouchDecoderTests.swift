@@ -209,16 +209,28 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(out.last == .up)
     }
 
-    /// The panel decides a contact it followed is a palm: its stroke is taken back, not kept.
-    @Test func aPalmIsWithdrawn() throws {
+    /// The panel decides a contact it followed is a palm after it wrote: the stroke ends at its
+    /// last sample, the ink kept (a thumb pressed flat may be called one).
+    @Test func aPalmThatWroteEndsItsStroke() throws {
         var s = Stream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 150, y: 100))
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
         s.frame(moveTo(slot: 0, x: 400, y: 400))
         let out = try s.decode()
-        #expect(out.last == .withdraw)
+        #expect(out.last == .cancel)
         #expect(!points(out).contains(Point(400, 400)))
+    }
+
+    /// A contact the panel calls a palm once followed, having lain still: taken back, never writing.
+    @Test func aPalmThatLayStillIsWithdrawn() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
+        s.frame(moveTo(slot: 0, x: 104, y: 100))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
+        s.frame(moveTo(slot: 0, x: 400, y: 400))
+        let out = try s.decode()
+        #expect(out == [.down(Sample(Point(100, 100), time: 1.01)), .move(Sample(Point(104, 100), time: 1.02)), .withdraw])
     }
 
     @Test func synDroppedEndsTheStrokeAtTheLastGoodSampleWithoutBridgingTheGap() throws {
