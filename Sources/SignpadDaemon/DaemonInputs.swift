@@ -87,7 +87,7 @@ extension Daemon {
                     switch stroke {
                     case .down: notePutDownPen(touchOn: path, kind: kind)
                     case .withdraw:
-                        logger.info("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm")
+                        logger.info("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm before it wrote")
                     case .move, .up, .cancel: break
                     }
                 }

@@ -25,7 +25,7 @@ public enum StrokeEvent: Equatable, Sendable {
     /// The contact was taken away (lost events, unplug); the stroke still ends cleanly at its last sample.
     case cancel
     /// The contact was never writing: a hand or water resting on the glass while another finger
-    /// writes, a contact the panel calls a palm, the hand under a pen. Its stroke is taken back:
+    /// writes, a still contact the panel calls a palm, the hand under a pen. Its stroke is taken back:
     /// the kiosk takes its ink away. The ink engine ends it as `cancel`; the signature's strokes
     /// are then drawn anew without it.
     case withdraw
