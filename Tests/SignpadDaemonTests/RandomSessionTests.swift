@@ -7,9 +7,9 @@ import SignpadKiosk
 import SignpadTestSupport
 
 /// A customer who does anything at all, in any order: signs in the box, starts outside it, taps
-/// Clear and Done, erases with a pen's other end, leaves a finger down, pauses past the idle
-/// timeout. What the kiosk promises holds whatever they did: the next customer finds the panel as
-/// blank as a fresh one, and every signature confirmed is written.
+/// Clear and Done, erases with a pen's other end, rests a hand, leaves a finger down, pauses past
+/// the idle timeout. What the kiosk promises holds whatever they did: the next customer finds the
+/// panel as blank as a fresh one, and every signature confirmed is written.
 struct RandomCustomer {
     var random: SeededRandom
     let session: Session
@@ -36,7 +36,8 @@ struct RandomCustomer {
         return Sample(clamped, time: now, erasing: erasing)
     }
 
-    /// A stroke from `start`, wandering; ends lifted, cancelled or, when `leftDown`, not at all.
+    /// A stroke from `start`, wandering; ends lifted, cancelled, withdrawn (a resting hand taken
+    /// back) or, when `leftDown`, not at all.
     mutating func stroke(from start: Point, erasing: Bool = false, leftDown: Bool = false) {
         var p = start
         handle(.down(sample(p, erasing: erasing)))
@@ -45,7 +46,7 @@ struct RandomCustomer {
             handle(.move(sample(p, erasing: erasing)))
         }
         guard !leftDown else { return }
-        handle(Int.random(in: 0..<5, using: &random) == 0 ? .cancel : .up)
+        handle([.cancel, .withdraw, .up, .up, .up][Int.random(in: 0..<5, using: &random)])
     }
 
     mutating func tap(_ rect: PixelRect) {
