@@ -8,10 +8,12 @@ import SignpadInk
 /// Multitouch (protocol B): one contact is followed at a time, the first to land. Another that
 /// lands meanwhile waits: should it write (go further than `StrokeEvent.stillRadius` from where
 /// it landed) while the followed contact lies still, or lifts still, or once none is followed,
-/// it is followed from where and when it landed, every sample since drawn at once. The still one
-/// was a hand or water resting on the glass: its stroke is withdrawn and it is let go of (ignored
-/// until it lifts, never holding back another). So a customer may rest a hand on the glass and
-/// sign with a finger, stroke after stroke. One that writes while the followed contact writes too
+/// it is followed from where and when it landed, every sample since drawn at once. So is one that
+/// lands no sooner than the followed contact and taps (lifts within `tapSeconds`, never having
+/// written) while that lies still: the tap is drawn whole, a dot or a button pressed. The still
+/// one was a hand or water resting on the glass: its stroke is withdrawn and it is let go of
+/// (ignored until it lifts, never holding back another). So a customer may rest a hand on the
+/// glass, sign with a finger stroke after stroke, and tap Done. One that writes while the followed contact writes too
 /// is in the middle of its path when that one lifts, and is let go of; so are contacts down at
 /// open and those whose events were dropped. A lift is a tracking id of −1 (BTN_TOUCH is not
 /// trusted: QEMU's virtio multitouch never releases it). A contact the panel calls a palm
@@ -71,6 +73,9 @@ public struct TouchDecoder: Sendable {
     /// A finger starting slowly covers `StrokeEvent.stillRadius` in a few samples; one that dwells
     /// longer loses the oldest after its landing.
     static let maxUnfollowedSamples = 64
+    /// A contact that lifts this soon after landing, having stayed within `StrokeEvent.stillRadius`,
+    /// was a tap; one that lay longer was resting.
+    static let tapSeconds = 1.0
 
     public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
         self.kind = kind
@@ -246,6 +251,7 @@ public struct TouchDecoder: Sendable {
     private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
         defer { previous = slots }
         noteLandingsAndWriting(time: time)
+        for index in slots.indices where isWaitingTap(index, time: time) { followTap(index, emit: emit) }
         if followed == nil, let resume = resumeTrackingID {
             resumeTrackingID = nil
             if let index = slots.firstIndex(where: { $0.trackingID == resume && $0.live && !$0.palm }) {
@@ -294,6 +300,31 @@ public struct TouchDecoder: Sendable {
     /// A contact down and not followed that has written, with its path since it landed.
     private func isWaitingWriter(_ index: Int) -> Bool {
         index != followed && slots[index].live && !slots[index].palm && slots[index].wrote && slots[index].landing != nil
+    }
+
+    /// A contact that waited beside the followed one, landing no sooner, lifted now without
+    /// writing, within `tapSeconds` of landing, while that one lies still (or none is followed).
+    private func isWaitingTap(_ index: Int, time: Double) -> Bool {
+        let before = previous[index]
+        guard index != followed, before.trackingID >= 0, !before.letGo, !before.palm, !before.wrote,
+              slots[index].trackingID < 0, let landing = before.landing, time - landing.time <= Self.tapSeconds,
+              mapping.point(x: slots[index].x, y: slots[index].y).distance(to: landing.point) <= StrokeEvent.stillRadius else { return false }
+        guard let resting = followed else { return true }
+        return liesStill(resting) && landing.time >= (slots[resting].landing?.time ?? -.infinity)
+    }
+
+    /// The tap is the customer's (a button pressed, a dot) and the still contact beside it a hand
+    /// or water resting: that is withdrawn and let go of, and the tap drawn whole.
+    private mutating func followTap(_ index: Int, emit: (StrokeEvent) -> Void) {
+        if let resting = followed {
+            if stroking { emit(.withdraw) }
+            slots[resting].letGo = true
+        }
+        follow(index, emit: emit)
+        if stroking { emit(.up) }
+        stroking = false
+        inContact = false
+        followed = nil
     }
 
     /// Follows `index` from where it landed: its samples since are drawn at once.

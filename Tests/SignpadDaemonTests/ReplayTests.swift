@@ -204,6 +204,49 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differingPixels(withHand, dry) == 0)
     }
 
+    /// The customer signs, then rests a hand on the glass in the box and taps Done beside it: the
+    /// signature is saved as signed, without the hand's dot, not held off until the idle timeout
+    /// wipes it.
+    @Test func aTapOnDoneBesideARestingHandSavesTheSignatureAsSigned() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let recording = try demoRecording()
+        typealias C = EventCode
+        func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+            InputEvent(microseconds: Int64(seconds * 1e6), type: type, code: code, value: value)
+        }
+        func frame(_ seconds: Double, slot: Int32, id: Int32, at point: (x: Int32, y: Int32)? = nil) -> [InputEvent] {
+            [event(seconds, C.EV_ABS, C.ABS_MT_SLOT, slot), event(seconds, C.EV_ABS, C.ABS_MT_TRACKING_ID, id)]
+                + (point.map { [event(seconds, C.EV_ABS, C.ABS_MT_POSITION_X, $0.x), event(seconds, C.EV_ABS, C.ABS_MT_POSITION_Y, $0.y)] } ?? [])
+                + [event(seconds, C.EV_SYN, C.SYN_REPORT, 0)]
+        }
+        let session = try offscreenSession(exporter)
+        let done = session.kiosk.layout.doneButton
+        // Screen 800×480 from axes 0…4095.
+        let doneOnPanel = (x: Int32(Double(done.minX + done.maxX) / 2 * 4096 / 800), y: Int32(Double(done.minY + done.maxY) / 2 * 4096 / 480))
+        let end = recording.events.last!.seconds
+        let events = recording.events + frame(end + 0.5, slot: 0, id: 900, at: (3800, 3050))
+            + frame(end + 1.0, slot: 1, id: 901, at: doneOnPanel) + frame(end + 1.1, slot: 1, id: -1)
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var signed = Signature()
+        for e in events {
+            decoder.feed(e) { session.handle($0, now: e.seconds) }
+            if e.seconds <= end { signed = session.kiosk.signature }
+        }
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        _ = session.tick(now: end + 1.2)
+        // No folder: nothing was ever written.
+        let metas = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".meta.json") }
+        #expect(metas.count == 1, "the tap on Done saved the signature")
+        guard let name = metas.first else { return }
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)))
+        #expect(signed.strokes.count >= 3)
+        #expect(meta.strokes == signed.strokes.count, "the hand's dot is no stroke of it")
+        #expect(meta.samples == signed.sampleCount)
+    }
+
     /// A stroke still down when the idle timeout comes: the panel is wiped as blank as a fresh
     /// one's, and the held touch's later moves draw nothing.
     @Test func aStrokeHeldThroughTheIdleTimeoutLeavesNoInk() throws {

@@ -87,14 +87,16 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     /// A drop of water holds slot 0 down and still; the kiosk gives it up at its idle timeout. The
-    /// customer's tap, landing while it stays, is followed; the drop's lift is nothing. (A finger
-    /// that writes is followed at once: `aStillContactIsWithdrawnWhenAnotherWrites`.)
+    /// customer's long press (still for 1.5 s), landing while it stays, is followed; the drop's lift
+    /// is nothing. (A finger that writes or taps is followed at once:
+    /// `aStillContactIsWithdrawnWhenAnotherWrites`, `aTapBesideAStillContactIsTheCustomers`.)
     @Test func aContactLetGoOfNoLongerHoldsBackTheNextFinger() throws {
         var before = Stream(), after = Stream()
         before.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
         after.time = before.time + 60_000_000
         after.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         after.frame(moveTo(slot: 1, x: 104, y: 100))
+        after.time += 1_500_000
         after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
         after.frame(moveTo(slot: 0, x: 905, y: 900))
         after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1), (C.EV_KEY, C.BTN_TOUCH, 0)])
@@ -109,7 +111,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
             return out
         }
         let letGo = try decode(lettingGo: true)
-        #expect(letGo.count == 5, "the drop's down, the tap's down, move and up, the next finger's down")
+        #expect(letGo.count == 5, "the drop's down, the press's down, move and up, the next finger's down")
         #expect(points(letGo) == [Point(900, 900), Point(100, 100), Point(104, 100), Point(500, 500)])
         #expect(letGo.filter { $0 == .up }.count == 1, "the drop's lift reports nothing")
         let held = try decode(lettingGo: false)
@@ -182,6 +184,39 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(points(out) == [Point(900, 900), Point(100, 100), Point(103, 100), Point(108, 100), Point(140, 100)])
         #expect(out.last == .up)
         #expect(!out.contains(.withdraw))
+    }
+
+    /// A hand or water rests in slot 0 and is followed; the customer taps (a button, a dot) in
+    /// slot 1. The resting contact's stroke is taken back and the tap is drawn whole. A press held
+    /// longer than `tapSeconds` is no tap, nor is one by a contact that landed before the still one.
+    @Test func aTapBesideAStillContactIsTheCustomers() throws {
+        var s = Stream()
+        s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
+        s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        let landed = Double(s.time) / 1e6
+        s.frame(moveTo(slot: 1, x: 103, y: 101))
+        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // the hand is let go of: the next finger is followed
+        let out = try s.decode()
+        #expect(out == [.down(Sample(Point(900, 900), time: 1.01)), .withdraw, .down(Sample(Point(100, 100), time: landed)),
+                        .move(Sample(Point(103, 101), time: landed + 0.01)), .up, .down(Sample(Point(300, 300), time: landed + 0.03))])
+
+        var long = Stream()
+        long.frame(touch(slot: 0, id: 1, x: 900, y: 900))
+        long.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        long.time += 1_000_000
+        long.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        #expect(try long.decode() == [.down(Sample(Point(900, 900), time: 1.01))], "a press of 1.01 s beside it is no tap")
+
+        // Slot 0 lands, slot 1 waits; slot 0 lifts and slot 2 lands, still; slot 1 lifts quickly.
+        var earlier = Stream()
+        earlier.frame(touch(slot: 0, id: 1, x: 900, y: 900))
+        earlier.frame(touch(slot: 1, id: 2, x: 100, y: 100))
+        earlier.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        earlier.frame(touch(slot: 2, id: 3, x: 500, y: 500))
+        earlier.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        #expect(try earlier.decode() == [.down(Sample(Point(900, 900), time: 1.01)), .up, .down(Sample(Point(500, 500), time: 1.04))],
+                "the contact that waited since before the still one landed is no tap beside it")
     }
 
     /// The followed finger writes: another that lands and writes meanwhile is not followed.

@@ -164,8 +164,11 @@ def water_files(touch_path, out_dir):
     finger in slot 1 meanwhile, without the single-touch emulation the drop holds."""
     event = evemu_event
     header = evemu_header(touch_path)
-    second = [event(t, typ, code, 1 if (typ, code) == (3, 0x2f) else value)
-              for t, typ, code, value in evemu_events(touch_path) if not (typ == 1 or (typ == 3 and code < 2))]
+
+    def second_finger(path):
+        return [event(t, typ, code, 1 if (typ, code) == (3, 0x2f) else value)
+                for t, typ, code, value in evemu_events(path) if not (typ == 1 or (typ == 3 and code < 2))]
+    second = second_finger(touch_path)
     with open(os.path.join(out_dir, 'water-down.evemu'), 'w') as out:
         out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, 500), event(1, 3, 0x35, 3800), event(1, 3, 0x36, 3050),
                                  event(1, 1, 0x14a, 1), event(1, 3, 0, 3800), event(1, 3, 1, 3050), event(1, 0, 0, 0)])
@@ -173,6 +176,9 @@ def water_files(touch_path, out_dir):
         out.writelines(header + [event(1, 3, 0x2f, 0), event(1, 3, 0x39, -1), event(1, 1, 0x14a, 0), event(1, 0, 0, 0)])
     with open(os.path.join(out_dir, 'signature-second-finger.evemu'), 'w') as out:
         out.writelines(header + second)
+    # A tap on Done by a finger in slot 1 beside the drop (from scripts/vm-e2e's tap-done.evemu).
+    with open(os.path.join(out_dir, 'tap-done-second-finger.evemu'), 'w') as out:
+        out.writelines(header + second_finger(os.path.join(out_dir, 'tap-done.evemu')))
     # Water that makes and breaks contact where the drop lands: 20 contacts of 0.05 s, one every
     # 0.4 s, wandering 2 px.
     flicker = []
@@ -682,15 +688,17 @@ def main():
     else:
         check(name, False, f'no screendump; {water}')
     resting = fields('RESTING')
-    name = '3 a hand resting on the glass while a finger signs: its dot is taken back at once, and the signature is as on a dry panel'
+    name = ('3 a hand resting on the glass while a finger signs: its dot is taken back at once, and the signature is as on a dry panel; '
+            'a tap on Done beside it, rested again, saves the signature')
     if shots['resting-signed']:
         d, ink = against_replay(shots['resting-signed'])
         wiped = region_diff(shots['resting-signed'][2], expected_signed[2], W, drop) if shots['resting-signed'][:2] == (W, H) else 1
-        told = (len(resting) == 1 and resting[0].get('withdrawn') == '1' and resting[0].get('letgo') == '0'
-                and resting[0].get('alive') == 'yes')
+        told = (len(resting) == 1 and resting[0].get('withdrawn') == '2' and resting[0].get('letgo') == '0'
+                and resting[0].get('saved') == '1' and resting[0].get('strokes') == '5' and resting[0].get('alive') == 'yes')
         check(name, told and wiped == 0 and d < 0.002 and ink > 500,
               f"the hand down at (950, 572), the demo signature signed beside it at once: {ink} ink pixels, {100 * d:.3f}% of the "
-              f"box differs from signpad replay of the dry panel, {100 * wiped:.1f}% of the pixels around the hand; {resting}")
+              f"box differs from signpad replay of the dry panel, {100 * wiped:.1f}% of the pixels around the hand; then the hand "
+              f"down again and a tap on Done beside it: {resting}")
     else:
         check(name, False, f'no screendump; {resting}')
     flicker = fields('FLICKER')
