@@ -147,15 +147,10 @@ public struct Kiosk: Sendable {
                 touch = .none
                 act(on: .down(origin), now: now, into: &effects)
             }
-        case .up, .cancel:
-            if flicker.lift(now: now) { noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep) }
-            if case .held = touch {
-                touch = .none
-                return
-            }
-        case .withdraw:
-            // No activity: the contact lies where it lay; a finger that writes instead lands next.
-            flicker.lift(now: now)
+        case .up, .cancel, .withdraw:
+            // A withdrawal is no activity: the contact lies where it lay, and the finger that
+            // writes or taps instead lands next.
+            if flicker.lift(now: now) && event != .withdraw { noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep) }
             if case .held = touch {
                 touch = .none
                 return

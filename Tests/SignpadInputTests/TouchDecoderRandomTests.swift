@@ -58,7 +58,7 @@ import SignpadTestSupport
                 switch last ? 0 : Int.random(in: 0..<20, using: &random) {
                 case 0...1:
                     slots[slot] = nil
-                    body += [(C.EV_ABS, C.ABS_MT_SLOT, s), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)]
+                    body += lift(slot: s)
                 case 2:
                     slots[slot]!.palm = true
                     body += [(C.EV_ABS, C.ABS_MT_SLOT, s), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)]

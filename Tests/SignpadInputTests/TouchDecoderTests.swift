@@ -44,6 +44,10 @@ func touch(slot: Int32, id: Int32, x: Int32, y: Int32) -> [(UInt16, UInt16, Int3
     [(C.EV_ABS, C.ABS_MT_SLOT, slot), (C.EV_ABS, C.ABS_MT_TRACKING_ID, id), (C.EV_ABS, C.ABS_MT_POSITION_X, x), (C.EV_ABS, C.ABS_MT_POSITION_Y, y)]
 }
 
+func lift(slot: Int32) -> [(UInt16, UInt16, Int32)] {
+    [(C.EV_ABS, C.ABS_MT_SLOT, slot), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)]
+}
+
 func moveTo(slot: Int32, x: Int32, y: Int32) -> [(UInt16, UInt16, Int32)] {
     [(C.EV_ABS, C.ABS_MT_SLOT, slot), (C.EV_ABS, C.ABS_MT_POSITION_X, x), (C.EV_ABS, C.ABS_MT_POSITION_Y, y)]
 }
@@ -62,7 +66,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         var s = Stream()
         s.frame(touch(slot: 0, id: 5, x: 100, y: 100) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
         s.frame(moveTo(slot: 0, x: 200, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 0))
         let out = try s.decode()
         #expect(out.count == 3)
         #expect(out[0] == .down(Sample(Point(100, 100), time: 1.01)))
@@ -77,9 +81,9 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(touch(slot: 1, id: 2, x: 800, y: 800))
         s.frame(moveTo(slot: 1, x: 810, y: 810) + moveTo(slot: 0, x: 120, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 0))
         s.frame(moveTo(slot: 1, x: 820, y: 820))  // the second finger alone: still ignored
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // a new finger
         let out = try s.decode()
         #expect(points(out) == [Point(100, 100), Point(120, 100), Point(300, 300)])
@@ -97,9 +101,9 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         after.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         after.frame(moveTo(slot: 1, x: 104, y: 100))
         after.time += 1_500_000
-        after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        after.frame(lift(slot: 1))
         after.frame(moveTo(slot: 0, x: 905, y: 900))
-        after.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1), (C.EV_KEY, C.BTN_TOUCH, 0)])
+        after.frame(lift(slot: 0) + [(C.EV_KEY, C.BTN_TOUCH, 0)])
         after.frame(touch(slot: 0, id: 3, x: 500, y: 500) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
 
         func decode(lettingGo: Bool) throws -> [StrokeEvent] {
@@ -152,12 +156,12 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(moveTo(slot: 1, x: 106, y: 100))
         s.frame(moveTo(slot: 1, x: 130, y: 100))
         s.frame(moveTo(slot: 1, x: 160, y: 110))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         s.frame(touch(slot: 1, id: 3, x: 300, y: 300))
         s.frame(moveTo(slot: 1, x: 340, y: 300))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         s.frame(moveTo(slot: 0, x: 960, y: 900))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 0))
         let out = try s.decode()
         #expect(Array(out.prefix(4)) == [.down(Sample(Point(900, 900), time: 1.01)), .move(Sample(Point(905, 903), time: 1.02)),
                                          .withdraw, .down(Sample(Point(100, 100), time: landed))])
@@ -175,10 +179,10 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         let landed = Double(s.time) / 1e6
         s.frame(moveTo(slot: 1, x: 103, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 0))
         s.frame(moveTo(slot: 1, x: 108, y: 100))
         s.frame(moveTo(slot: 1, x: 140, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         let out = try s.decode()
         #expect(Array(out.prefix(3)) == [.down(Sample(Point(900, 900), time: 1.01)), .up, .down(Sample(Point(100, 100), time: landed))])
         #expect(points(out) == [Point(900, 900), Point(100, 100), Point(103, 100), Point(108, 100), Point(140, 100)])
@@ -195,7 +199,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         let landed = Double(s.time) / 1e6
         s.frame(moveTo(slot: 1, x: 103, y: 101))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         s.frame(touch(slot: 1, id: 3, x: 300, y: 300))  // the hand is let go of: the next finger is followed
         let out = try s.decode()
         #expect(out == [.down(Sample(Point(900, 900), time: 1.01)), .withdraw, .down(Sample(Point(100, 100), time: landed)),
@@ -205,16 +209,16 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         long.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         long.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         long.time += 1_000_000
-        long.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        long.frame(lift(slot: 1))
         #expect(try long.decode() == [.down(Sample(Point(900, 900), time: 1.01))], "a press of 1.01 s beside it is no tap")
 
         // Slot 0 lands, slot 1 waits; slot 0 lifts and slot 2 lands, still; slot 1 lifts quickly.
         var earlier = Stream()
         earlier.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         earlier.frame(touch(slot: 1, id: 2, x: 100, y: 100))
-        earlier.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        earlier.frame(lift(slot: 0))
         earlier.frame(touch(slot: 2, id: 3, x: 500, y: 500))
-        earlier.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        earlier.frame(lift(slot: 1))
         #expect(try earlier.decode() == [.down(Sample(Point(900, 900), time: 1.01)), .up, .down(Sample(Point(500, 500), time: 1.04))],
                 "the contact that waited since before the still one landed is no tap beside it")
     }
@@ -238,7 +242,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         s.frame(moveTo(slot: 1, x: 150, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         let out = try s.decode()
         #expect(points(out) == [Point(100, 100), Point(150, 100)])
         #expect(out.last == .up)
@@ -318,7 +322,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame(touch(slot: 1, id: 8, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 560, y: 500))
         s.frame(moveTo(slot: 1, x: 102, y: 100))
-        s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        s.frame(lift(slot: 1))
         var out: [StrokeEvent] = []
         for e in s.events { decoder.feed(e) { out.append($0) } }
         #expect(points(out) == [Point(100, 100), Point(102, 100)])
@@ -465,7 +469,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         stream.frame(touch(slot: 1, id: 5, x: 100, y: 200))
         stream.frame(touch(slot: 300, id: 6, x: 900, y: 900))
         stream.frame(moveTo(slot: 1, x: 300, y: 200))
-        stream.frame([(C.EV_ABS, C.ABS_MT_SLOT, 1), (C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
+        stream.frame(lift(slot: 1))
         let events = try stream.decode(device)
         #expect(points(events) == [Point(100, 200), Point(300, 200)])
         #expect(events.count == 3, "down, move, up: \(events)")

@@ -517,12 +517,18 @@ def main():
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
+    # The drop (and the resting hand) lands at panel (3800, 3050): screen (950, 572), right of the signature.
+    drop = (930, 552, 970, 592)
 
     def against_replay(shot):
         """How much of the box differs from signpad replay's signed screen, and the ink pixels in it."""
         if shot[:2] != (W, H):
             return 1, 0
         return region_diff(shot[2], expected_signed[2], W, box), dark_pixels(shot[2], W, box)
+
+    def around_drop(shot):
+        """How much of the area where the drop or hand lies differs from the signed dry panel's."""
+        return region_diff(shot[2], expected_signed[2], W, drop) if shot[:2] == (W, H) else 1
 
     def against_fresh(shot):
         """How much of the box differs from the fresh kiosk's."""
@@ -674,12 +680,10 @@ def main():
         check(name, False, f'no screendump; {putdown}')
     water = fields('WATER')
     name = '3 a touch left down past the idle timeout is let go of: its dot is wiped and the next finger signs'
-    # The drop lands at panel (3800, 3050): screen (950, 572), right of the signature.
-    drop = (930, 552, 970, 592)
     if shots['water-dot'] and shots['water-signed']:
         dot = dark_pixels(shots['water-dot'][2], W, drop)
         d, ink = against_replay(shots['water-signed'])
-        wiped = region_diff(shots['water-signed'][2], expected_signed[2], W, drop) if shots['water-signed'][:2] == (W, H) else 1
+        wiped = around_drop(shots['water-signed'])
         told = len(water) == 1 and water[0].get('letgo') == '1' and water[0].get('alive') == 'yes'
         check(name, told and dot >= 3 and wiped == 0 and d < 0.002 and ink > 500,
               f"the drop's dot: {dot} ink pixels, then {100 * wiped:.1f}% of the pixels around it differ from the dry panel's; "
@@ -692,7 +696,7 @@ def main():
             'a tap on Done beside it, rested again, saves the signature')
     if shots['resting-signed']:
         d, ink = against_replay(shots['resting-signed'])
-        wiped = region_diff(shots['resting-signed'][2], expected_signed[2], W, drop) if shots['resting-signed'][:2] == (W, H) else 1
+        wiped = around_drop(shots['resting-signed'])
         told = (len(resting) == 1 and resting[0].get('withdrawn') == '2' and resting[0].get('letgo') == '0'
                 and resting[0].get('saved') == '1' and resting[0].get('strokes') == '5' and resting[0].get('alive') == 'yes')
         check(name, told and wiped == 0 and d < 0.002 and ink > 500,
