@@ -499,7 +499,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'RESTING', 'FLICKER', 'FAULTY'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'RESTING', 'FLICKER', 'FAULTY', 'ROTATED'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -513,7 +513,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'resting-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'rotated', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'resting-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -637,6 +637,20 @@ def main():
               f"the usb-tablet taken first; the uinput touchscreen in its place: {ink} ink pixels, {100 * d:.3f}% of the box differs from signpad replay; {auto}")
     else:
         check('3 without input.device a touchscreen that appears replaces the absolute pointer', False, f'no screendump; {auto}')
+    rotated = fields('ROTATED')
+    if shots['rotated']:
+        expected_rotated = read_png(os.path.join(args.expected, 'rotated.png'))
+        # The box as the portrait kiosk lays it out, turned into the panel's rows and columns.
+        (bx0, by0, bx1, by1), _, _ = layout(H, W)
+        turned_box = (by0, H - bx1, by1, H - bx0)
+        layout_d = region_diff(shots['rotated'][2], expected_rotated[2], W, whole) if shots['rotated'][:2] == (W, H) else 1
+        d = region_diff(shots['rotated'][2], expected_rotated[2], W, turned_box) if shots['rotated'][:2] == (W, H) else 1
+        ink = dark_pixels(shots['rotated'][2], W, turned_box)
+        told = len(rotated) == 1 and rotated[0].get('turned') == '1' and rotated[0].get('alive') == 'yes'
+        check('4 a portrait-mounted panel (rotation 90) shows the kiosk turned, with the ink under the finger', told and layout_d < 0.005 and d < 0.002 and ink > 500,
+              f"{100 * layout_d:.3f}% of pixels differ from signpad replay's turned screen; in the box {ink} ink pixels, {100 * d:.3f}% differ; {rotated}")
+    else:
+        check('4 a portrait-mounted panel (rotation 90) shows the kiosk turned, with the ink under the finger', False, f'no screendump; {rotated}')
     pen = fields('PEN')
     name = '3 a panel\'s pen and touchscreen are read together; touches are ignored while the pen hovers'
     if shots['palm-inked'] and shots['palm-withdrawn']:
