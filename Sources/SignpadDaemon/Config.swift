@@ -123,6 +123,7 @@ public struct Config: Sendable {
         default: throw r.error("export.background", "expected \"white\" or \"transparent\"")
         }
         export.group = try r.optionalString("export.group", default: "")
+        export.createsFolder = try r.bool("export.create_directory", default: true)
         retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
         if let spool = spoolDirectory, !spool.hasPrefix("/") {

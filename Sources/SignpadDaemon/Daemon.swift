@@ -61,7 +61,8 @@ public final class Daemon {
         let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,
                                 spool: config.spoolDirectory.map(SignatureSpool.init))
         defer { exporter.stop() }
-        do { try exporter.prepare() } catch { logger.error("export folder: \(error); signatures are kept and retried") }
+        // Not here: a share that does not answer would keep the kiosk dark.
+        exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
         var lost = false

@@ -30,16 +30,21 @@ public final class Exporter: @unchecked Sendable {
     }
 
     private let writer: FolderWriter
-    /// The folder write; a test can put a write that hangs in its place.
+    /// The folder write, and the folder's preparation; a test can put ones that hang in their place.
     private let writeFiles: ([(name: String, bytes: [UInt8])]) throws -> Void
+    private let prepareFolder: () throws -> Void
     private let spool: SignatureSpool?
     private let options: ExportOptions
     private let retrySeconds: Double
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var finished: [Result] = []
-    /// The signature being written and when its write began (monotonic nanoseconds).
-    private var writing: (job: Job, since: UInt64)?
+    /// What the writer thread is doing and since when (monotonic nanoseconds): writing a job, or
+    /// preparing the folder (no job).
+    private var busy: (job: Job?, since: UInt64)?
+    /// A preparation of the folder the writer thread is to run before its next write, with what
+    /// to call on its failure (see `prepareBeforeWriting`).
+    private var preparation: (@Sendable (Error) -> Void)?
     private var stopping = false
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
@@ -53,10 +58,11 @@ public final class Exporter: @unchecked Sendable {
     }
 
     init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool?,
-         write: (([(name: String, bytes: [UInt8])]) throws -> Void)?) {
-        let writer = FolderWriter(directory: directory, group: options.group)
+         write: (([(name: String, bytes: [UInt8])]) throws -> Void)?, prepare: (() throws -> Void)? = nil) {
+        let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder)
         self.writer = writer
         writeFiles = write ?? { try writer.write($0) }
+        prepareFolder = prepare ?? { try writer.prepare() }
         self.spool = spool
         spoolerDone = spool == nil
         self.options = options
@@ -89,7 +95,18 @@ public final class Exporter: @unchecked Sendable {
     public var directory: String { writer.directory }
 
     /// Removes temporary files a crash left behind; reports a folder that cannot be used.
-    public func prepare() throws { try writer.prepare() }
+    public func prepare() throws { try prepareFolder() }
+
+    /// The same on the writer's thread, before its next write, so that a folder that does not
+    /// answer (a network share whose server is down at boot) holds up nothing but the writes: the
+    /// caller goes on, and signatures confirmed meanwhile go to the spool. `failed` is called on
+    /// that thread.
+    public func prepareBeforeWriting(failed: @escaping @Sendable (Error) -> Void) {
+        condition.lock()
+        preparation = failed
+        condition.broadcast()
+        condition.unlock()
+    }
 
     public func submit(_ record: SignatureRecord, exportID: Int) {
         enqueue(Job(exportID: exportID, record: record, spooled: false, spoolTried: spool == nil))
@@ -135,13 +152,15 @@ public final class Exporter: @unchecked Sendable {
         return queue.filter { !$0.spooled }.count
     }
 
-    /// The signature whose write has run longer than `seconds`, if one has. A share that stopped
-    /// answering returns no error, so this is how staff learn of it.
+    /// The signature whose write has run longer than `seconds`, if one has, or the first one
+    /// waiting on a preparation of the folder that has. A share that stopped answering returns no
+    /// error, so this is how staff learn of it.
     public func writeRunning(longerThan seconds: Double) -> (exportID: Int?, recordID: String)? {
         condition.lock()
         defer { condition.unlock() }
-        guard let writing, Double(DispatchTime.now().uptimeNanoseconds - writing.since) / 1e9 > seconds else { return nil }
-        return (writing.job.exportID, writing.job.record.id)
+        guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds,
+              let job = busy.job ?? queue.first else { return nil }
+        return (job.exportID, job.record.id)
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
@@ -149,7 +168,7 @@ public final class Exporter: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !queue.isEmpty || writing != nil {
+        while !queue.isEmpty || busy != nil {
             if !condition.wait(until: deadline) { return false }
         }
         return true
@@ -214,13 +233,23 @@ public final class Exporter: @unchecked Sendable {
     private func writeLoop() {
         condition.lock()
         while true {
+            if let failed = preparation, !(stopping && queue.isEmpty) {
+                preparation = nil
+                busy = (nil, DispatchTime.now().uptimeNanoseconds)
+                condition.unlock()
+                do { try prepareFolder() } catch { failed(error) }
+                condition.lock()
+                busy = nil
+                condition.broadcast()
+                continue
+            }
             guard let job = queue.first, job.spoolTried else {
                 // Stopping, the writer still empties the queue; it waits only for the spool's go.
                 if stopping && (queue.isEmpty || spoolerDone) { break }
                 condition.wait()
                 continue
             }
-            writing = (job, DispatchTime.now().uptimeNanoseconds)
+            busy = (job, DispatchTime.now().uptimeNanoseconds)
             condition.unlock()
             var failure: String?
             do {
@@ -229,7 +258,7 @@ public final class Exporter: @unchecked Sendable {
                 failure = "\(error)"
             }
             condition.lock()
-            writing = nil
+            busy = nil
             let index = queue.firstIndex { $0.record.id == job.record.id }
             var spoolError = index.flatMap { queue[$0].spoolError }
             if failure == nil, let index {

@@ -32,6 +32,7 @@ public struct Replay {
     public func run(_ recording: EvemuRecording, outputDirectory: String, log: @escaping (String) -> Void) throws -> Outcome {
         var config = self.config
         config.exportDirectory = outputDirectory
+        config.export.createsFolder = true
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         let exporter = Exporter(directory: outputDirectory, options: config.export, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }

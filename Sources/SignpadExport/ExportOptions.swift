@@ -15,9 +15,12 @@ public struct ExportOptions: Equatable, Sendable {
     public var pen: SmootherOptions
     /// Group that owns exported files (0640) and the folder (0750); nil keeps the daemon's.
     public var group: String?
+    /// Whether a missing folder is made. Not for a folder on a network share: while the share is
+    /// not mounted, one made would be on local disk, hidden under the share once it is.
+    public var createsFolder: Bool
 
     public init(formats: [ExportFormat] = ExportFormat.allCases, margin: Int = 16, scale: Double = 1, transparent: Bool = false,
-                inkColor: UInt32 = 0x000000, pen: SmootherOptions = SmootherOptions(), group: String? = nil) {
+                inkColor: UInt32 = 0x000000, pen: SmootherOptions = SmootherOptions(), group: String? = nil, createsFolder: Bool = true) {
         self.formats = formats
         self.margin = margin
         self.scale = scale
@@ -25,6 +28,7 @@ public struct ExportOptions: Equatable, Sendable {
         self.inkColor = inkColor
         self.pen = pen
         self.group = group
+        self.createsFolder = createsFolder
     }
 }
 

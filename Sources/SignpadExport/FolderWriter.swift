@@ -12,11 +12,16 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
         let reason = String(cString: strerror(errno))
         switch errno {
         case ENOSPC: return "\(path): \(operation): the disk is full (\(reason))"
+        case ENOENT where operation == Self.creatingFolder:
+            let above = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            return "\(path): \(operation): the folder it goes in, \(above.isEmpty ? "/" : above), is missing (\(reason))"
         case ENOENT: return "\(path): \(operation): the export folder is missing (\(reason))"
         case EACCES, EPERM, EROFS: return "\(path): \(operation): the export folder is not writable (\(reason))"
         default: return "\(path): \(operation) failed: \(reason)"
         }
     }
+
+    static let creatingFolder = "creating the folder"
 }
 
 /// Writes files so that a reader of the folder never sees a partial one: each goes to a hidden
@@ -24,21 +29,24 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
 public struct FolderWriter: Sendable {
     public let directory: String
     public let group: String?
+    /// Whether `prepare` and `write` make the folder when it is missing (see `ExportOptions.createsFolder`).
+    public let createsFolder: Bool
     /// Exports are 0640; a configuration file keeps the mode it had.
     public let fileMode: mode_t
     /// Given when the files must keep the owner and group of the ones they replace.
     public let owner: (uid: uid_t, gid: gid_t)?
 
-    public init(directory: String, group: String? = nil, fileMode: mode_t = 0o640, owner: (uid: uid_t, gid: gid_t)? = nil) {
+    public init(directory: String, group: String? = nil, createsFolder: Bool = true, fileMode: mode_t = 0o640, owner: (uid: uid_t, gid: gid_t)? = nil) {
         self.directory = directory
         self.group = group
+        self.createsFolder = createsFolder
         self.fileMode = fileMode
         self.owner = owner
     }
 
     public static let temporaryPrefix = ".signpad-"
 
-    /// At start: creates the folder if needed and removes temporary files a crash left behind.
+    /// At start: creates the folder if needed (and allowed) and removes temporary files a crash left behind.
     /// A folder signpad may write but not list (a drop box on a share) keeps any leftovers.
     public func prepare() throws(ExportError) {
         try createFolder()
@@ -51,9 +59,10 @@ public struct FolderWriter: Sendable {
         for name in names where name.hasPrefix(Self.temporaryPrefix) { removeIfAbandoned("\(directory)/\(name)") }
     }
 
-    /// Creates the folder (0750) if it is missing.
+    /// Creates the folder (0750) if it is missing and `createsFolder` allows it.
     private func createFolder() throws(ExportError) {
-        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: "creating the folder", errno: errno) }
+        guard createsFolder else { return }
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: ExportError.creatingFolder, errno: errno) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
     }
 
@@ -71,7 +80,7 @@ public struct FolderWriter: Sendable {
         if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
     }
 
-    /// Writes the files, creating the folder if it went missing. It never lists the folder:
+    /// Writes the files, creating the folder if it went missing (and that is allowed). It never lists the folder:
     /// that takes time in proportion to all it holds, and a back office may let years of
     /// signatures collect in it, on a network share.
     public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {

@@ -9,6 +9,7 @@ import SignpadInk
         #expect(config.exportDirectory == "/var/lib/signpad/signatures")
         #expect(config.pen.width == .constant(2.5))
         #expect(config.display.rotation == .none)
+        #expect(config.export.createsFolder)
         #expect(config.effectiveTOML.contains("[export]\ndirectory = \"/var/lib/signpad/signatures\""))
     }
 
@@ -26,6 +27,7 @@ import SignpadInk
         [export]
         formats = ["png", "json"]
         scale = 2
+        create_directory = false
         [kiosk]
         prompt = "Bitte hier unterschreiben"
         """
@@ -37,6 +39,7 @@ import SignpadInk
         #expect(config.inkColor == 0x102030)
         #expect(config.export.formats == [.png, .json])
         #expect(config.export.scale == 2)
+        #expect(!config.export.createsFolder)
         #expect(config.labels.prompt == "Bitte hier unterschreiben")
     }
 

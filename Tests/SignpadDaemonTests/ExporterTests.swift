@@ -84,6 +84,87 @@ func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDir
         #expect(names(spool).isEmpty, "written, so no longer spooled")
     }
 
+    @Test func aFolderThatDoesNotAnswerAtStartHoldsUpNothingButTheWrites() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/signatures", spool = parent + "/spool"
+        // A network share whose server is down at boot: preparing the folder waits until the test lets it go.
+        let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool), write: nil, prepare: {
+                                    entered.signal()
+                                    _ = answer.wait(timeout: .now() + 10)
+                                    try FolderWriter(directory: exports).prepare()
+                                })
+        defer { exporter.stop() }
+        let failures = CollectedLog()
+        exporter.prepareBeforeWriting { failures.append("\($0)") }
+        #expect(entered.wait(timeout: .now() + 5) == .success, "the preparation began on the writer's thread")
+        #expect(exporter.writeRunning(longerThan: 0) == nil, "no signature waits on it yet")
+
+        exporter.submit(record("first"), exportID: 1)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while exporter.pendingOutsideSpool > 0 && Date() < deadline { usleep(10_000) }
+        #expect(names(spool) == ["20261121T170502Z-first.spool.json"], "confirmed while the folder hung: on disk at once")
+        #expect(names(exports).isEmpty)
+        #expect(exporter.writeRunning(longerThan: 0)?.recordID == "20261121T170502Z-first", "staff learn that it waits")
+
+        answer.signal()
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(exporter.results().map(\.error) == [nil])
+        #expect(names(exports) == ["20261121T170502Z-first.json", "20261121T170502Z-first.meta.json"])
+        #expect(names(spool).isEmpty)
+        #expect(failures.text.isEmpty)
+    }
+
+    @Test func aFolderThatCannotBePreparedIsReportedAndItsWritesRetried() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/mount/signatures"  // mount/ is missing until the test makes it
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05)
+        defer { exporter.stop() }
+        let failures = CollectedLog()
+        exporter.prepareBeforeWriting { failures.append("\($0)") }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while failures.text.isEmpty && Date() < deadline { usleep(10_000) }
+        #expect(failures.text == "\(exports): creating the folder: the folder it goes in, \(parent)/mount, is missing (No such file or directory)")
+
+        exporter.submit(record("one"), exportID: 1)
+        #expect(!exporter.waitUntilIdle(timeout: 0.2))
+        try FileManager.default.createDirectory(atPath: parent + "/mount", withIntermediateDirectories: true)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(!failures.text.contains("\n"), "the preparation runs once")
+    }
+
+    @Test func aFolderOnAShareThatIsNotMountedIsNotMadeOnLocalDisk() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        // The mount point is there on local disk; the folder inside the share is not, until it is mounted.
+        let mountPoint = parent + "/share", exports = mountPoint + "/signatures", spool = parent + "/spool"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json], createsFolder: false), retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool))
+        defer { exporter.stop() }
+        let failures = CollectedLog()
+        exporter.prepareBeforeWriting { failures.append("\($0)") }
+        exporter.submit(record("one"), exportID: 1)
+        #expect(!exporter.waitUntilIdle(timeout: 0.3), "not written while the share is away")
+        #expect(names(mountPoint).isEmpty, "nothing made under the mount point")
+        #expect(names(spool) == ["20261121T170502Z-one.spool.json"])
+        let results = exporter.results()
+        #expect(!results.isEmpty && results.allSatisfy { $0.error?.contains("the export folder is missing") == true }, "\(results)")
+        #expect(failures.text.contains("\(exports): opening the folder: the export folder is missing"), "\(failures.text)")
+
+        // The share is mounted: its folder is there.
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(names(spool).isEmpty)
+    }
+
     @Test func aWrittenSignatureLeavesNothingInTheSpool() throws {
         let parent = scratch()
         defer { removeScratch(parent) }

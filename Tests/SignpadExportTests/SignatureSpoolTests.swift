@@ -39,7 +39,7 @@ import SignpadInk
         let spool = SignatureSpool(directory: dir)
         try spool.keep(sampleRecord())
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/a.spool.json", contents: Data(contents.utf8))
+        #expect(FileManager.default.createFile(atPath: dir + "/a.spool.json", contents: Data(contents.utf8)))
         let (records, problems) = try spool.recover()
         #expect(records.map(\.id) == [sampleRecord().id], "the good file is still read")
         #expect(problems.count == 1)
