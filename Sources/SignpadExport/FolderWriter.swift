@@ -127,7 +127,12 @@ public struct FolderWriter: Sendable {
     private func openLocked(_ temporary: String) throws(ExportError) -> Int32 {
         for _ in 0..<3 {
             let fd = open(temporary, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, fileMode)
-            guard fd >= 0 else { throw ExportError(path: temporary, operation: "creating", errno: errno) }
+            guard fd >= 0 else {
+                // A missing folder is named, not the hidden file that could not go in it: staff need its name.
+                let error = errno
+                throw error == ENOENT && access(directory, F_OK) != 0 ? ExportError(path: directory, operation: "writing into it", errno: error)
+                                                                      : ExportError(path: temporary, operation: "creating", errno: error)
+            }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let error = errno
                 // Another writer has this very file: the same signature written twice at once.

@@ -155,7 +155,7 @@ func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDir
         #expect(names(mountPoint).isEmpty, "nothing made under the mount point")
         #expect(names(spool) == ["20261121T170502Z-one.spool.json"])
         let results = exporter.results()
-        #expect(!results.isEmpty && results.allSatisfy { $0.error?.contains("the export folder is missing") == true }, "\(results)")
+        #expect(!results.isEmpty && results.allSatisfy { $0.error == "\(exports): writing into it: the export folder is missing (No such file or directory)" }, "\(results)")
         #expect(failures.text.contains("\(exports): opening the folder: the export folder is missing"), "\(failures.text)")
 
         // The share is mounted: its folder is there.
