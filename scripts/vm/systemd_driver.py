@@ -134,6 +134,11 @@ def main():
     check('S11 an export folder failing retry after retry is said once in the journal, and its end is said',
           exportlog.get('failed') == '1' and exportlog.get('mended') == '1',
           f"the folder unwritable for three retries: {exportlog['text']}")
+    away, mounted, unmounted = said('shareaway'), said('sharemounted'), said('shareunmounted')
+    check('S12 an export folder inside a share mounted after the start: spooled meanwhile, nothing on local disk, written to the share once mounted',
+          away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and
+          mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
+          f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
