@@ -13,8 +13,8 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
         switch errno {
         case ENOSPC: return "\(path): \(operation): the disk is full (\(reason))"
         case ENOENT where operation == Self.creatingFolder:
-            let above = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            return "\(path): \(operation): the folder it goes in, \(above.isEmpty ? "/" : above), is missing (\(reason))"
+            let above = path.split(separator: "/").dropLast().joined(separator: "/")
+            return "\(path): \(operation): the folder it goes in, /\(above), is missing (\(reason))"
         case ENOENT: return "\(path): \(operation): the export folder is missing (\(reason))"
         case EACCES, EPERM, EROFS: return "\(path): \(operation): the export folder is not writable (\(reason))"
         default: return "\(path): \(operation) failed: \(reason)"

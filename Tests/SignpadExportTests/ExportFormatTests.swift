@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SignpadExport
+@testable import SignpadExport
 import SignpadInk
 
 /// A small signature with two strokes and a tap, pressure on some samples.
@@ -173,6 +173,24 @@ func temporaryDirectory() -> String {
         #expect(fileMode == 0o640)
         #expect(dirMode == 0o750)
         #expect(FileManager.default.contents(atPath: dir + "/a.png") == Data([1, 2, 3]))
+    }
+
+    @Test func aFolderThatMayNotBeMadeIsNamedMissingAndAMissingParentIsNamed() throws {
+        let parent = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let notMade = FolderWriter(directory: parent + "/signatures", createsFolder: false)
+        #expect(throws: ExportError(path: parent + "/signatures", operation: "writing into it", errno: ENOENT)) { try notMade.write([("a.json", [1])]) }
+        #expect(!FileManager.default.fileExists(atPath: parent + "/signatures"))
+        #expect(throws: ExportError(path: parent + "/signatures", operation: "opening the folder", errno: ENOENT)) { try notMade.prepare() }
+
+        // Made, but in a folder that is not there (with the trailing slash a configuration may have).
+        do {
+            try FolderWriter(directory: parent + "/share/signatures/").prepare()
+            Issue.record("a folder was made in a missing one")
+        } catch {
+            #expect(error.description == "\(parent)/share/signatures/: creating the folder: the folder it goes in, \(parent)/share, is missing (No such file or directory)")
+        }
     }
 
     /// Several kiosks often write to one folder on a network share. One starting must not
