@@ -71,6 +71,7 @@ import SignpadInk
         ("[export]\ndirectory = \"\"\n", 2, "export.directory", "expected an absolute path"),
         ("[export]\ndirectory = \"signatures\"\n", 2, "export.directory", "expected an absolute path (starting with /), got \"signatures\""),
         ("[export]\nspool_directory = \"spool\"\n", 2, "export.spool_directory", "or \"\" for memory only"),
+        ("[export]\ncreate_directory = \"no\"\n", 2, "export.create_directory", "expected true or false, got a string"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
         do {
