@@ -163,6 +163,15 @@ public final class Exporter: @unchecked Sendable {
         return (job.exportID, job.record.id)
     }
 
+    /// Whether the folder's preparation (see `prepareBeforeWriting`) has run longer than `seconds`:
+    /// a share that has not answered since the start, which no signature may be waiting on yet.
+    public func preparationRunning(longerThan seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let busy, busy.job == nil else { return false }
+        return Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds
+    }
+
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
     public func waitUntilIdle(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)

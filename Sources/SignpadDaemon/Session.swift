@@ -42,6 +42,10 @@ public final class Session {
     var stalledWriteSeconds = 30.0
     /// The signature whose hanging write staff have been told of.
     private var reportedStall: String?
+    /// Whether the journal has been told that the folder's preparation hangs.
+    private var reportedPreparationStall = false
+    /// Where signatures wait while the folder does not answer.
+    private var keptWhere: String { config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
     public init(config: Config, display: Display, exporter: Exporter, deviceName: String, log: @escaping (String) -> Void) throws {
         self.config = config
@@ -90,11 +94,15 @@ public final class Session {
             }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
+        // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
+        if !reportedPreparationStall && exporter.preparationRunning(longerThan: stalledWriteSeconds) {
+            reportedPreparationStall = true
+            log("export folder \(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s since the start (a network share whose server is down?); signatures confirmed meanwhile are \(keptWhere) and written once it answers")
+        }
         if let stalled = exporter.writeRunning(longerThan: stalledWriteSeconds), stalled.recordID != reportedStall {
             reportedStall = stalled.recordID
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
-            let kept = config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory"
-            log("export of \(stalled.recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(kept): \(reason)")
+            log("export of \(stalled.recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
             lastFailure = reason
             apply(kiosk.exportFinished(stalled.exportID, error: reason, now: now), now: now)
         }

@@ -373,6 +373,28 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(message == .saved, "the write returned: the staff message gives way to saved")
     }
 
+    @Test func aFolderThatDoesNotAnswerSinceTheStartIsLoggedOnceBeforeAnySignatureWaits() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        let answer = DispatchSemaphore(value: 0)
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), retrySeconds: 0.05, spool: nil, write: nil,
+                                prepare: { _ = answer.wait(timeout: .now() + 10) })
+        defer { exporter.stop() }
+        exporter.prepareBeforeWriting { _ in }
+        let log = CollectedLog()
+        let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
+                                  exporter: exporter, deviceName: "t") { log.append($0) }
+        session.stalledWriteSeconds = 0.2
+        session.tick(now: 1)
+        #expect(log.text.isEmpty, "not yet long enough")
+        usleep(300_000)
+        session.tick(now: 2)
+        session.tick(now: 3)
+        #expect(log.text == "export folder \(parent)/signatures: no answer for 0 s since the start (a network share whose server is down?); signatures confirmed meanwhile are kept in the spool /var/spool/pad and written once it answers")
+        #expect(session.kiosk.message == .none, "nobody's signature waits: nothing for the customer to see")
+        answer.signal()
+    }
+
     /// A folder unwritable for 25 minutes (a retry every 0.05 s here, every 5 s by default) is
     /// said once, then every ten minutes with how often it failed meanwhile, and its end is said:
     /// it used to be one line per retry, and a list of every failure kept for as long as the daemon ran.
