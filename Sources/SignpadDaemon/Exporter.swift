@@ -152,24 +152,22 @@ public final class Exporter: @unchecked Sendable {
         return queue.filter { !$0.spooled }.count
     }
 
-    /// The signature whose write has run longer than `seconds`, if one has, or the first one
-    /// waiting on a preparation of the folder that has. A share that stopped answering returns no
-    /// error, so this is how staff learn of it.
-    public func writeRunning(longerThan seconds: Double) -> (exportID: Int?, recordID: String)? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds,
-              let job = busy.job ?? queue.first else { return nil }
-        return (job.exportID, job.record.id)
+    /// What has kept the folder from answering for longer than `seconds`.
+    public enum Stall: Equatable, Sendable {
+        /// A signature's write, or the preparation it waits behind.
+        case signature(exportID: Int?, recordID: String)
+        /// The preparation of the folder, with no signature waiting on it yet (see `prepareBeforeWriting`).
+        case preparing
     }
 
-    /// Whether the folder's preparation (see `prepareBeforeWriting`) has run longer than `seconds`:
-    /// a share that has not answered since the start, which no signature may be waiting on yet.
-    public func preparationRunning(longerThan seconds: Double) -> Bool {
+    /// The folder call that has run longer than `seconds`, if one has. A share that stopped
+    /// answering returns no error, so this is how staff and the journal learn of it.
+    public func stall(longerThan seconds: Double) -> Stall? {
         condition.lock()
         defer { condition.unlock() }
-        guard let busy, busy.job == nil else { return false }
-        return Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds
+        guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds else { return nil }
+        guard let job = busy.job ?? queue.first else { return .preparing }
+        return .signature(exportID: job.exportID, recordID: job.record.id)
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.

@@ -94,17 +94,19 @@ public final class Session {
             }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
-        // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
-        if !reportedPreparationStall && exporter.preparationRunning(longerThan: stalledWriteSeconds) {
+        switch exporter.stall(longerThan: stalledWriteSeconds) {
+        case .preparing? where !reportedPreparationStall:
+            // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
             reportedPreparationStall = true
             log("export folder \(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s since the start (a network share whose server is down?); signatures confirmed meanwhile are \(keptWhere) and written once it answers")
-        }
-        if let stalled = exporter.writeRunning(longerThan: stalledWriteSeconds), stalled.recordID != reportedStall {
-            reportedStall = stalled.recordID
+        case .signature(let exportID, let recordID)? where recordID != reportedStall:
+            reportedStall = recordID
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
-            log("export of \(stalled.recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
+            log("export of \(recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
             lastFailure = reason
-            apply(kiosk.exportFinished(stalled.exportID, error: reason, now: now), now: now)
+            apply(kiosk.exportFinished(exportID, error: reason, now: now), now: now)
+        default:
+            break
         }
         return timed.contains(.letGoOfTouch)
     }

@@ -101,14 +101,14 @@ func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDir
         let failures = CollectedLog()
         exporter.prepareBeforeWriting { failures.append("\($0)") }
         #expect(entered.wait(timeout: .now() + 5) == .success, "the preparation began on the writer's thread")
-        #expect(exporter.writeRunning(longerThan: 0) == nil, "no signature waits on it yet")
+        #expect(exporter.stall(longerThan: 0) == .preparing, "no signature waits on it yet")
 
         exporter.submit(record("first"), exportID: 1)
         let deadline = Date(timeIntervalSinceNow: 5)
         while exporter.pendingOutsideSpool > 0 && Date() < deadline { usleep(10_000) }
         #expect(names(spool) == ["20261121T170502Z-first.spool.json"], "confirmed while the folder hung: on disk at once")
         #expect(names(exports).isEmpty)
-        #expect(exporter.writeRunning(longerThan: 0)?.recordID == "20261121T170502Z-first", "staff learn that it waits")
+        #expect(exporter.stall(longerThan: 0) == .signature(exportID: 1, recordID: "20261121T170502Z-first"), "staff learn that it waits")
 
         answer.signal()
         #expect(exporter.waitUntilIdle(timeout: 10))
