@@ -1,6 +1,7 @@
 import Foundation
 import SignpadExport
 import SignpadInk
+import SignpadInput
 import SignpadKiosk
 import SignpadText
 
@@ -70,6 +71,13 @@ public final class Session {
         effects.removeAll(keepingCapacity: true)
         kiosk.handle(event, now: now, into: &effects)
         apply(effects, now: now)
+    }
+
+    /// After a batch of a device's events: a pen near the glass that moves is a customer still
+    /// at the pad (see `Kiosk.penHovers`).
+    public func notePen(of decoder: TouchDecoder, now: Double) {
+        guard decoder.penInProximity, let point = decoder.penPosition else { return }
+        kiosk.penHovers(at: point, now: now)
     }
 
     /// Time passes (see `Kiosk.tick`). True when the touch down was let go of: the caller's input

@@ -9,7 +9,8 @@ public struct KioskRules: Equatable, Sendable {
     public var minInkExtent: Double = 30
     /// Seconds without activity after which an unconfirmed signature is wiped, and a touch still
     /// down is let go of (0: never). Activity is a touch landing, lifting, or moving more than
-    /// `FlickerGuard.radius` (jitter is none), but not a phantom's (see `FlickerGuard`).
+    /// `FlickerGuard.radius` (jitter is none), but not a phantom's (see `FlickerGuard`), and a pen
+    /// above the glass moving as far (see `Kiosk.penHovers`).
     public var idleTimeout: Double = 60
     /// Seconds without a touch after which the screen is switched off while nobody is at the pad
     /// and no staff message shows (0: never). A touch switches it on and draws nothing.
@@ -99,6 +100,8 @@ public struct Kiosk: Sendable {
     private var touch = Touch.none
     private var lastOutsideTap: Double?
     private var flicker: FlickerGuard
+    /// Where a pen above the glass was when it last counted as activity (see `penHovers`).
+    private var hoverAnchor: Point?
 
     public init(layout: KioskLayout, rules: KioskRules = KioskRules()) {
         self.layout = layout
@@ -157,6 +160,22 @@ public struct Kiosk: Sendable {
             }
         }
         act(on: event, now: now, into: &effects)
+    }
+
+    /// A pen near the glass is at `point` (hovering, or touching). A customer who pauses with the
+    /// pen raised, as people do before a surname, is still at the pad: a pen that moves further
+    /// than `StrokeEvent.stillRadius` is activity for both clocks, so their signature is not wiped
+    /// under their hand. Coming near is none, and a pen that lies still near the glass (put down,
+    /// or at the edge of its range and coming and going) is none either: it never keeps a signature
+    /// on the screen for the next customer. Nor does a pen wake the screen: a touch does.
+    public mutating func penHovers(at point: Point, now: Double) {
+        guard let anchor = hoverAnchor else {
+            hoverAnchor = point
+            return
+        }
+        guard point.distance(to: anchor) > StrokeEvent.stillRadius else { return }
+        hoverAnchor = point
+        noteActivity(now: now, idle: true, sleep: true)
     }
 
     /// What the event does on screen, once `handle` has timed it.

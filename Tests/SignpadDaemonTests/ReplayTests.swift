@@ -305,6 +305,66 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differing == 0)
     }
 
+    /// A customer signs a first name with a pen, then thinks for three idle timeouts with the pen
+    /// moving above the glass, and signs the surname: both are saved. The same pause with the pen
+    /// taken away wipes the first name, as before.
+    @Test func aPauseWithThePenRaisedKeepsTheSignature() throws {
+        typealias C = EventCode
+        var pen = DeviceDescription(name: "test pen")
+        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
+        pen.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_PRESSURE]
+        pen.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 4095)
+        pen.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 4095)
+        pen.absInfo[C.ABS_PRESSURE] = AbsInfo(minimum: 0, maximum: 1023)
+        let (width, height) = (1024, 768), idle = try quietConfig().rules.idleTimeout
+        let box = KioskLayout(width: width, height: height).box
+        var events: [InputEvent] = []
+        var t = 1.0
+        func frame(_ changes: [(UInt16, UInt16, Int32)]) {
+            for (type, code, value) in changes + [(C.EV_SYN, C.SYN_REPORT, 0)] {
+                events.append(InputEvent(microseconds: Int64(t * 1e6), type: type, code: code, value: value))
+            }
+        }
+        func panel(_ x: Double, _ y: Double) -> [(UInt16, UInt16, Int32)] {
+            [(C.EV_ABS, C.ABS_X, Int32(x / Double(width) * 4096)), (C.EV_ABS, C.ABS_Y, Int32(y / Double(height) * 4096))]
+        }
+        func write(from x: Double) {
+            let y = Double(box.minY + box.maxY) / 2
+            frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1)] + panel(x, y - 30))
+            frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_PRESSURE, 600)] + panel(x, y))
+            for step in 1...30 {
+                t += 0.01
+                frame(panel(x + Double(step) * 5, y + Double(step % 4) * 6))
+            }
+            t += 0.01
+            frame([(C.EV_KEY, C.BTN_TOUCH, 0), (C.EV_ABS, C.ABS_PRESSURE, 0)])
+        }
+        func signature(pausingWithPenRaised raised: Bool) throws -> Signature {
+            events = []
+            t = 1
+            write(from: Double(box.minX) + 40)
+            let pauseEnds = t + 3 * idle
+            if !raised { frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)]) }
+            while raised && t < pauseEnds {
+                t += 5
+                frame(panel(Double(box.minX) + 200 + (Int(t) % 2 == 0 ? 60 : 0), Double(box.minY) + 40))
+            }
+            t = pauseEnds
+            write(from: Double(box.minX) + 240)
+            t += 0.5
+            frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
+            let dir = scratch()
+            defer { removeScratch(dir) }
+            var replay = Replay(config: try quietConfig(), width: width, height: height)
+            replay.confirmAtEnd = false
+            return try replay.run(EvemuRecording(device: pen, events: events), outputDirectory: dir) { _ in }.session.kiosk.signature
+        }
+        let paused = try signature(pausingWithPenRaised: true), away = try signature(pausingWithPenRaised: false)
+        #expect(paused.strokes.count == 2, "the first name was wiped while the pen moved above the glass")
+        #expect(away.strokes.count == 1, "a pause with nobody at the pad still wipes the signature")
+        #expect(paused.strokes.last == away.strokes.last ? true : false)
+    }
+
     /// The pen's eraser end over the first stroke: the panel then shows exactly what a session
     /// shows that was given only the strokes left.
     @Test func erasedStrokesLeaveThePixelsOfASignatureWithoutThem() throws {

@@ -207,6 +207,44 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.signature.isEmpty)
     }
 
+    /// A customer pauses with the pen raised, moving it as people do while they think: the
+    /// signature stays. Then the pen is put down near the glass, or comes and goes at the edge of
+    /// its range in one place: that holds nothing off, and the signature is wiped on time.
+    @Test func aPenMovingAboveTheGlassKeepsTheSignatureAndOneLyingStillDoesNot() {
+        var kiosk = Kiosk(layout: layout)
+        let idle = kiosk.rules.idleTimeout
+        _ = kiosk.swipe(signatureSwipe(layout), now: 10)
+        let c = centre(layout.box)
+        var t = 10.0
+        while t < 10 + 3 * idle {
+            t += idle / 4
+            kiosk.penHovers(at: Point(c.x + (Int(t) % 2 == 0 ? 40 : -40), c.y - 20), now: t)
+            #expect(kiosk.tick(now: t).isEmpty, "wiped at \(t) under a customer still holding the pen")
+        }
+        let strokes = kiosk.signature.strokes.count
+        #expect(strokes == 1)
+        let lastMove = t, laid = Point(c.x + (Int(t) % 2 == 0 ? 40 : -40), c.y - 20)
+        #expect(kiosk.nextDeadline() == lastMove + idle)
+        // Laid down where it last moved to: it jitters a pixel or two, and leaves range and comes back.
+        for step in 1..<Int(idle) {
+            kiosk.penHovers(at: laid + Point(Double(step % 3), Double(step % 2)), now: lastMove + Double(step))
+            #expect(kiosk.tick(now: lastMove + Double(step)).isEmpty)
+        }
+        #expect(kiosk.nextDeadline() == lastMove + idle, "a pen lying still is no customer")
+        #expect(kiosk.tick(now: lastMove + idle) == [.clearInk])
+    }
+
+    @Test func aPenAboveADarkScreenDoesNotWakeIt() {
+        var rules = KioskRules()
+        rules.sleepAfter = 300
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        #expect(kiosk.tick(now: 300) == [.sleep(true)])
+        kiosk.penHovers(at: centre(layout.box), now: 301)
+        kiosk.penHovers(at: centre(layout.box) + Point(100, 0), now: 302)
+        #expect(kiosk.tick(now: 303).isEmpty)
+        #expect(kiosk.asleep, "a touch wakes the screen, not a pen passing by")
+    }
+
     /// A customer who walks away with a finger, or a drop of water, still on the glass: the
     /// signature is wiped all the same, and that touch is let go of.
     @Test func aTouchLeftDownDoesNotKeepASignatureOnTheScreen() {
