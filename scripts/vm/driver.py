@@ -152,7 +152,13 @@ def pen_files(touch_path, out_dir):
     for k in range(140):
         t = k * 0.05
         hover += [event(t, 3, 0, x + round(16 * math.cos(k / 5))), event(t, 3, 1, y + round(16 * math.sin(k / 5))), event(t, 0, 0, 0)]
-    for name, lines in (('pen-near', near), ('pen-away', away), ('pen-hover', hover)):
+    # A customer pauses with the pen raised, thinking: it comes near and wanders over the box,
+    # 50 px around, for 6 s, then lies where it stopped, still near the glass.
+    pause = [event(0, 1, 0x140, 1), event(0, 3, 0, x), event(0, 3, 1, y), event(0, 0, 0, 0)]
+    for k in range(1, 121):
+        t = k * 0.05
+        pause += [event(t, 3, 0, x + round(200 * math.sin(k / 10))), event(t, 3, 1, y + round(260 * (1 - math.cos(k / 10)))), event(t, 0, 0, 0)]
+    for name, lines in (('pen-near', near), ('pen-away', away), ('pen-hover', hover), ('pen-pause', pause)):
         with open(os.path.join(out_dir, name + '.evemu'), 'w') as out:
             out.write(PEN_HEADER)
             out.writelines(lines)
@@ -499,7 +505,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'WATER', 'RESTING', 'FLICKER', 'FAULTY', 'ROTATED', 'HUNG', 'UNMOUNTED'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'PAUSE', 'WATER', 'RESTING', 'FLICKER', 'FAULTY', 'ROTATED', 'HUNG', 'UNMOUNTED'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -513,7 +519,7 @@ def main():
     expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
     expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
     shots = {}
-    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'rotated', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'water-dot', 'water-signed', 'resting-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
+    for name in ['initial', 'replugged', 'signed', 'panel-off', 'panel-on', 'asleep', 'awake', 'other-panel', 'taken-anew', 'anew-signed', 'pinned-back', 'cleared', 'restored', 'tablet', 'rotated', 'auto-signed', 'palm-inked', 'palm-withdrawn', 'pen-hover', 'pen-erased', 'pen-signed', 'pen-cleared', 'pen-put-down', 'pen-paused', 'pen-laid', 'water-dot', 'water-signed', 'resting-signed', 'flicker-blank', 'flicker-signed', 'jitter-blank', 'faulty-signed', 'inked', 'crashed', 'full', 'freed', 'calibrating', 'waiting', 'reloaded', 'console-before', 'console-after']:
         p = os.path.join(args.out, name + '.ppm')
         shots[name] = read_ppm(p) if os.path.exists(p) else None
     whole = (0, 0, W, H)
@@ -692,6 +698,18 @@ def main():
               f"{100 * d:.3f}% of the box differs from signpad replay; {putdown}")
     else:
         check(name, False, f'no screendump; {putdown}')
+    pause = fields('PAUSE')
+    name = '5 a customer pausing with the pen raised keeps the signature; a pen lying still near the glass does not'
+    if shots['pen-paused'] and shots['pen-laid']:
+        d, ink = against_replay(shots['pen-paused'])
+        wiped = region_diff(shots['pen-laid'][2], expected_initial[2], W, box)
+        told = len(pause) == 1 and pause[0].get('alive') == 'yes'
+        check(name, told and d < 0.002 and ink > 500 and wiped < 0.001,
+              f"idle_timeout 3 s: the pen's signature, then 6 s of the pen moving above the box: {ink} ink pixels, "
+              f"{100 * d:.3f}% of the box differs from signpad replay; the pen then still near the glass for 4 s: "
+              f"{100 * wiped:.3f}% differs from the blank box; {pause}")
+    else:
+        check(name, False, f'no screendump; {pause}')
     water = fields('WATER')
     name = '3 a touch left down past the idle timeout is let go of: its dot is wiped and the next finger signs'
     if shots['water-dot'] and shots['water-signed']:
