@@ -30,6 +30,9 @@ public struct Config: Sendable {
     public private(set) var source = "(defaults)"
 
     public static let defaultPath = "/etc/signpad/signpad.toml"
+    /// The exit status when the configuration does not load: sysexits' EX_CONFIG, which systemd
+    /// shows as `status=78/CONFIG` and the unit's `RestartPreventExitStatus=` does not restart.
+    public static let unusableExitStatus: Int32 = 78
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
     public static func load(text: String, file: String, overrides: [String] = []) throws(ConfigError) -> Config {

@@ -23,11 +23,18 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Override one key, e.g. --set export.directory=\\\"/srv/sig\\\" or --set display.rotation=90.")
     var overrides: [String] = []
 
+    /// A configuration that does not load ends the command with `Config.unusableExitStatus`,
+    /// which the unit does not restart: a restart would read the same file.
     func load(defaultToSystemFile: Bool) throws -> Config {
         let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
-        var text = ""
-        if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
-        return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+        do {
+            var text = ""
+            if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
+            return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(Config.unusableExitStatus)
+        }
     }
 }
 

@@ -139,6 +139,11 @@ def main():
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and
           mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
           f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
+    bad = said('badconfig')
+    check('S13 a configuration that does not load fails the start with status 78 (EX_CONFIG) and its line in the journal, and is not restarted',
+          bad['state'] == 'failed/failed' and bad.get('result') == 'exit-code' and bad.get('status') == '78' and bad.get('start') != '0' and
+          bad.get('restarts') == bad.get('restarts_before') and bad.get('told', '0') != '0',
+          f"display.rotation = 45 in the conffile, systemctl start, 6 s later: {bad['text']}")
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
