@@ -3,6 +3,7 @@ import SignpadDRM
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
+import SignpadText
 
 /// The effective configuration: the file's values over the defaults, flags over the file.
 public struct Config: Sendable {
@@ -30,6 +31,16 @@ public struct Config: Sendable {
     public private(set) var source = "(defaults)"
 
     public static let defaultPath = "/etc/signpad/signpad.toml"
+    /// Every word on screen with its key, for what is said about them.
+    public var labelsByKey: [(key: String, text: String)] {
+        [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
+         ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
+         ("kiosk.save_failed", labels.saveFailed)]
+    }
+
+    /// Words the font would draw wrong (see `FontCheck`): said at start and by check-config, not
+    /// refused, as the kiosk still works.
+    public var fontProblems: [String] { FontCheck.problems(font: style.font, labels: labelsByKey) }
     /// The exit status when the configuration does not load: sysexits' EX_CONFIG, which systemd
     /// shows as `status=78/CONFIG` and the unit's `RestartPreventExitStatus=` does not restart.
     public static let unusableExitStatus: Int32 = 78

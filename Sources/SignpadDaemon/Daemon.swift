@@ -56,6 +56,7 @@ public final class Daemon {
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
+        for problem in config.fontProblems { logger.warning("\(problem)") }
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,

@@ -281,5 +281,6 @@ struct CheckConfig: ParsableCommand {
     func run() throws {
         let config = try ConfigOptions.parse(["--config", file] + overrides.flatMap { ["--set", $0] }).load(defaultToSystemFile: false)
         print(config.effectiveTOML, terminator: "")
+        for problem in config.fontProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
     }
 }

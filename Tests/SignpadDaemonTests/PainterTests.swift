@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignpadDaemon
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
@@ -66,5 +67,33 @@ import SignpadText
         #expect(promptInk > 100, "the prompt's text is on screen")
         let d = layout.doneButton
         #expect(idle[d.minX + 10, d.minY + d.height / 2] != pressed[d.minX + 10, d.minY + d.height / 2])
+    }
+}
+
+/// The shipped font, DejaVu Sans (fonts-dejavu-core, which install-deps installs), has Latin,
+/// Greek, Cyrillic and Hebrew, and no CJK: cairo draws each label with that one font, so a
+/// Japanese label would show boxes.
+@Suite struct FontCheckTests {
+    @Test func theShippedLabelsInTheShippedFontHaveNothingToSay() throws {
+        let config = try Config.load(text: "", file: "(test)", overrides: [])
+        #expect(config.fontProblems.isEmpty, "\(config.fontProblems)")
+        let russian = try Config.load(text: "[kiosk]\nprompt = \"Пожалуйста, распишитесь ниже\"\ndone_label = \"Готово\"\n", file: "(test)", overrides: [])
+        #expect(russian.fontProblems.isEmpty, "\(russian.fontProblems)")
+    }
+
+    @Test func aLabelTheFontHasNoGlyphsForIsNamedWithTheCharactersAndHowToFindAFont() throws {
+        let config = try Config.load(text: "[kiosk]\nprompt = \"下の枠に署名してください\"\ndone_label = \"完了\"\n", file: "(test)", overrides: [])
+        let problems = config.fontProblems
+        #expect(problems.count == 2, "\(problems)")
+        let prompt = problems.first { $0.hasPrefix("kiosk.prompt: ") } ?? ""
+        #expect(prompt.contains("\"DejaVu Sans\"") && prompt.contains("下 (U+4E0B)") && prompt.contains("and 7 more"), "\(prompt)")
+        #expect(prompt.contains("fc-list ':charset=4e0b' family"), "\(prompt)")
+        #expect(problems.contains { $0.hasPrefix("kiosk.done_label: ") && $0.contains("完 (U+5B8C), 了 (U+4E86)") }, "\(problems)")
+    }
+
+    @Test func rightToLeftTextIsSaidToComeOutLeftToRight() throws {
+        let config = try Config.load(text: "[kiosk]\ndone_label = \"סיום\"\n", file: "(test)", overrides: [])
+        let problems = config.fontProblems
+        #expect(problems.count == 1 && problems[0].hasPrefix("kiosk.done_label: right-to-left text (ס (U+05E1)"), "\(problems)")
     }
 }
