@@ -12,8 +12,9 @@ public struct KioskRules: Equatable, Sendable {
     /// `FlickerGuard.radius` (jitter is none), but not a phantom's (see `FlickerGuard`), and a pen
     /// above the glass moving as far (see `Kiosk.penHovers`).
     public var idleTimeout: Double = 60
-    /// Seconds without a touch after which the screen is switched off while nobody is at the pad
-    /// and no staff message shows (0: never). A touch switches it on and draws nothing.
+    /// Seconds without a touch (nor a pen moving above the glass) after which the screen is
+    /// switched off while nobody is at the pad and no staff message shows (0: never). A touch
+    /// switches it on and draws nothing.
     public var sleepAfter: Double = 0
     /// Seconds the "Saved" confirmation stays.
     public var savedSeconds: Double = 2
