@@ -23,18 +23,24 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Override one key, e.g. --set export.directory=\\\"/srv/sig\\\" or --set display.rotation=90.")
     var overrides: [String] = []
 
-    /// A configuration that does not load ends the command with `Config.unusableExitStatus`,
-    /// which the unit does not restart: a restart would read the same file.
+    /// The configuration a command starts with. One that does not load ends the command with
+    /// `Config.unusableExitStatus`, which the unit does not restart: a restart would read the same file.
     func load(defaultToSystemFile: Bool) throws -> Config {
-        let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
         do {
-            var text = ""
-            if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
-            return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+            return try read(defaultToSystemFile: defaultToSystemFile)
         } catch {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(Config.unusableExitStatus)
         }
+    }
+
+    /// Reads the configuration, throwing what is wrong with it (file, line, key): a reload refuses
+    /// a file with that reason and goes on.
+    func read(defaultToSystemFile: Bool) throws -> Config {
+        let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
+        var text = ""
+        if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
+        return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
     }
 }
 
@@ -70,7 +76,7 @@ struct Run: ParsableCommand {
         let config = try options.load(defaultToSystemFile: true)
         let logger = makeLogger(level: config.logLevel)
         do {
-            let daemon = Daemon(config: config, logger: logger) { try options.load(defaultToSystemFile: true) }
+            let daemon = Daemon(config: config, logger: logger) { try options.read(defaultToSystemFile: true) }
             if try daemon.run() == .reload { throw Daemon.startAgain() }
         } catch {
             logger.critical("\(error)")
