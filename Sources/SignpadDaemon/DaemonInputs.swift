@@ -97,7 +97,7 @@ extension Daemon {
             }
         }
         input.decoder = decoder
-        session.notePen(of: decoder, now: Self.monotonic())
+        if let pen = decoder.penNearAt { session.penHovers(at: pen, now: Self.monotonic()) }
         if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, at: decoder.penPosition, now: Self.monotonic()) {
             logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
             session.handle(.withdraw, now: Self.monotonic())

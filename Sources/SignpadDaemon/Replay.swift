@@ -49,7 +49,7 @@ public struct Replay {
             now = event.seconds
             if now >= session.nextDeadline && session.tick(now: now) { decoder.letGoOfContacts() }
             decoder.feed(event) { session.handle($0, now: now) }
-            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT { session.notePen(of: decoder, now: now) }
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT, let pen = decoder.penNearAt { session.penHovers(at: pen, now: now) }
         }
         decoder.cancel { session.handle($0, now: now) }
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }

@@ -1,7 +1,6 @@
 import Foundation
 import SignpadExport
 import SignpadInk
-import SignpadInput
 import SignpadKiosk
 import SignpadText
 
@@ -73,12 +72,9 @@ public final class Session {
         apply(effects, now: now)
     }
 
-    /// After a batch of a device's events: a pen near the glass that moves is a customer still
-    /// at the pad (see `Kiosk.penHovers`).
-    public func notePen(of decoder: TouchDecoder, now: Double) {
-        guard decoder.penInProximity, let point = decoder.penPosition else { return }
-        kiosk.penHovers(at: point, now: now)
-    }
+    /// A pen near the glass is at `point` (`TouchDecoder.penNearAt`, after each batch of its
+    /// events): one that moves is a customer still at the pad (see `Kiosk.penHovers`).
+    public func penHovers(at point: Point, now: Double) { kiosk.penHovers(at: point, now: now) }
 
     /// Time passes (see `Kiosk.tick`). True when the touch down was let go of: the caller's input
     /// must stop following that contact (`KioskEffect.letGoOfTouch`).

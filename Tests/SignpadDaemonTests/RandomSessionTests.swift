@@ -7,9 +7,10 @@ import SignpadKiosk
 import SignpadTestSupport
 
 /// A customer who does anything at all, in any order: signs in the box, starts outside it, taps
-/// Clear and Done, erases with a pen's other end, rests a hand, leaves a finger down, pauses past
-/// the idle timeout. What the kiosk promises holds whatever they did: the next customer finds the
-/// panel as blank as a fresh one, and every signature confirmed is written.
+/// Clear and Done, erases with a pen's other end, rests a hand, leaves a finger down, pauses
+/// past the idle timeout, pauses with the pen raised. What the kiosk promises holds whatever
+/// they did: the next customer finds the panel as blank as a fresh one, and every signature
+/// confirmed is written.
 struct RandomCustomer {
     var random: SeededRandom
     let session: Session
@@ -56,7 +57,7 @@ struct RandomCustomer {
     }
 
     mutating func act() {
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
         case 0...2: stroke(from: point(in: layout.box))
         case 3: stroke(from: point(in: PixelRect(x: 0, y: 0, width: layout.width, height: layout.box.minY)))
         case 4: tap(layout.clearButton)
@@ -67,6 +68,14 @@ struct RandomCustomer {
             stroke(from: point(in: layout.box), leftDown: true)
             now += session.kiosk.rules.idleTimeout + 0.5
             _ = session.tick(now: now)
+        case 8:
+            // A pause with the pen raised, moving over the screen, for up to twice the idle timeout.
+            let until = now + Double.random(in: 0...(2 * session.kiosk.rules.idleTimeout), using: &random)
+            while now < until {
+                session.penHovers(at: point(in: PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)), now: now)
+                now += Double.random(in: 0.01...5, using: &random)
+                _ = session.tick(now: now)
+            }
         default:
             tap(PixelRect(x: 0, y: 0, width: layout.width, height: layout.height))
         }
@@ -84,6 +93,16 @@ struct RandomCustomer {
             _ = session.tick(now: now)
         }
         if lifts { handle(.up) }
+    }
+
+    /// A pen put down near the glass at `place`: it reports positions a pixel or two apart, and
+    /// leaves and comes back into range, until `until`.
+    mutating func penLying(at place: Point, until: Double) {
+        while now < until {
+            session.penHovers(at: Point(place.x + Double.random(in: -2...2, using: &random), place.y + Double.random(in: -2...2, using: &random)), now: now)
+            now += Double.random(in: 0.01...5, using: &random)
+            _ = session.tick(now: now)
+        }
     }
 
     /// Water on the glass at `place` making and breaking contact, every 0.1–5 s, until `until`.
@@ -114,14 +133,15 @@ struct RandomCustomer {
         for _ in 0..<Int.random(in: 5...30, using: &customer.random) { customer.act() }
 
         // The customer walks away: the writes finish, "saved" shows and goes, the idle timeout
-        // passes. A third of the time a drop of water they left flickers on the glass all the
-        // while (a phantom's first contacts are taps like any, on a button too), and a third of
-        // the time a contact stays down and jitters.
+        // passes. A quarter of the time a drop of water they left flickers on the glass all the
+        // while (a phantom's first contacts are taps like any, on a button too), a quarter of
+        // the time a contact stays down and jitters, and a quarter of the time the pen they put
+        // down lies near the glass.
         #expect(exporter.waitUntilIdle(timeout: 20))
         let rules = session.kiosk.rules
         let wait = rules.idleTimeout + rules.savedSeconds + rules.hintSeconds
         let place = customer.point(in: PixelRect(x: 0, y: 0, width: 800, height: 480))
-        switch Int.random(in: 0..<3, using: &customer.random) {
+        switch Int.random(in: 0..<4, using: &customer.random) {
         case 0:
             customer.flicker(at: place, until: customer.now + 3 * wait)
             #expect(exporter.waitUntilIdle(timeout: 20))
@@ -130,6 +150,10 @@ struct RandomCustomer {
             customer.jitter(at: place, until: customer.now + 3 * wait, lifts: false)
             #expect(exporter.waitUntilIdle(timeout: 20))
             customer.jitter(at: place, until: customer.now + rules.savedSeconds + rules.hintSeconds + 1, landed: true)
+        case 2:
+            // They sign a last stroke, put the pen down and go.
+            customer.stroke(from: customer.point(in: customer.layout.box))
+            customer.penLying(at: place, until: customer.now + 3 * wait)
         default:
             for _ in 0..<3 {
                 customer.now += wait
