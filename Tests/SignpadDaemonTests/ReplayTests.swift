@@ -5,6 +5,7 @@ import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+import SignpadTestSupport
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -310,12 +311,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// taken away wipes the first name, as before.
     @Test func aPauseWithThePenRaisedKeepsTheSignature() throws {
         typealias C = EventCode
-        var pen = DeviceDescription(name: "test pen")
-        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
-        pen.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_PRESSURE]
-        pen.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 4095)
-        pen.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 4095)
-        pen.absInfo[C.ABS_PRESSURE] = AbsInfo(minimum: 0, maximum: 1023)
+        let pen = DeviceDescription.testPen(axisMaximum: 4095)
         let (width, height) = (1024, 768), idle = try quietConfig().rules.idleTimeout
         let box = KioskLayout(width: width, height: height).box
         var events: [InputEvent] = []

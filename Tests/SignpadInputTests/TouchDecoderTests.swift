@@ -1,6 +1,7 @@
 import Testing
 import SignpadInk
 import SignpadInput
+import SignpadTestSupport
 
 typealias C = EventCode
 
@@ -355,12 +356,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func penHoverIsNotInk() throws {
-        var d = DeviceDescription(name: "pen")
-        d.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
-        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_PRESSURE]
-        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
-        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
-        d.absInfo[C.ABS_PRESSURE] = AbsInfo(minimum: 0, maximum: 1023)
+        let d = DeviceDescription.testPen(axisMaximum: 999)
         var s = Stream()
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
         s.frame([(C.EV_ABS, C.ABS_X, 20)])

@@ -1,0 +1,16 @@
+import SignpadInput
+
+extension DeviceDescription {
+    /// A pen as the kernel's drivers describe one: proximity (BTN_TOOL_PEN), contact (BTN_TOUCH),
+    /// X and Y from 0 to `axisMaximum`, pressure from 0 to 1023.
+    public static func testPen(name: String = "pen", axisMaximum: Int32) -> DeviceDescription {
+        typealias C = EventCode
+        var pen = DeviceDescription(name: name)
+        pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
+        pen.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y, C.ABS_PRESSURE]
+        pen.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: axisMaximum)
+        pen.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: axisMaximum)
+        pen.absInfo[C.ABS_PRESSURE] = AbsInfo(minimum: 0, maximum: 1023)
+        return pen
+    }
+}
