@@ -47,6 +47,22 @@ public final class Daemon {
         self.logger = logger
     }
 
+    /// Whether an error that ended the daemon is its configuration not fitting this kiosk: a
+    /// connector or mode the panel does not have, a background image that does not load, a screen
+    /// too small for the kiosk. Like a file that does not load, a restart would meet it again, so
+    /// it ends signpad with `Config.unusableExitStatus`, which the unit does not restart.
+    public static func isMisconfiguration(_ error: Error) -> Bool {
+        switch error {
+        case let display as DisplayError:
+            switch display {
+            case .connectorNotFound, .modeNotFound: return true
+            default: return false
+            }
+        case is PainterError, is ScreenTooSmallError: return true
+        default: return false
+        }
+    }
+
     public static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -80,7 +80,7 @@ struct Run: ParsableCommand {
             if try daemon.run() == .reload { throw Daemon.startAgain() }
         } catch {
             logger.critical("\(error)")
-            throw ExitCode(1)
+            throw ExitCode(Daemon.isMisconfiguration(error) ? Config.unusableExitStatus : 1)
         }
     }
 }

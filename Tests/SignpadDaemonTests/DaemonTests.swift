@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import SignpadDRM
 import SignpadExport
+import SignpadKiosk
+import SignpadText
 import Testing
 @testable import SignpadDaemon
 
@@ -130,5 +132,35 @@ private func restoreDefaultSignals() {
         #expect(failing.line.hasPrefix("NOT SAVING: /srv/sig: disk full; 2 signature(s) kept and retried; showing Virtual-1 1024x768"))
         let saved = ServiceStatus(display: "Virtual-1 1024x768", inputs: ["/dev/input/event2 \"t\""], message: .saved, unwritten: 0)
         #expect(saved != failing && !saved.line.contains("NOT SAVING"))
+    }
+}
+
+/// What ends the daemon with EX_CONFIG, which the unit does not restart: what the configuration
+/// names and this kiosk lacks. What may pass, or needs the system mended, ends it with 1.
+@Suite struct MisconfigurationTests {
+    @Test func whatTheConfigurationNamesAndTheKioskLacksIsAMisconfiguration() throws {
+        let fitsNot: [Error] = [
+            DisplayError.connectorNotFound(path: "/dev/dri/card0", name: "HDMI-A-9", connectors: ["HDMI-A-1"]),
+            DisplayError.modeNotFound(path: "/dev/dri/card0", connector: "HDMI-A-1", mode: "1234x567", available: ["1920x1080"]),
+        ]
+        for error in fitsNot { #expect(Daemon.isMisconfiguration(error), "\(error)") }
+        #expect(throws: ScreenTooSmallError.self) { try KioskLayout.requireRoom(width: 160, height: 120) }
+        do {
+            try KioskLayout.requireRoom(width: 160, height: 120)
+        } catch {
+            #expect(Daemon.isMisconfiguration(error), "\(error)")
+        }
+        do {
+            _ = try ChromePainter(style: KioskStyle(), backgroundImage: "/nonexistent/brand.png", width: 10, height: 10)
+            Issue.record("expected the image not to load")
+        } catch {
+            #expect(Daemon.isMisconfiguration(error), "\(error)")
+        }
+        let mayPass: [Error] = [
+            DisplayError.permissionDenied(path: "/dev/dri/card0"), DisplayError.masterHeld(path: "/dev/dri/card0"),
+            DisplayError.call(path: "/dev/dri/card0", operation: "drmModeSetCrtc", errno: EIO),
+            DaemonError(description: "poll failed: Interrupted system call"),
+        ]
+        for error in mayPass { #expect(!Daemon.isMisconfiguration(error), "\(error)") }
     }
 }

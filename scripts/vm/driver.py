@@ -505,7 +505,7 @@ def main():
         elif words[1] == 'PHASE':
             phase = words[2]
             files = phase_files[phase]
-        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'PAUSE', 'WATER', 'RESTING', 'FLICKER', 'FAULTY', 'ROTATED', 'HUNG', 'UNMOUNTED'):
+        elif words[1] in ('ALIVE', 'LIST', 'RESTARTED', 'CAUGHT', 'BENCH', 'SPOOL', 'CALIBRATE', 'CTTY', 'RELOAD', 'LATE', 'REPLUG', 'PANEL', 'SLEEP', 'NEWPANEL', 'PINNED', 'AUTO', 'PEN', 'PUTDOWN', 'PAUSE', 'WATER', 'RESTING', 'FLICKER', 'FAULTY', 'ROTATED', 'HUNG', 'UNMOUNTED', 'MISFIT'):
             markers.append(text[4:])
         elif words[1] == 'FAIL':
             check('guest', False, text)
@@ -698,6 +698,10 @@ def main():
               f"{100 * d:.3f}% of the box differs from signpad replay; {putdown}")
     else:
         check(name, False, f'no screendump; {putdown}')
+    misfit = fields('MISFIT')
+    check('5 at start, a configuration that does not fit this kiosk, or does not load, ends signpad with status 78 (EX_CONFIG)',
+          len(misfit) == 1 and all(misfit[0].get(k) == '78' for k in ('mode', 'image', 'unloadable')),
+          f"exit status with a mode the panel lacks, a background image that does not load, display.rotation = 45: {misfit}")
     pause = fields('PAUSE')
     name = '5 a customer pausing with the pen raised keeps the signature; a pen lying still near the glass does not'
     if shots['pen-paused'] and shots['pen-laid']:
