@@ -139,6 +139,11 @@ def main():
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and
           mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
           f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
+    away, mounted, unmounted = said('mountpointaway'), said('mountpointmounted'), said('mountpointunmounted')
+    check('S14 the mount point itself as the export folder, left root\'s: nothing written under it while the share is away, written to the share once mounted',
+          away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and away.get('owner') == 'root:755' and
+          mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
+          f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
     bad = said('badconfig')
     check('S13 a configuration that does not load fails the start with status 78 (EX_CONFIG) and its line in the journal, and is not restarted',
           bad['state'] == 'failed/failed' and bad.get('result') == 'exit-code' and bad.get('status') == '78' and bad.get('start') != '0' and
