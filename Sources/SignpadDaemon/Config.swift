@@ -31,6 +31,11 @@ public struct Config: Sendable {
     public private(set) var source = "(defaults)"
 
     public static let defaultPath = "/etc/signpad/signpad.toml"
+    /// The exit status when the configuration does not load, or does not fit this kiosk
+    /// (`Daemon.isMisconfiguration`): sysexits' EX_CONFIG, which systemd shows as
+    /// `status=78/CONFIG` and the unit's `RestartPreventExitStatus=` does not restart.
+    public static let unusableExitStatus: Int32 = 78
+
     /// Every word on screen with its key, for what is said about them.
     public var labelsByKey: [(key: String, text: String)] {
         [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
@@ -41,9 +46,6 @@ public struct Config: Sendable {
     /// Words the font would draw wrong (see `FontCheck`): said at start and by check-config, not
     /// refused, as the kiosk still works.
     public var fontProblems: [String] { FontCheck.problems(font: style.font, labels: labelsByKey) }
-    /// The exit status when the configuration does not load: sysexits' EX_CONFIG, which systemd
-    /// shows as `status=78/CONFIG` and the unit's `RestartPreventExitStatus=` does not restart.
-    public static let unusableExitStatus: Int32 = 78
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
     public static func load(text: String, file: String, overrides: [String] = []) throws(ConfigError) -> Config {
