@@ -311,7 +311,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// taken away wipes the first name, as before.
     @Test func aPauseWithThePenRaisedKeepsTheSignature() throws {
         typealias C = EventCode
-        let pen = DeviceDescription.testPen(axisMaximum: 4095)
+        let pen = DeviceDescription.pen(axisMaximum: 4095)
         let (width, height) = (1024, 768), idle = try quietConfig().rules.idleTimeout
         let box = KioskLayout(width: width, height: height).box
         var events: [InputEvent] = []

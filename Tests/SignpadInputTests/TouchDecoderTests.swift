@@ -356,7 +356,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func penHoverIsNotInk() throws {
-        let d = DeviceDescription.testPen(axisMaximum: 999)
+        let d = DeviceDescription.pen(axisMaximum: 999)
         var s = Stream()
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
         s.frame([(C.EV_ABS, C.ABS_X, 20)])

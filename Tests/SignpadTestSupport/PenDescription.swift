@@ -3,7 +3,7 @@ import SignpadInput
 extension DeviceDescription {
     /// A pen as the kernel's drivers describe one: proximity (BTN_TOOL_PEN), contact (BTN_TOUCH),
     /// X and Y from 0 to `axisMaximum`, pressure from 0 to 1023.
-    public static func testPen(name: String = "pen", axisMaximum: Int32) -> DeviceDescription {
+    public static func pen(name: String = "pen", axisMaximum: Int32) -> DeviceDescription {
         typealias C = EventCode
         var pen = DeviceDescription(name: name)
         pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
