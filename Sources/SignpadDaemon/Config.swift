@@ -140,6 +140,13 @@ public struct Config: Sendable {
         }
         export.group = try r.optionalString("export.group", default: "")
         export.createsFolder = try r.bool("export.create_directory", default: true)
+        let kiosk = try r.string("export.kiosk_name", default: "")
+        // It goes into JSON, XML and the journal, where a control character would garble a line.
+        if let control = kiosk.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw r.error("export.kiosk_name", "expected a name without control characters, found U+\(String(control.value, radix: 16, uppercase: true))")
+        }
+        guard kiosk.utf8.count <= 255 else { throw r.error("export.kiosk_name", "expected at most 255 bytes, got \(kiosk.utf8.count)") }
+        export.kiosk = kiosk.isEmpty ? Self.hostName() : kiosk
         retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
         if let spool = spoolDirectory, !spool.hasPrefix("/") {
@@ -155,6 +162,14 @@ public struct Config: Sendable {
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
             throw r.error("daemon.log_level", "expected trace, debug, info, notice, warning, error or critical")
         }
+    }
+
+    /// The kernel's host name, read at each load (so a reload takes a renamed machine's), without
+    /// Foundation's `ProcessInfo.hostName`, which asks DNS and may wait on a network that is down.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Equal once trailing slashes, `.` and `..` are resolved.

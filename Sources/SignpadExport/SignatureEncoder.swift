@@ -16,12 +16,12 @@ public enum SignatureEncoder {
             switch format {
             case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor)))
             case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent).utf8)))
-            case .inkml: files.append((name, Array(InkMLEncoder.encode(record).utf8)))
+            case .inkml: files.append((name, Array(InkMLEncoder.encode(record, kiosk: options.kiosk).utf8)))
             case .json: files.append((name, try SignaturePadJSON.encode(record, options: options)))
             }
         }
         let metadata = SignatureMetadata(
-            id: record.id, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
+            id: record.id, kiosk: options.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
             device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
             strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
             files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }))

@@ -34,7 +34,7 @@ public enum SVGEncoder {
 /// X and Y are screen pixels, T milliseconds since the first sample, F pressure 0…1 (−1 when the
 /// device has none). Numbers are written so they read back to the same Double.
 public enum InkMLEncoder {
-    public static func encode(_ record: SignatureRecord) -> String {
+    public static func encode(_ record: SignatureRecord, kiosk: String) -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(record.id)">
@@ -51,6 +51,8 @@ public enum InkMLEncoder {
           </definitions>
           <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
           <annotation type="screen">\(record.screenWidth)x\(record.screenHeight)</annotation>
+          <annotation type="kiosk">\(XMLText.escaped(kiosk))</annotation>
+          <annotation type="device">\(XMLText.escaped(record.device))</annotation>
 
         """
         for stroke in record.signature.strokes {
@@ -58,6 +60,28 @@ public enum InkMLEncoder {
             out += "  <trace contextRef=\"#ctx0\">\(points.joined(separator: ", "))</trace>\n"
         }
         out += "</ink>\n"
+        return out
+    }
+}
+
+/// Character data and attribute values for XML: the five characters with a meaning escaped,
+/// and the control characters XML 1.0 forbids even as references (a device may name itself
+/// with any bytes) replaced by U+FFFD, so the file stays one any XML parser reads.
+enum XMLText {
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
         return out
     }
 }
@@ -134,6 +158,7 @@ public struct SignatureMetadata: Codable, Equatable {
     }
 
     public var id: String
+    public var kiosk: String
     public var captureStart: String
     public var captureEnd: String
     public var device: String

@@ -72,6 +72,8 @@ import SignpadInk
         ("[export]\ndirectory = \"signatures\"\n", 2, "export.directory", "expected an absolute path (starting with /), got \"signatures\""),
         ("[export]\nspool_directory = \"spool\"\n", 2, "export.spool_directory", "or \"\" for memory only"),
         ("[export]\ncreate_directory = \"no\"\n", 2, "export.create_directory", "expected true or false, got a string"),
+        ("[export]\nkiosk_name = \"desk\\n2\"\n", 2, "export.kiosk_name", "without control characters, found U+A"),
+        ("[export]\nkiosk_name = \"\(String(repeating: "k", count: 256))\"\n", 2, "export.kiosk_name", "at most 255 bytes, got 256"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
         do {
@@ -83,6 +85,14 @@ import SignpadInk
             #expect(error.key == key, "\(error)")
             #expect(error.message.contains(expected), "\(error)")
         }
+    }
+
+    /// Empty, the kiosk is the machine's host name as the kernel has it (what `hostname` prints).
+    @Test func theKioskNameIsTheOneSetElseTheHostName() throws {
+        let kernel = try String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(!kernel.isEmpty)
+        #expect(try Config.load(text: "", file: "f").export.kiosk == kernel)
+        #expect(try Config.load(text: "[export]\nkiosk_name = \"Front desk 2\"\n", file: "f").export.kiosk == "Front desk 2")
     }
 
     @Test func commandLineOverridesTheFile() throws {

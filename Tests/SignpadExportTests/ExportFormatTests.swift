@@ -102,7 +102,7 @@ func temporaryDirectory() -> String {
 
     @Test func inkmlRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
-        let text = InkMLEncoder.encode(record)
+        let text = InkMLEncoder.encode(record, kiosk: "test kiosk")
         #expect(text.contains("<traceFormat xml:id=\"tf0\">"))
         #expect(text.contains("<channel name=\"F\""))
         let traces = try InkMLReader.traces(text)
@@ -123,7 +123,7 @@ func temporaryDirectory() -> String {
     /// The reader the round trip relies on refuses what an XML parser refuses, so the round trip
     /// also shows the file is well-formed InkML.
     @Test func inkmlReaderRefusesMalformedOrForeignXML() {
-        let text = InkMLEncoder.encode(sampleRecord())
+        let text = InkMLEncoder.encode(sampleRecord(), kiosk: "test kiosk")
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</ink>", with: "")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "2003/InkML", with: "2003/Ink")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</trace>", with: " & </trace>")) }
@@ -144,6 +144,23 @@ func temporaryDirectory() -> String {
         let object = try JSONSerialization.jsonObject(with: Data(data)) as! [[String: Any]]
         #expect(Set(object[0].keys).isSuperset(of: ["penColor", "dotSize", "minWidth", "maxWidth", "points"]))
         #expect(Set((object[0]["points"] as! [[String: Any]])[0].keys) == ["x", "y", "time", "pressure"])
+    }
+
+    /// A back office collecting several kiosks' signatures reads where each was signed; names
+    /// with XML's own characters, or a device naming itself with a control character, still
+    /// give InkML an XML parser reads, and the names read back as written.
+    @Test func theKioskAndDeviceAreReadBackFromInkMLAndTheMetadata() throws {
+        var record = sampleRecord()
+        record.device = "Pen <A&B> \"v2\" it's\u{7}"
+        let kiosk = "Front desk <2> & \"café\" 'east'"
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(kiosk: kiosk))
+        let inkml = String(decoding: try #require(files.first { $0.name.hasSuffix(".inkml") }).bytes, as: UTF8.self)
+        let annotations = try InkMLReader.annotations(inkml)
+        #expect(annotations["kiosk"] == kiosk)
+        #expect(annotations["device"] == "Pen <A&B> \"v2\" it's\u{FFFD}", "a control character XML forbids is replaced")
+        #expect(annotations["captureStart"] == ISO8601.string(record.startedAt))
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(files.last!.bytes))
+        #expect(meta.kiosk == kiosk && meta.device == record.device)
     }
 
     @Test func metadataNamesEveryFileWithItsHash() throws {

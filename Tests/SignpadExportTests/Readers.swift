@@ -14,7 +14,12 @@ enum InkMLReader {
 
     static let namespace = "http://www.w3.org/2003/InkML"
 
-    static func traces(_ text: String) throws -> [Trace] {
+    static func traces(_ text: String) throws -> [Trace] { try read(text).traces }
+
+    /// The text of each `<annotation type="…">`, by its type.
+    static func annotations(_ text: String) throws -> [String: String] { try read(text).annotations }
+
+    private static func read(_ text: String) throws -> (traces: [Trace], annotations: [String: String]) {
         let parser = XMLParser(data: Data(text.utf8))
         parser.shouldProcessNamespaces = true
         let reader = Delegate()
@@ -24,20 +29,23 @@ enum InkMLReader {
             throw Failure(message: "line \(parser.lineNumber): \(error)")
         }
         guard reader.channels == ["X", "Y", "T", "F"] else { throw Failure(message: "channels \(reader.channels), expected X Y T F") }
-        return try reader.traces.map { trace in
+        let traces = try reader.traces.map { trace in
             Trace(contextRef: trace.contextRef, points: try trace.text.split(separator: ",").map { point in
                 let v = point.split(separator: " ").compactMap { Double($0) }
                 guard v.count == 4 else { throw Failure(message: "expected X Y T F, got \(point)") }
                 return (x: v[0], y: v[1], t: v[2], f: v[3])
             })
         }
+        return (traces, reader.annotations)
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {
         var channels: [String] = []
         var traces: [(contextRef: String?, text: String)] = []
+        var annotations: [String: String] = [:]
         var failure: String?
         private var inTrace = false
+        private var annotation: String?
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
@@ -47,16 +55,21 @@ enum InkMLReader {
             case "trace":
                 traces.append((attributes["contextRef"], ""))
                 inTrace = true
+            case "annotation":
+                annotation = attributes["type"] ?? "?"
+                annotations[annotation!] = ""
             default: break
             }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             if name == "trace" { inTrace = false }
+            if name == "annotation" { annotation = nil }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
             if inTrace { traces[traces.count - 1].text += string }
+            if let annotation { annotations[annotation, default: ""] += string }
         }
     }
 }

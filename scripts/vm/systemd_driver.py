@@ -88,10 +88,15 @@ def main():
         modes_ok = len(owners) == 5 and all(o == ['signpad:signpad', '640'] for o in owners.values())
         folder = said('exportdir')
         drop_box = folder.get('mode') == '330' and folder.get('failed') == '0'
-        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list', sums_ok and modes_ok and drop_box,
-              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, owners and modes {sorted({' '.join(o) for o in owners.values()})}; folder {folder['text']}")
+        # The unit's ProtectHostname= gives signpad a namespace of its own: it must still read the machine's name.
+        hostname = said('kiosk').get('hostname')
+        named = hostname == 'signpad-vm-kiosk' and meta.get('kiosk') == hostname
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list, naming the kiosk',
+              sums_ok and modes_ok and drop_box and named,
+              f"{len(files)} files, sha256 {'match' if sums_ok else 'MISMATCH'}, owners and modes {sorted({' '.join(o) for o in owners.values()})}; folder {folder['text']}; "
+              f"kiosk {meta.get('kiosk')!r} on host {hostname!r}")
     else:
-        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list', False, f'no metadata among {sorted(files)}')
+        check('S5 Done writes the exports into the state directory as signpad:signpad 0640, into a folder it may not list, naming the kiosk', False, f'no metadata among {sorted(files)}')
     # The new background differs from the old by 47 in red: the threshold must be below that.
     reload = said('reload')
     reloaded = shot('sd-reloaded')
