@@ -3,8 +3,11 @@
 public enum PNGEncoder {
     public enum Channels { case rgb, rgba }
 
-    /// `pixel(x, y)` gives 0xAARRGGBB (alpha ignored for .rgb).
-    public static func encode(width: Int, height: Int, channels: Channels, pixel: (Int, Int) -> UInt32) -> [UInt8] {
+    /// `pixel(x, y)` gives 0xAARRGGBB (alpha ignored for .rgb). Each of `text` becomes an iTXt
+    /// chunk (UTF-8, uncompressed) with that keyword, which image tools show (`exiftool`,
+    /// `identify -verbose`), so a PNG kept apart from its metadata still says what it is.
+    public static func encode(width: Int, height: Int, channels: Channels, text: [(keyword: String, value: String)] = [],
+                              pixel: (Int, Int) -> UInt32) -> [UInt8] {
         let bpp = channels == .rgb ? 3 : 4
         var raw: [UInt8] = []
         raw.reserveCapacity((width * bpp + 1) * height)
@@ -26,9 +29,16 @@ public enum PNGEncoder {
         header.appendBigEndian(UInt32(height))
         header += [8, channels == .rgb ? 2 : 6, 0, 0, 0]
         chunk("IHDR", header, into: &png)
+        for (keyword, value) in text { chunk("iTXt", internationalText(keyword: keyword, value), into: &png) }
         chunk("IDAT", zlib(raw), into: &png)
         chunk("IEND", [], into: &png)
         return png
+    }
+
+    /// Keyword, NUL, compression flag and method 0, an empty language tag and translated keyword
+    /// (each NUL-ended), then the text. Keywords are signpad's own: 1–79 Latin-1 characters.
+    static func internationalText(keyword: String, _ value: String) -> [UInt8] {
+        Array(keyword.utf8) + [0, 0, 0, 0, 0] + Array(FileText.withoutControlCharacters(value).utf8)
     }
 
     static func chunk(_ type: String, _ data: [UInt8], into png: inout [UInt8]) {

@@ -30,13 +30,13 @@ public struct SignatureImage {
         return renderer
     }
 
-    public func png(transparent: Bool, ink: UInt32) -> [UInt8] {
+    public func png(transparent: Bool, ink: UInt32, text: [(keyword: String, value: String)] = []) -> [UInt8] {
         let renderer = render(background: 0xFFFFFF, ink: ink)
         if transparent {
-            return PNGEncoder.encode(width: width, height: height, channels: .rgba) { x, y in
+            return PNGEncoder.encode(width: width, height: height, channels: .rgba, text: text) { x, y in
                 UInt32(renderer.dryCoverage(x: x, y: y)) << 24 | (ink & 0xFFFFFF)
             }
         }
-        return PNGEncoder.encode(width: width, height: height, channels: .rgb) { x, y in renderer.canvas[x, y] }
+        return PNGEncoder.encode(width: width, height: height, channels: .rgb, text: text) { x, y in renderer.canvas[x, y] }
     }
 }

@@ -51,8 +51,8 @@ public enum InkMLEncoder {
           </definitions>
           <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
           <annotation type="screen">\(record.screenWidth)x\(record.screenHeight)</annotation>
-          <annotation type="kiosk">\(XMLText.escaped(kiosk))</annotation>
-          <annotation type="device">\(XMLText.escaped(record.device))</annotation>
+          <annotation type="kiosk">\(FileText.xmlEscaped(kiosk))</annotation>
+          <annotation type="device">\(FileText.xmlEscaped(record.device))</annotation>
 
         """
         for stroke in record.signature.strokes {
@@ -64,22 +64,33 @@ public enum InkMLEncoder {
     }
 }
 
-/// Character data and attribute values for XML: the five characters with a meaning escaped,
-/// and the control characters XML 1.0 forbids even as references (a device may name itself
-/// with any bytes) replaced by U+FFFD, so the file stays one any XML parser reads.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
-        var out = ""
+/// Names as the files carry them. A device may name itself with any bytes; the control
+/// characters XML 1.0 forbids even as references (and a PNG text's NUL) become U+FFFD, so the
+/// files stay ones any parser reads. Tab and line breaks are kept.
+enum FileText {
+    static func withoutControlCharacters(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\t", "\n", "\r": out.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Character data and attribute values for XML: the five characters with a meaning escaped.
+    static func xmlEscaped(_ text: String) -> String {
+        var out = ""
+        for c in withoutControlCharacters(text) {
+            switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
+            default: out.append(c)
             }
         }
         return out

@@ -45,13 +45,19 @@ func temporaryDirectory() -> String {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var record = sampleRecord()
+        record.device = "Stift\u{0} «Ü»"
         for transparent in [false, true] {
-            let image = SignatureImage(sampleRecord().signature, options: ExportOptions(transparent: transparent))
+            let files = try SignatureEncoder.files(for: record, options: ExportOptions(transparent: transparent, kiosk: "Café desk ✓"))
             let path = dir + "/t\(transparent).png"
-            try Data(image.png(transparent: transparent, ink: 0x000000)).write(to: URL(fileURLWithPath: path))
+            try Data(try #require(files.first { $0.name.hasSuffix(".png") }).bytes).write(to: URL(fileURLWithPath: path))
             let check = try run("pngcheck", ["-v", path])
             #expect(check.status == 0, "\(check.output)")
             #expect(check.output.contains(transparent ? "RGB+alpha" : "24-bit RGB"), "\(check.output)")
+            #expect(check.output.components(separatedBy: "chunk iTXt").count == 5, "\(check.output)")
+            // A PNG kept apart from its metadata still says what it is, read by a reader of our own.
+            #expect(try PNGReader.texts(path) == ["Title": record.id, "Creation Time": ISO8601.string(record.startedAt),
+                                                   "Source": "Stift\u{FFFD} «Ü»", "Kiosk": "Café desk ✓"])
         }
     }
 

@@ -83,6 +83,30 @@ struct PNGReader {
 
     func pixel(_ x: Int, _ y: Int) -> UInt32 { rgb[y * width + x] }
 
+    /// Every iTXt chunk's keyword and text, each chunk's CRC checked and its header as the PNG
+    /// specification has it (no compression, empty language tag and translated keyword).
+    static func texts(_ path: String) throws -> [String: String] {
+        let script = """
+        import json, struct, sys, zlib
+        d = open(sys.argv[1], 'rb').read()
+        pos, texts = 8, {}
+        while pos < len(d):
+            n, t = struct.unpack('>I4s', d[pos:pos+8]); c = d[pos+8:pos+8+n]
+            assert struct.unpack('>I', d[pos+8+n:pos+12+n])[0] == zlib.crc32(t + c), f'bad CRC on {t}'
+            pos += 12 + n
+            if t == b'iTXt':
+                keyword, rest = c.split(b'\\0', 1)
+                assert 1 <= len(keyword) <= 79 and rest[:2] == b'\\0\\0', f'bad iTXt header {c[:40]}'
+                language, translated, text = rest[2:].split(b'\\0', 2)
+                assert language == b'' and translated == b''
+                texts[keyword.decode('latin-1')] = text.decode('utf-8')
+        print(json.dumps(texts))
+        """
+        let result = try run("python3", ["-c", script, path])
+        guard result.status == 0 else { throw InkMLReader.Failure(message: "cannot read the texts of \(path): \(result.output)") }
+        return try JSONDecoder().decode([String: String].self, from: Data(result.output.utf8))
+    }
+
     static func rgb(_ path: String) throws -> PNGReader {
         let script = """
         import struct, sys, zlib
