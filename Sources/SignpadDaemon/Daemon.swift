@@ -106,7 +106,7 @@ public final class Daemon {
         let shown = "\(display.connectorName) \(display.modeName)"
         var status = serviceStatus(shown, session: session, exporter: exporter)
         service.ready(status: status.line)
-        logger.info("ready: signpad \(SignpadVersion.current), export folder \(config.exportDirectory)")
+        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.export.kiosk)\", export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
 

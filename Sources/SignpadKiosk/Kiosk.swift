@@ -23,6 +23,10 @@ public struct KioskRules: Equatable, Sendable {
     /// A double tap outside the box confirms, for layouts without buttons.
     public var doubleTapConfirms = false
     public var doubleTapSeconds = 0.4
+    /// How near the first tap the second must land (px): a finger tapping twice lands within
+    /// about a centimetre, where two stray touches (a sleeve, a palm's edge, two drops of water)
+    /// land anywhere, and would otherwise confirm a signature half written.
+    public var doubleTapRadius = 40.0
     /// What a pen's eraser end takes away.
     public var eraser = StrokeEraser()
     /// The widest the ink is drawn (px): the eraser reaches its edge.
@@ -99,7 +103,7 @@ public struct Kiosk: Sendable {
         case held(origin: Sample, since: Double)
     }
     private var touch = Touch.none
-    private var lastOutsideTap: Double?
+    private var lastOutsideTap: (time: Double, at: Point)?
     private var flicker: FlickerGuard
     /// Where a pen above the glass was when it last counted as activity (see `penHovers`).
     private var hoverAnchor: Point?
@@ -238,13 +242,14 @@ public struct Kiosk: Sendable {
                 pressedButton = nil
                 effects.append(.repaintChrome)
                 if event == .up && releasedOnButton { effects += press(button, now: now) }
-            case .outside(let start, _, _, let moved):
+            case .outside(let start, let origin, _, let moved):
                 if event == .up && !moved && rules.doubleTapConfirms && now - start < rules.doubleTapSeconds {
-                    if let last = lastOutsideTap, now - last < rules.doubleTapSeconds {
+                    if let last = lastOutsideTap, now - last.time < rules.doubleTapSeconds,
+                       origin.distance(to: last.at) <= rules.doubleTapRadius {
                         lastOutsideTap = nil
                         effects += press(.done, now: now)
                     } else {
-                        lastOutsideTap = now
+                        lastOutsideTap = (now, origin)
                     }
                 }
             case .none, .waking, .erasing, .held:

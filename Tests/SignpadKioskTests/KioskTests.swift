@@ -387,6 +387,13 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         let outside = Point(Double(layout.width) / 2, 3)
         #expect(saves(kiosk.tap(outside, now: 2)).isEmpty)
         #expect(saves(kiosk.tap(outside, now: 2.2)).count == 1)
+        // Two touches in different places (a sleeve, a palm's edge, two drops) are no double tap.
+        var scattered = Kiosk(layout: layout, rules: rules)
+        _ = scattered.swipe(signatureSwipe(layout), now: 1)
+        let elsewhere = Point(outside.x + rules.doubleTapRadius + 1, outside.y)
+        #expect(saves(scattered.tap(outside, now: 2)).isEmpty)
+        #expect(saves(scattered.tap(elsewhere, now: 2.2)).isEmpty, "the second tap is farther than doubleTapRadius")
+        #expect(saves(scattered.tap(Point(elsewhere.x - 30, elsewhere.y + 20), now: 2.4)).count == 1, "a finger's second tap lands near its first")
         var off = Kiosk(layout: layout)
         _ = off.swipe(signatureSwipe(layout), now: 1)
         _ = off.tap(outside, now: 2)
