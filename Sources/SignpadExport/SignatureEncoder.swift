@@ -7,9 +7,10 @@ public enum SignatureEncoder {
         ISO8601.basic(seconds) + "-" + UUID().uuidString.lowercased()
     }
 
-    /// What the PNG says of itself: PNG's registered keywords where one fits (Title, Creation
-    /// Time, Source: the device), and Kiosk.
-    static func pngText(_ record: SignatureRecord, _ options: ExportOptions) -> [(keyword: String, value: String)] {
+    /// What the PNG and the SVG say of themselves, so one filed apart from its metadata still
+    /// says what it is: PNG's registered keywords where one fits (Title, Creation Time, Source:
+    /// the device), and Kiosk.
+    static func description(_ record: SignatureRecord, _ options: ExportOptions) -> [(keyword: String, value: String)] {
         [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", options.kiosk)]
     }
 
@@ -20,8 +21,8 @@ public enum SignatureEncoder {
         for format in options.formats {
             let name = "\(record.id).\(format.rawValue)"
             switch format {
-            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor, text: pngText(record, options))))
-            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent).utf8)))
+            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor, text: description(record, options))))
+            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent, text: description(record, options)).utf8)))
             case .inkml: files.append((name, Array(InkMLEncoder.encode(record, kiosk: options.kiosk).utf8)))
             case .json: files.append((name, try SignaturePadJSON.encode(record, options: options)))
             }

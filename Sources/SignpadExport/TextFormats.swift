@@ -1,14 +1,19 @@
 import Foundation
 import SignpadInk
 
-/// SVG of the same smoothed strokes as the PNG, in the PNG's pixel coordinates.
+/// SVG of the same smoothed strokes as the PNG, in the PNG's pixel coordinates. `text`'s Title
+/// becomes the `<title>` (a browser's tab shows it), the rest one "keyword: value" line each in
+/// the `<desc>`.
 public enum SVGEncoder {
-    public static func encode(_ image: SignatureImage, ink: UInt32, transparent: Bool) -> String {
+    public static func encode(_ image: SignatureImage, ink: UInt32, transparent: Bool, text: [(keyword: String, value: String)] = []) -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(image.width)" height="\(image.height)" viewBox="0 0 \(image.width) \(image.height)">
 
         """
+        if let title = text.first(where: { $0.keyword == "Title" }) { out += "<title>\(FileText.xmlEscaped(title.value))</title>\n" }
+        let lines = text.filter { $0.keyword != "Title" }.map { "\($0.keyword): \($0.value)" }
+        if !lines.isEmpty { out += "<desc>\(FileText.xmlEscaped(lines.joined(separator: "\n")))</desc>\n" }
         if !transparent { out += "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n" }
         let color = XRGB.hex(ink)
         out += "<g fill=\"none\" stroke=\"\(color)\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"

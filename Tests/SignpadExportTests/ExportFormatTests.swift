@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignpadExport
+import FoundationXML
 import SignpadInk
 
 /// A small signature with two strokes and a tap, pressure on some samples.
@@ -167,6 +168,11 @@ func temporaryDirectory() -> String {
         #expect(annotations["captureStart"] == ISO8601.string(record.startedAt))
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(files.last!.bytes))
         #expect(meta.kiosk == kiosk && meta.device == record.device)
+        // The SVG's title and description, read by libxml2 as a browser or a back office's tool would.
+        let svg = try XMLDocument(data: Data(try #require(files.first { $0.name.hasSuffix(".svg") }).bytes))
+        let read = { (name: String) in try svg.nodes(forXPath: "/*[local-name()='svg']/*[local-name()='\(name)']").first?.stringValue }
+        #expect(try read("title") == record.id)
+        #expect(try read("desc") == "Creation Time: \(ISO8601.string(record.startedAt))\nSource: Pen <A&B> \"v2\" it's\u{FFFD}\nKiosk: \(kiosk)")
     }
 
     @Test func metadataNamesEveryFileWithItsHash() throws {
