@@ -18,8 +18,8 @@ public struct ExportOptions: Equatable, Sendable {
     /// Whether a missing folder is made. Not for a folder on a network share: while the share is
     /// not mounted, one made would be on local disk, hidden under the share once it is.
     public var createsFolder: Bool
-    /// The kiosk written into each signature's metadata and InkML, so a back office that
-    /// collects several kiosks' signatures in one folder knows where each was signed.
+    /// The kiosk written into each signature's files (metadata, InkML, PNG, SVG), so a back
+    /// office that collects several kiosks' signatures in one folder knows where each was signed.
     public var kiosk: String
 
     public init(formats: [ExportFormat] = ExportFormat.allCases, margin: Int = 16, scale: Double = 1, transparent: Bool = false,

@@ -10,7 +10,7 @@ public enum SignatureEncoder {
     /// What the PNG and the SVG say of themselves, so one filed apart from its metadata still
     /// says what it is: PNG's registered keywords where one fits (Title, Creation Time, Source:
     /// the device), and Kiosk.
-    static func description(_ record: SignatureRecord, _ options: ExportOptions) -> [(keyword: String, value: String)] {
+    static func imageText(_ record: SignatureRecord, _ options: ExportOptions) -> [(keyword: String, value: String)] {
         [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", options.kiosk)]
     }
 
@@ -21,8 +21,8 @@ public enum SignatureEncoder {
         for format in options.formats {
             let name = "\(record.id).\(format.rawValue)"
             switch format {
-            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor, text: description(record, options))))
-            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent, text: description(record, options)).utf8)))
+            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor, text: imageText(record, options))))
+            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent, text: imageText(record, options)).utf8)))
             case .inkml: files.append((name, Array(InkMLEncoder.encode(record, kiosk: options.kiosk).utf8)))
             case .json: files.append((name, try SignaturePadJSON.encode(record, options: options)))
             }
