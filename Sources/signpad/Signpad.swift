@@ -17,7 +17,7 @@ struct Signpad: ParsableCommand {
 
 /// --config and --set, shared by the commands that read a configuration.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .long, help: "The TOML configuration file (default \(Config.defaultPath) when it exists).")
+    @Option(name: .long, help: "The TOML configuration file (default \(Config.defaultPath) when it exists).", completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Option(name: .customLong("set"), help: "Override one key, e.g. --set export.directory=\\\"/srv/sig\\\" or --set display.rotation=90.")
@@ -127,8 +127,8 @@ struct Calibrate: ParsableCommand {
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the whole kiosk offscreen on an evemu recording.")
-    @Argument(help: "An evemu-record file.") var recording: String
-    @Option(name: .long, help: "Where the exports and screen.png go.") var outputDir: String
+    @Argument(help: "An evemu-record file.", completion: .file()) var recording: String
+    @Option(name: .long, help: "Where the exports and screen.png go.", completion: .directory) var outputDir: String
     @Option(name: .long, help: "The screen size, WIDTHxHEIGHT.") var screen = "1280x800"
     @Flag(name: .long, help: "Do not save an unconfirmed signature at the end.") var noConfirmAtEnd = false
     @OptionGroup var options: ConfigOptions
@@ -158,7 +158,7 @@ func replay(recording path: String, outputDir: String, width: Int, height: Int, 
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Replay the bundled signature and write its exports and a screenshot.")
-    @Option(name: .long, help: "Where the exports go.") var outputDir = "./signatures"
+    @Option(name: .long, help: "Where the exports go.", completion: .directory) var outputDir = "./signatures"
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
@@ -183,7 +183,7 @@ func bundledSignature() throws -> String {
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
-    @Option(name: .long, help: "An evemu recording (default: the bundled signature).") var recording: String?
+    @Option(name: .long, help: "An evemu recording (default: the bundled signature).", completion: .file()) var recording: String?
     @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
     @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
                                           discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))
@@ -281,7 +281,7 @@ struct Devices: ParsableCommand {
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.")
-    @Argument(help: "The TOML file.") var file: String
+    @Argument(help: "The TOML file.", completion: .file(extensions: ["toml"])) var file: String
     @Option(name: .customLong("set"), help: "Override one key as `signpad run` would.") var overrides: [String] = []
 
     func run() throws {
