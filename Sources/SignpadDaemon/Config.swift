@@ -164,8 +164,9 @@ public struct Config: Sendable {
         }
     }
 
-    /// The kernel's host name, read at each load (so a reload takes a renamed machine's), without
-    /// Foundation's `ProcessInfo.hostName`, which asks DNS and may wait on a network that is down.
+    /// The kernel's host name, without Foundation's `ProcessInfo.hostName`, which asks DNS and may
+    /// wait on a network that is down. The unit's ProtectHostname= gives signpad its own copy of
+    /// the name at start, so a machine renamed later is seen after a restart, not a reload.
     static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
