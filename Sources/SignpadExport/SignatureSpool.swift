@@ -65,6 +65,12 @@ private struct SpooledSignature: Codable {
     static let formatName = "signpad-spool"
     /// Larger than any framebuffer DRM drivers allow.
     static let maxScreenSide = 32768
+    /// The last second ISO 8601's four-digit years can write (9999-12-31T23:59:59Z).
+    static let latestWallClock = 253_402_300_799.0
+    /// Seconds between a signature's first sample and any other: decades, where a signature
+    /// takes seconds. Beyond it an export's times in milliseconds would overflow to infinity,
+    /// which JSON cannot hold, and the signature would fail at every try.
+    static let maxSpan = 1e9
     static let currentVersion = 1
 
     var format = formatName
@@ -112,6 +118,12 @@ private struct SpooledSignature: Codable {
         guard (1...Self.maxScreenSide).contains(width), (1...Self.maxScreenSide).contains(height) else {
             throw SpoolError(path: path, reason: "expected a screen from 1x1 to \(Self.maxScreenSide)x\(Self.maxScreenSide), found \(width)x\(height)")
         }
+        // Times out of reason (a damaged or edited file) would fail every export of it, and the
+        // exports queued behind it would wait on it for ever.
+        for (name, time) in [("startedAt", spooled.startedAt), ("endedAt", spooled.endedAt)] where !(0...Self.latestWallClock).contains(time) {
+            throw SpoolError(path: path, reason: "\(name): expected seconds since 1970 from 0 to \(Int(Self.latestWallClock)), found \(time)")
+        }
+        let firstTime = spooled.strokes.first?.first.flatMap { $0.count > 2 ? $0[2] : nil } ?? 0
         for (i, stroke) in spooled.strokes.enumerated() {
             if stroke.isEmpty { throw SpoolError(path: path, reason: "stroke \(i + 1): expected at least one sample") }
             for (j, sample) in stroke.enumerated() {
@@ -121,6 +133,9 @@ private struct SpooledSignature: Codable {
                 }
                 guard (0...Double(width)).contains(sample[0]), (0...Double(height)).contains(sample[1]) else {
                     throw SpoolError(path: path, reason: "\(at): expected a point on the \(width)x\(height) screen, found (\(sample[0]), \(sample[1]))")
+                }
+                guard abs(sample[2] - firstTime) <= Self.maxSpan else {
+                    throw SpoolError(path: path, reason: "\(at): expected a time within \(Int(Self.maxSpan)) s of the first sample's (\(firstTime)), found \(sample[2])")
                 }
                 guard sample.count == 3 || (0...1).contains(sample[3]) else {
                     throw SpoolError(path: path, reason: "\(at): expected a pressure from 0 to 1, found \(sample[3])")

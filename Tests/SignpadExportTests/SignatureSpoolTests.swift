@@ -31,6 +31,10 @@ import SignpadInk
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0],[1e12,2,0]]]}", "stroke 1, sample 2: expected a point on the 800x480 screen"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0,7]]]}", "stroke 1, sample 1: expected a pressure from 0 to 1"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":0,\"screenHeight\":480,\"strokes\":[]}", "expected a screen from 1x1 to 32768x32768, found 0x480"),
+        // Times no export can write (milliseconds overflow to infinity, which JSON cannot hold):
+        // the file would fail every try and hold up every signature queued behind it.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,5],[3,4,1.7e308]]]}", "stroke 1, sample 2: expected a time within 1000000000 s of the first sample's (5.0), found 1.7e+308"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":1e300,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,5]]]}", "startedAt: expected seconds since 1970 from 0 to 253402300799, found 1e+300"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"../elsewhere\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected the id \"a\""),
     ])
     func aBadSpoolFileIsNamedAndSetAsideNotLost(contents: String, expected: String) throws {
