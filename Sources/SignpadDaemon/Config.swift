@@ -143,7 +143,7 @@ public struct Config: Sendable {
         let kiosk = try r.string("export.kiosk_name", default: "")
         // It goes into JSON, XML and the journal, where a control character would garble a line.
         if let control = kiosk.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw r.error("export.kiosk_name", "expected a name without control characters, found U+\(String(control.value, radix: 16, uppercase: true))")
+            throw r.error("export.kiosk_name", "expected a name without control characters, found \(control.codePoint)")
         }
         guard kiosk.utf8.count <= 255 else { throw r.error("export.kiosk_name", "expected at most 255 bytes, got \(kiosk.utf8.count)") }
         export.kiosk = kiosk.isEmpty ? Self.hostName() : kiosk

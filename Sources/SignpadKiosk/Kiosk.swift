@@ -20,7 +20,7 @@ public struct KioskRules: Equatable, Sendable {
     public var savedSeconds: Double = 2
     /// Seconds a hint stays.
     public var hintSeconds: Double = 3
-    /// A double tap outside the box confirms, for layouts without buttons.
+    /// A double tap outside the box confirms, as Done does.
     public var doubleTapConfirms = false
     public var doubleTapSeconds = 0.4
     /// How near the first tap the second must land (px): a finger tapping twice lands within

@@ -65,11 +65,15 @@ public enum FontCheck {
 
     /// At most five, each as itself and its code point: `署 (U+7F72), 名 (U+540D)`.
     private static func listed(_ scalars: [Unicode.Scalar]) -> String {
-        let shown = scalars.prefix(5).map { "\($0) (U+\(String($0.value, radix: 16, uppercase: true).leftPadded(to: 4)))" }
+        let shown = scalars.prefix(5).map { "\($0) (\($0.codePoint))" }
         return shown.joined(separator: ", ") + (scalars.count > 5 ? " and \(scalars.count - 5) more" : "")
     }
 }
 
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension Unicode.Scalar {
+    /// As Unicode writes it: U+000A, U+7F72, U+1F600.
+    public var codePoint: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
 }

@@ -72,7 +72,7 @@ import SignpadInk
         ("[export]\ndirectory = \"signatures\"\n", 2, "export.directory", "expected an absolute path (starting with /), got \"signatures\""),
         ("[export]\nspool_directory = \"spool\"\n", 2, "export.spool_directory", "or \"\" for memory only"),
         ("[export]\ncreate_directory = \"no\"\n", 2, "export.create_directory", "expected true or false, got a string"),
-        ("[export]\nkiosk_name = \"desk\\n2\"\n", 2, "export.kiosk_name", "without control characters, found U+A"),
+        ("[export]\nkiosk_name = \"desk\\n2\"\n", 2, "export.kiosk_name", "without control characters, found U+000A"),
         ("[export]\nkiosk_name = \"\(String(repeating: "k", count: 256))\"\n", 2, "export.kiosk_name", "at most 255 bytes, got 256"),
     ])
     func mistakesNameTheFileLineKeyAndWhatWasExpected(text: String, line: Int, key: String, expected: String) {
