@@ -52,6 +52,11 @@ public struct Replay {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT, let pen = decoder.penNearAt { session.penHovers(at: pen, now: now) }
         }
         decoder.cancel { session.handle($0, now: now) }
+        // A double tap at the very end confirms when its quiet has passed, as on the panel.
+        if let at = session.kiosk.doubleTapConfirmsAt {
+            now = at
+            session.tick(now: now)
+        }
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
         guard exporter.waitUntilIdle(timeout: 30) else {
             session.tick(now: now)

@@ -20,8 +20,11 @@ public struct KioskRules: Equatable, Sendable {
     public var savedSeconds: Double = 2
     /// Seconds a hint stays.
     public var hintSeconds: Double = 3
-    /// A double tap outside the box confirms, as Done does.
+    /// A double tap outside the box confirms, as Done does, once `doubleTapSeconds` have passed
+    /// with no touch landing: water making and breaking contact at one place taps on and on, and
+    /// never confirms, where a finger taps twice and stops.
     public var doubleTapConfirms = false
+    /// The longest a tap lasts, the longest between the two taps, and the quiet after them.
     public var doubleTapSeconds = 0.4
     /// How near the first tap the second must land (px): a finger tapping twice lands within
     /// about a centimetre, where two stray touches (a sleeve, a palm's edge, two drops of water)
@@ -103,7 +106,11 @@ public struct Kiosk: Sendable {
         case held(origin: Sample, since: Double)
     }
     private var touch = Touch.none
-    private var lastOutsideTap: (time: Double, at: Point)?
+    /// The taps outside the box in a row so far: each within `doubleTapSeconds` and
+    /// `doubleTapRadius` of the one before.
+    private var outsideTaps: (count: Int, time: Double, at: Point)?
+    /// When a double tap confirms, if no touch lands before (see `KioskRules.doubleTapConfirms`).
+    public private(set) var doubleTapConfirmsAt: Double?
     private var flicker: FlickerGuard
     /// Where a pen above the glass was when it last counted as activity (see `penHovers`).
     private var hoverAnchor: Point?
@@ -130,6 +137,8 @@ public struct Kiosk: Sendable {
         // comes back to a spot after it ran out (to wake the screen, say) is activity.
         switch event {
         case .down(let sample):
+            // A third tap, or a customer going on: two taps were not all.
+            doubleTapConfirmsAt = nil
             let gap = flicker.land(at: sample.point, now: now)
             touchCounts = (idle: !(gap.map { $0 < rules.idleTimeout } ?? false), sleep: !(gap.map { $0 < rules.sleepAfter } ?? false))
             if asleep || idleTimeIsUp(now: now) {
@@ -244,13 +253,13 @@ public struct Kiosk: Sendable {
                 if event == .up && releasedOnButton { effects += press(button, now: now) }
             case .outside(let start, let origin, _, let moved):
                 if event == .up && !moved && rules.doubleTapConfirms && now - start < rules.doubleTapSeconds {
-                    if let last = lastOutsideTap, now - last.time < rules.doubleTapSeconds,
+                    var count = 1
+                    if let last = outsideTaps, start - last.time < rules.doubleTapSeconds,
                        origin.distance(to: last.at) <= rules.doubleTapRadius {
-                        lastOutsideTap = nil
-                        effects += press(.done, now: now)
-                    } else {
-                        lastOutsideTap = (now, origin)
+                        count = last.count + 1
                     }
+                    outsideTaps = (count, now, origin)
+                    if count == 2 { doubleTapConfirmsAt = now + rules.doubleTapSeconds }
                 }
             case .none, .waking, .erasing, .held:
                 break
@@ -293,6 +302,11 @@ public struct Kiosk: Sendable {
     /// see this one's signature, nor find the pad deaf to their finger.
     public mutating func tick(now: Double) -> [KioskEffect] {
         var effects: [KioskEffect] = []
+        if let at = doubleTapConfirmsAt, now >= at {
+            doubleTapConfirmsAt = nil
+            outsideTaps = nil
+            effects += press(.done, now: now)
+        }
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
         if idleTimeIsUp(now: now) {
             if hasInk {
@@ -312,7 +326,7 @@ public struct Kiosk: Sendable {
 
     /// The next time `tick` has something to do.
     public func nextDeadline() -> Double {
-        var deadline = messageUntil
+        var deadline = min(messageUntil, doubleTapConfirmsAt ?? .infinity)
         if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
         if rules.idleTimeout > 0 && touchIsDown { deadline = min(deadline, (heldSince ?? lastActivity) + rules.idleTimeout) }
         if mayFallAsleep { deadline = min(deadline, lastWakingActivity + rules.sleepAfter) }

@@ -386,18 +386,51 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
         let outside = Point(Double(layout.width) / 2, 3)
         #expect(saves(kiosk.tap(outside, now: 2)).isEmpty)
-        #expect(saves(kiosk.tap(outside, now: 2.2)).count == 1)
+        #expect(saves(kiosk.tap(outside, now: 2.2)).isEmpty, "not before the quiet after the second tap")
+        #expect(kiosk.nextDeadline() == 2.2 + rules.doubleTapSeconds, "the daemon wakes for it")
+        #expect(saves(kiosk.tick(now: 2.5)).isEmpty)
+        #expect(saves(kiosk.tick(now: 2.6)).count == 1)
+        #expect(kiosk.message == .saving && !kiosk.hasInk)
+        #expect(saves(kiosk.tick(now: 3)).isEmpty, "confirmed once")
         // Two touches in different places (a sleeve, a palm's edge, two drops) are no double tap.
         var scattered = Kiosk(layout: layout, rules: rules)
         _ = scattered.swipe(signatureSwipe(layout), now: 1)
         let elsewhere = Point(outside.x + rules.doubleTapRadius + 1, outside.y)
-        #expect(saves(scattered.tap(outside, now: 2)).isEmpty)
-        #expect(saves(scattered.tap(elsewhere, now: 2.2)).isEmpty, "the second tap is farther than doubleTapRadius")
-        #expect(saves(scattered.tap(Point(elsewhere.x - 30, elsewhere.y + 20), now: 2.4)).count == 1, "a finger's second tap lands near its first")
+        _ = scattered.tap(outside, now: 2)
+        _ = scattered.tap(elsewhere, now: 2.2)
+        #expect(saves(scattered.tick(now: 2.39)).isEmpty, "the second tap is farther than doubleTapRadius")
+        _ = scattered.tap(Point(elsewhere.x - 30, elsewhere.y + 20), now: 2.4)
+        #expect(saves(scattered.tick(now: 2.8)).count == 1, "a finger's second tap lands near its first")
         var off = Kiosk(layout: layout)
         _ = off.swipe(signatureSwipe(layout), now: 1)
         _ = off.tap(outside, now: 2)
-        #expect(saves(off.tap(outside, now: 2.2)).isEmpty, "disabled by default")
+        _ = off.tap(outside, now: 2.2)
+        #expect(saves(off.tick(now: 3)).isEmpty, "disabled by default")
+    }
+
+    /// Water on the glass makes and breaks contact at one place, tap after tap: it must not
+    /// confirm a signature the customer walked away from (the idle timeout wipes it instead).
+    @Test func tapsThatGoOnAtOnePlaceNeverConfirm() {
+        var rules = KioskRules()
+        rules.doubleTapConfirms = true
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        let drop = Point(Double(layout.width) / 2, 3)
+        var now = 2.0
+        var effects: [KioskEffect] = []
+        for _ in 0..<12 {
+            effects += kiosk.tap(Point(drop.x + 2, drop.y), now: now)
+            now += 0.3
+            effects += kiosk.tick(now: now)
+        }
+        effects += kiosk.tick(now: now + 5)
+        #expect(saves(effects).isEmpty)
+        #expect(kiosk.hasInk, "still the customer's to confirm or to lose to the idle timeout")
+        // A customer who taps twice and goes on writing did not mean to confirm either.
+        _ = kiosk.tap(drop, now: now + 5)
+        _ = kiosk.tap(drop, now: now + 5.2)
+        _ = kiosk.swipe(signatureSwipe(layout), now: now + 5.4)
+        #expect(saves(kiosk.tick(now: now + 6)).isEmpty)
     }
 }
 
