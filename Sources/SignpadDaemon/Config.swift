@@ -21,6 +21,8 @@ public struct Config: Sendable {
     public var rules = KioskRules()
     public var exportDirectory = "/var/lib/signpad/signatures"
     public var export = ExportOptions()
+    /// `export.kiosk_name`, or the host name signpad started with.
+    public var kioskName = ""
     public var retrySeconds = 5.0
     /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
     public var spoolDirectory: String? = "/var/lib/signpad/spool"
@@ -35,6 +37,9 @@ public struct Config: Sendable {
     /// (`Daemon.isMisconfiguration`): sysexits' EX_CONFIG, which systemd shows as
     /// `status=78/CONFIG` and the unit's `RestartPreventExitStatus=` does not restart.
     public static let unusableExitStatus: Int32 = 78
+
+    /// What each signature confirmed under this configuration keeps (see `CaptureSettings`).
+    public var captureSettings: CaptureSettings { CaptureSettings(kiosk: kioskName, inkColor: inkColor, pen: pen) }
 
     /// Every word on screen with its key, for what is said about them.
     public var labelsByKey: [(key: String, text: String)] {
@@ -85,7 +90,7 @@ public struct Config: Sendable {
 
         inkColor = try r.color("ink.color", default: "#000000")
         // A width or scale out of reason would stall every touch or exhaust memory at each save.
-        let widths = 0.1...100.0, widthsExpected = "a width from 0.1 to 100 (px)"
+        let widths = PenWidth.allowedWidths, widthsExpected = "a width from 0.1 to 100 (px)"
         let width = try r.number("ink.width", default: 2.5, in: widths, widthsExpected)
         let minWidth = try r.number("ink.min_width", default: 1.0, in: widths, widthsExpected)
         let maxWidth = try r.number("ink.max_width", default: 4.0, in: widths, widthsExpected)
@@ -100,7 +105,7 @@ public struct Config: Sendable {
         case "velocity": pen.width = .velocity(min: minWidth, max: maxWidth, filterWeight: weight)
         default: throw r.error("ink.width_mode", "expected \"constant\", \"pressure\" or \"velocity\"")
         }
-        pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: 0...100, "a distance from 0 to 100 (px)")
+        pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: SmootherOptions.allowedMinDistances, "a distance from 0 to 100 (px)")
         rules.inkWidth = pen.width.maximum
 
         style.font = try r.string("kiosk.font", default: style.font)
@@ -141,12 +146,8 @@ public struct Config: Sendable {
         export.group = try r.optionalString("export.group", default: "")
         export.createsFolder = try r.bool("export.create_directory", default: true)
         let kiosk = try r.string("export.kiosk_name", default: "")
-        // It goes into JSON, XML and the journal, where a control character would garble a line.
-        if let control = kiosk.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw r.error("export.kiosk_name", "expected a name without control characters, found \(control.codePoint)")
-        }
-        guard kiosk.utf8.count <= 255 else { throw r.error("export.kiosk_name", "expected at most 255 bytes, got \(kiosk.utf8.count)") }
-        export.kiosk = kiosk.isEmpty ? Self.hostName() : kiosk
+        if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw r.error("export.kiosk_name", problem) }
+        kioskName = kiosk.isEmpty ? Self.hostName() : kiosk
         retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
         if let spool = spoolDirectory, !spool.hasPrefix("/") {
@@ -155,8 +156,6 @@ public struct Config: Sendable {
         if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }
-        export.inkColor = inkColor
-        export.pen = pen
 
         logLevel = try r.string("daemon.log_level", default: "info")
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {

@@ -106,7 +106,7 @@ public final class Daemon {
         let shown = "\(display.connectorName) \(display.modeName)"
         var status = serviceStatus(shown, session: session, exporter: exporter)
         service.ready(status: status.line)
-        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.export.kiosk)\", export folder \(config.exportDirectory)")
+        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
 
@@ -313,7 +313,7 @@ public final class Daemon {
     func recoverSpool(_ exporter: Exporter) {
         guard let spool = config.spoolDirectory else { return }
         do {
-            let (count, problems) = try exporter.recoverSpool()
+            let (count, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
             for problem in problems { logger.error("spool: \(problem)") }
             if count > 0 { logger.notice("\(count) signature(s) from before the last exit found in \(spool); writing them to \(config.exportDirectory)") }
         } catch {

@@ -113,10 +113,11 @@ public final class Exporter: @unchecked Sendable {
     }
 
     /// Queues the signatures an earlier run left in the spool; returns how many, and the spool
-    /// files that could not be read (set aside, see `SignatureSpool.recover`).
-    public func recoverSpool() throws -> (count: Int, problems: [SpoolError]) {
+    /// files that could not be read (set aside, see `SignatureSpool.recover`). `olderFilesAs`:
+    /// the settings for files from a signpad that kept none, those running now.
+    public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, problems: [SpoolError]) {
         guard let spool else { return (0, []) }
-        let (records, problems) = try spool.recover()
+        let (records, problems) = try spool.recover(olderFilesAs: settings)
         for record in records { enqueue(Job(exportID: nil, record: record, spooled: true, spoolTried: true)) }
         return (records.count, problems)
     }

@@ -192,7 +192,7 @@ public final class Session {
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: strokeDevices.isEmpty ? deviceName : Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
-                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height)
+                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings)
     }
 
     private func repaintChrome(whole: Bool = false) {

@@ -4,6 +4,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case png, svg, inkml, json
 }
 
+/// What the files are like: which formats, and how the images are framed. How the ink looks
+/// and where it was signed go with each signature (`CaptureSettings`).
 public struct ExportOptions: Equatable, Sendable {
     public var formats: [ExportFormat]
     /// Blank space around the ink in the PNG and SVG, in output pixels.
@@ -11,29 +13,48 @@ public struct ExportOptions: Equatable, Sendable {
     /// Output pixels per screen pixel.
     public var scale: Double
     public var transparent: Bool
-    public var inkColor: UInt32
-    public var pen: SmootherOptions
     /// Group that owns exported files (0640) and the folder (0750); nil keeps the daemon's.
     public var group: String?
     /// Whether a missing folder is made. Not for a folder on a network share: while the share is
     /// not mounted, one made would be on local disk, hidden under the share once it is.
     public var createsFolder: Bool
-    /// The kiosk written into each signature's files (metadata, InkML, PNG, SVG), so a back
-    /// office that collects several kiosks' signatures in one folder knows where each was signed.
-    public var kiosk: String
 
     public init(formats: [ExportFormat] = ExportFormat.allCases, margin: Int = 16, scale: Double = 1, transparent: Bool = false,
-                inkColor: UInt32 = 0x000000, pen: SmootherOptions = SmootherOptions(), group: String? = nil, createsFolder: Bool = true,
-                kiosk: String = "") {
+                group: String? = nil, createsFolder: Bool = true) {
         self.formats = formats
         self.margin = margin
         self.scale = scale
         self.transparent = transparent
-        self.inkColor = inkColor
-        self.pen = pen
         self.group = group
         self.createsFolder = createsFolder
+    }
+}
+
+/// How a signature was taken and shown, kept with it from the moment it is confirmed: one
+/// written later (the export folder down for a day, then a reload with another ink colour, a
+/// renamed kiosk, an upgrade) still comes out as the customer saw it and says where it was signed.
+public struct CaptureSettings: Equatable, Sendable {
+    /// The kiosk written into each signature's files (metadata, InkML, PNG, SVG), so a back
+    /// office that collects several kiosks' signatures in one folder knows where each was signed.
+    public var kiosk: String
+    public var inkColor: UInt32
+    public var pen: SmootherOptions
+
+    public init(kiosk: String = "", inkColor: UInt32 = 0x000000, pen: SmootherOptions = SmootherOptions()) {
         self.kiosk = kiosk
+        self.inkColor = inkColor
+        self.pen = pen
+    }
+
+    /// What a kiosk's name must be, wherever it is read from (the configuration, the spool): it
+    /// goes into JSON, XML and the journal, where a control character would garble a line.
+    /// Nil when it is fine, else what was expected.
+    public static func kioskNameProblem(_ name: String) -> String? {
+        if let control = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            return "expected a name without control characters, found \(control.codePoint)"
+        }
+        guard name.utf8.count <= 255 else { return "expected at most 255 bytes, got \(name.utf8.count)" }
+        return nil
     }
 }
 
@@ -48,8 +69,10 @@ public struct SignatureRecord: Equatable, Sendable {
     public var device: String
     public var screenWidth: Int
     public var screenHeight: Int
+    public var settings: CaptureSettings
 
-    public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int) {
+    public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int,
+                settings: CaptureSettings = CaptureSettings()) {
         self.id = id
         self.signature = signature
         self.startedAt = startedAt
@@ -57,6 +80,7 @@ public struct SignatureRecord: Equatable, Sendable {
         self.device = device
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
+        self.settings = settings
     }
 
     /// The time of the first sample, which every format measures from.

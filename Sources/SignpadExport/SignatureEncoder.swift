@@ -10,25 +10,26 @@ public enum SignatureEncoder {
     /// What the PNG and the SVG say of themselves, so one filed apart from its metadata still
     /// says what it is: PNG's registered keywords where one fits (Title, Creation Time, Source:
     /// the device), and Kiosk.
-    static func imageText(_ record: SignatureRecord, _ options: ExportOptions) -> [(keyword: String, value: String)] {
-        [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", options.kiosk)]
+    static func imageText(_ record: SignatureRecord) -> [(keyword: String, value: String)] {
+        [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", record.settings.kiosk)]
     }
 
     /// Files in the order they must appear: the metadata last, so a reader that sees it sees all.
     public static func files(for record: SignatureRecord, options: ExportOptions) throws -> [(name: String, bytes: [UInt8])] {
         var files: [(name: String, bytes: [UInt8])] = []
-        let image = SignatureImage(record.signature, options: options)
+        let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
+        let ink = record.settings.inkColor
         for format in options.formats {
             let name = "\(record.id).\(format.rawValue)"
             switch format {
-            case .png: files.append((name, image.png(transparent: options.transparent, ink: options.inkColor, text: imageText(record, options))))
-            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: options.inkColor, transparent: options.transparent, text: imageText(record, options)).utf8)))
-            case .inkml: files.append((name, Array(InkMLEncoder.encode(record, kiosk: options.kiosk).utf8)))
-            case .json: files.append((name, try SignaturePadJSON.encode(record, options: options)))
+            case .png: files.append((name, image.png(transparent: options.transparent, ink: ink, text: imageText(record))))
+            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: ink, transparent: options.transparent, text: imageText(record)).utf8)))
+            case .inkml: files.append((name, Array(InkMLEncoder.encode(record).utf8)))
+            case .json: files.append((name, try SignaturePadJSON.encode(record)))
             }
         }
         let metadata = SignatureMetadata(
-            id: record.id, kiosk: options.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
+            id: record.id, kiosk: record.settings.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
             device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
             strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
             files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }))

@@ -11,9 +11,9 @@ public struct SignatureImage {
     public let pieces: [[InkPiece]]
     public let pen: SmootherOptions
 
-    public init(_ signature: Signature, options: ExportOptions) {
-        let pen = options.pen.scaled(options.scale)
-        let pad = options.pen.maxWidth / 2 + 1 + Double(options.margin) / options.scale
+    public init(_ signature: Signature, pen screenPen: SmootherOptions, options: ExportOptions) {
+        let pen = screenPen.scaled(options.scale)
+        let pad = screenPen.maxWidth / 2 + 1 + Double(options.margin) / options.scale
         let bounds = signature.bounds ?? (Point(0, 0), Point(0, 0))
         offset = Point(pad - bounds.min.x, pad - bounds.min.y)
         scale = options.scale

@@ -35,8 +35,9 @@ public struct SignatureSpool: Sendable {
     }
 
     /// Every signature the spool holds, oldest first, and the files that could not be read;
-    /// those are renamed `<name>.bad` so they are neither lost nor read again.
-    public func recover() throws -> (records: [SignatureRecord], problems: [SpoolError]) {
+    /// those are renamed `<name>.bad` so they are neither lost nor read again. A file from a
+    /// signpad that kept no `CaptureSettings` (before 2026-11-23) gets `olderFilesAs`.
+    public func recover(olderFilesAs settings: CaptureSettings) throws -> (records: [SignatureRecord], problems: [SpoolError]) {
         try folder.prepare()
         var records: [SignatureRecord] = [], problems: [SpoolError] = []
         for name in try folder.names().filter({ $0.hasSuffix(Self.suffix) }).sorted() {
@@ -48,7 +49,7 @@ public struct SignatureSpool: Sendable {
                 guard spooled.id + Self.suffix == name else {
                     throw SpoolError(path: path, reason: "expected the id \"\(name.dropLast(Self.suffix.count))\" (the file's name), found \"\(spooled.id)\"")
                 }
-                records.append(spooled.record)
+                records.append(spooled.record(olderFilesAs: settings))
             } catch {
                 let reason = (error as? SpoolError)?.reason ?? "cannot be read: \(error)"
                 problems.append(SpoolError(path: path, reason: reason + "; kept as \(name).bad"))
@@ -83,6 +84,49 @@ private struct SpooledSignature: Codable {
     var screenHeight: Int
     /// Per stroke, per sample: [x, y, time] or [x, y, time, pressure].
     var strokes: [[[Double]]]
+    /// `CaptureSettings`; absent from the files of an older signpad, which still read as version 1.
+    var kiosk: String?
+    /// "#RRGGBB".
+    var inkColor: String?
+    var pen: SpooledPen?
+
+    /// A `SmootherOptions`, named as the configuration names its keys.
+    struct SpooledPen: Codable {
+        var widthMode: String
+        var width: Double?
+        var minWidth: Double?
+        var maxWidth: Double?
+        var velocityFilterWeight: Double?
+        var minDistance: Double
+
+        init(_ pen: SmootherOptions) {
+            minDistance = pen.minDistance
+            switch pen.width {
+            case .constant(let w): (widthMode, width) = ("constant", w)
+            case .pressure(let lo, let hi): (widthMode, minWidth, maxWidth) = ("pressure", lo, hi)
+            case .velocity(let lo, let hi, let k): (widthMode, minWidth, maxWidth, velocityFilterWeight) = ("velocity", lo, hi, k)
+            }
+        }
+
+        /// The pen, or what was expected of the file.
+        func options() -> Result<SmootherOptions, SpoolReason> {
+            let width: PenWidth
+            switch (widthMode, self.width, minWidth, maxWidth, velocityFilterWeight) {
+            case ("constant", let w?, _, _, _): width = .constant(w)
+            case ("pressure", _, let lo?, let hi?, _): width = .pressure(min: lo, max: hi)
+            case ("velocity", _, let lo?, let hi?, let k?): width = .velocity(min: lo, max: hi, filterWeight: k)
+            default:
+                return .failure(SpoolReason(text: "pen: expected widthMode \"constant\" with width, \"pressure\" with minWidth and maxWidth, or \"velocity\" with those and velocityFilterWeight, found \"\(widthMode)\""))
+            }
+            if let problem = width.problem { return .failure(SpoolReason(text: "pen: \(problem)")) }
+            guard SmootherOptions.allowedMinDistances.contains(minDistance) else {
+                return .failure(SpoolReason(text: "pen: expected a minDistance from 0 to 100 (px), got \(minDistance)"))
+            }
+            return .success(SmootherOptions(minDistance: minDistance, width: width))
+        }
+    }
+
+    struct SpoolReason: Error { var text: String }
 
     init(_ record: SignatureRecord) {
         id = record.id
@@ -94,6 +138,9 @@ private struct SpooledSignature: Codable {
         strokes = record.signature.strokes.map { stroke in
             stroke.map { s in [s.point.x, s.point.y, s.time] + (s.pressure.map { [$0] } ?? []) }
         }
+        kiosk = record.settings.kiosk
+        inkColor = XRGB.hex(record.settings.inkColor)
+        pen = SpooledPen(record.settings.pen)
     }
 
     func encoded() throws -> [UInt8] {
@@ -142,14 +189,28 @@ private struct SpooledSignature: Codable {
                 }
             }
         }
+        // A pen out of reason would make an image of any size; a name with a control character
+        // would garble the exports and the journal.
+        if let kiosk = spooled.kiosk, let problem = CaptureSettings.kioskNameProblem(kiosk) {
+            throw SpoolError(path: path, reason: "kiosk: \(problem)")
+        }
+        if let color = spooled.inkColor, XRGB.parse(color) == nil || !color.hasPrefix("#") {
+            throw SpoolError(path: path, reason: "inkColor: expected a colour like \"#1A2B3C\", found \"\(color)\"")
+        }
+        if case .failure(let reason)? = spooled.pen?.options() { throw SpoolError(path: path, reason: reason.text) }
         return spooled
     }
 
-    var record: SignatureRecord {
+    /// The record; `decode` has checked every field.
+    func record(olderFilesAs settings: CaptureSettings) -> SignatureRecord {
         let signature = Signature(strokes: strokes.map { stroke in
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })
+        var kept = settings
+        if let kiosk { kept.kiosk = kiosk }
+        if let color = inkColor.flatMap(XRGB.parse) { kept.inkColor = color }
+        if case .success(let options)? = pen?.options() { kept.pen = options }
         return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
-                               screenWidth: screenWidth, screenHeight: screenHeight)
+                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept)
     }
 }

@@ -39,7 +39,7 @@ public enum SVGEncoder {
 /// X and Y are screen pixels, T milliseconds since the first sample, F pressure 0…1 (−1 when the
 /// device has none). Numbers are written so they read back to the same Double.
 public enum InkMLEncoder {
-    public static func encode(_ record: SignatureRecord, kiosk: String) -> String {
+    public static func encode(_ record: SignatureRecord) -> String {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(record.id)">
@@ -56,7 +56,7 @@ public enum InkMLEncoder {
           </definitions>
           <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
           <annotation type="screen">\(record.screenWidth)x\(record.screenHeight)</annotation>
-          <annotation type="kiosk">\(FileText.xmlEscaped(kiosk))</annotation>
+          <annotation type="kiosk">\(FileText.xmlEscaped(record.settings.kiosk))</annotation>
           <annotation type="device">\(FileText.xmlEscaped(record.device))</annotation>
 
         """
@@ -122,18 +122,19 @@ public enum SignaturePadJSON {
         public var pressure: Double
     }
 
-    public static func encode(_ record: SignatureRecord, options: ExportOptions) throws -> [UInt8] {
+    public static func encode(_ record: SignatureRecord) throws -> [UInt8] {
+        let pen = record.settings.pen
         let (lo, hi, weight): (Double, Double, Double) = {
-            switch options.pen.width {
+            switch pen.width {
             case .constant(let w): return (w, w, 0.7)
             case .pressure(let a, let b): return (a, b, 0.7)
             case .velocity(let a, let b, let k): return (a, b, k)
             }
         }()
-        let ink = options.inkColor
+        let ink = record.settings.inkColor
         let color = "rgb(\((ink >> 16) & 0xff), \((ink >> 8) & 0xff), \(ink & 0xff))"
         let groups = record.signature.strokes.map { stroke in
-            Group(penColor: color, dotSize: options.pen.width.dotDiameter, minWidth: lo, maxWidth: hi,
+            Group(penColor: color, dotSize: pen.width.dotDiameter, minWidth: lo, maxWidth: hi,
                   velocityFilterWeight: weight, compositeOperation: "source-over",
                   points: stroke.map {
                       PointData(x: $0.point.x, y: $0.point.y, time: (record.startedAt * 1000).rounded() + record.milliseconds($0),

@@ -14,6 +14,8 @@ public struct SmootherStep: Equatable, Sendable {
 public struct SmootherOptions: Equatable, Sendable {
     /// Samples closer than this (px) to the last kept one are skipped, except a stroke's last sample.
     public var minDistance: Double
+    /// The `minDistance` signpad takes from a file (px).
+    public static let allowedMinDistances = 0.0...100.0
     public var width: PenWidth
     /// A stroke whose samples all lie within this distance (px) of its first sample is a tap: a dot.
     public var tapRadius: Double

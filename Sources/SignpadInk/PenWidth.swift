@@ -8,6 +8,27 @@ public enum PenWidth: Equatable, Sendable {
     /// filtered as weight × new + (1 − weight) × previous.
     case velocity(min: Double, max: Double, filterWeight: Double)
 
+    /// The widths signpad draws (px), for whatever reads one from a file: a width out of reason
+    /// would stall every touch, or exhaust memory at each save.
+    public static let allowedWidths = 0.1...100.0
+
+    /// Why this pen cannot be drawn with (a width outside `allowedWidths`, a minimum above the
+    /// maximum, a filter weight outside 0…1); nil when it can.
+    public var problem: String? {
+        let widths: [Double], weight: Double
+        switch self {
+        case .constant(let width): (widths, weight) = ([width], 0)
+        case .pressure(let lo, let hi): (widths, weight) = ([lo, hi], 0)
+        case .velocity(let lo, let hi, let k): (widths, weight) = ([lo, hi], k)
+        }
+        if let bad = widths.first(where: { !Self.allowedWidths.contains($0) }) {
+            return "expected a width from \(Self.allowedWidths.lowerBound) to \(Self.allowedWidths.upperBound) (px), got \(bad)"
+        }
+        if widths.count == 2 && widths[0] > widths[1] { return "expected the minimum width (\(widths[0])) at most the maximum (\(widths[1]))" }
+        guard (0...1).contains(weight) else { return "expected a velocity filter weight from 0 to 1, got \(weight)" }
+        return nil
+    }
+
     /// The widest the ink is drawn.
     public var maximum: Double {
         switch self {

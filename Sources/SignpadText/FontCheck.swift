@@ -69,11 +69,3 @@ public enum FontCheck {
         return shown.joined(separator: ", ") + (scalars.count > 5 ? " and \(scalars.count - 5) more" : "")
     }
 }
-
-extension Unicode.Scalar {
-    /// As Unicode writes it: U+000A, U+7F72, U+1F600.
-    public var codePoint: String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-}

@@ -91,8 +91,8 @@ import SignpadInk
     @Test func theKioskNameIsTheOneSetElseTheHostName() throws {
         let kernel = try String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8).trimmingCharacters(in: .newlines)
         #expect(!kernel.isEmpty)
-        #expect(try Config.load(text: "", file: "f").export.kiosk == kernel)
-        #expect(try Config.load(text: "[export]\nkiosk_name = \"Front desk 2\"\n", file: "f").export.kiosk == "Front desk 2")
+        #expect(try Config.load(text: "", file: "f").kioskName == kernel)
+        #expect(try Config.load(text: "[export]\nkiosk_name = \"Front desk 2\"\n", file: "f").kioskName == "Front desk 2")
     }
 
     @Test func commandLineOverridesTheFile() throws {

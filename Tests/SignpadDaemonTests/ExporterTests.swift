@@ -28,8 +28,10 @@ func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDir
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         let exports = parent + "/mount/signatures", spool = parent + "/spool"  // mount/ is missing: every write fails
         let first = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
+        var second = record("second")
+        second.settings = CaptureSettings(kiosk: "desk A", inkColor: 0x0000C0)
         first.submit(record("first"), exportID: 1)
-        first.submit(record("second"), exportID: 2)
+        first.submit(second, exportID: 2)
         #expect(!first.waitUntilIdle(timeout: 0.3), "the folder keeps failing")
         #expect(first.pending == 2)
         #expect(first.pendingOutsideSpool == 0, "both are on disk although only the first was tried")
@@ -40,14 +42,17 @@ func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDir
         try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
         let next = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
         defer { next.stop() }
-        let recovered = try next.recoverSpool()
+        // Renamed and recoloured meanwhile: the signature still says where it was signed, in the ink it was signed in.
+        let recovered = try next.recoverSpool(olderFilesAs: CaptureSettings(kiosk: "renamed", inkColor: 0xC00000))
         #expect(recovered.count == 2 && recovered.problems.isEmpty)
         #expect(next.waitUntilIdle(timeout: 10))
         let results = next.results()
         #expect(results.map(\.recordID).sorted() == ["20261121T170502Z-first", "20261121T170502Z-second"])
         #expect(results.allSatisfy { $0.exportID == nil && $0.error == nil && $0.spoolError == nil }, "\(results)")
         #expect(names(spool).isEmpty, "written, so no longer spooled")
-        let expected = try SignatureEncoder.files(for: record("second"), options: ExportOptions())
+        let expected = try SignatureEncoder.files(for: second, options: ExportOptions())
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: try #require(FileManager.default.contents(atPath: exports + "/" + expected.last!.name)))
+        #expect(meta.kiosk == "desk A")
         #expect(FileManager.default.contents(atPath: exports + "/" + expected[0].name) == Data(expected[0].bytes),
                 "the same bytes as if it had been written the first time")
         #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)

@@ -37,7 +37,8 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func theDemoSignatureIsSavedInEveryFormatAndTheScreenIsBlankAfterwards() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
-        let outcome = try Replay(config: quietConfig(), width: 1280, height: 800).run(try demoRecording(), outputDirectory: dir) { _ in }
+        let config = try quietConfig(["export.kiosk_name=\"desk 4\"", "ink.color=\"#0000C0\""])
+        let outcome = try Replay(config: config, width: 1280, height: 800).run(try demoRecording(), outputDirectory: dir) { _ in }
         #expect(outcome.saved.count == 1)
         let id = try #require(outcome.saved.first)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
@@ -45,6 +46,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).meta.json")))
         #expect(meta.strokes == 5)
         #expect(meta.device == "signpad demo touchscreen")
+        #expect(meta.kiosk == "desk 4", "the kiosk's name as configured when the customer confirmed")
+        let json = String(decoding: try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).json")), as: UTF8.self)
+        #expect(json.contains("\"penColor\":\"rgb(0, 0, 192)\""), "the ink as it was on the screen")
         for (name, entry) in meta.files {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name)")))
             #expect(SHA256.hex(bytes) == entry.sha256)
@@ -54,7 +58,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let screen = outcome.screen
         var inkLeft = 0
         for y in (box.minY + 4)..<(box.maxY - 4) {
-            for x in (box.minX + 4)..<(box.maxX - 4) where screen[x, y] == 0x000000 { inkLeft += 1 }
+            for x in (box.minX + 4)..<(box.maxX - 4) where screen[x, y] == config.inkColor { inkLeft += 1 }
         }
         #expect(inkLeft == 0)
     }

@@ -48,8 +48,9 @@ func temporaryDirectory() -> String {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var record = sampleRecord()
         record.device = "Stift\u{0} «Ü»"
+        record.settings.kiosk = "Café desk ✓"
         for transparent in [false, true] {
-            let files = try SignatureEncoder.files(for: record, options: ExportOptions(transparent: transparent, kiosk: "Café desk ✓"))
+            let files = try SignatureEncoder.files(for: record, options: ExportOptions(transparent: transparent))
             let path = dir + "/t\(transparent).png"
             try Data(try #require(files.first { $0.name.hasSuffix(".png") }).bytes).write(to: URL(fileURLWithPath: path))
             let check = try run("pngcheck", ["-v", path])
@@ -65,8 +66,8 @@ func temporaryDirectory() -> String {
     @Test func pngIsTrimmedToTheInkWithTheMarginAndScale() {
         let signature = sampleRecord().signature
         let bounds = signature.bounds!
-        let one = SignatureImage(signature, options: ExportOptions(margin: 10, scale: 1))
-        let two = SignatureImage(signature, options: ExportOptions(margin: 10, scale: 2))
+        let one = SignatureImage(signature, pen: SmootherOptions(), options: ExportOptions(margin: 10, scale: 1))
+        let two = SignatureImage(signature, pen: SmootherOptions(), options: ExportOptions(margin: 10, scale: 2))
         #expect(abs(Double(one.width) - (bounds.max.x - bounds.min.x + 2 * (1.25 + 1 + 10))) <= 1)
         #expect(abs(Double(two.width) - (2 * Double(one.width) - 20)) <= 2, "the margin is in output pixels, not scaled")
         let r = one.render(background: 0xFFFFFF, ink: 0)
@@ -81,7 +82,7 @@ func temporaryDirectory() -> String {
     func svgRendersToTheSameInkAsThePNG() throws {
         let record = sampleRecord()
         let options = ExportOptions(margin: 8)
-        let image = SignatureImage(record.signature, options: options)
+        let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -109,7 +110,7 @@ func temporaryDirectory() -> String {
 
     @Test func inkmlRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
-        let text = InkMLEncoder.encode(record, kiosk: "test kiosk")
+        let text = InkMLEncoder.encode(record)
         #expect(text.contains("<traceFormat xml:id=\"tf0\">"))
         #expect(text.contains("<channel name=\"F\""))
         let traces = try InkMLReader.traces(text)
@@ -130,7 +131,7 @@ func temporaryDirectory() -> String {
     /// The reader the round trip relies on refuses what an XML parser refuses, so the round trip
     /// also shows the file is well-formed InkML.
     @Test func inkmlReaderRefusesMalformedOrForeignXML() {
-        let text = InkMLEncoder.encode(sampleRecord(), kiosk: "test kiosk")
+        let text = InkMLEncoder.encode(sampleRecord())
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</ink>", with: "")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "2003/InkML", with: "2003/Ink")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</trace>", with: " & </trace>")) }
@@ -138,7 +139,7 @@ func temporaryDirectory() -> String {
 
     @Test func signaturePadJSONRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
-        let data = try SignaturePadJSON.encode(record, options: ExportOptions())
+        let data = try SignaturePadJSON.encode(record)
         let groups = try JSONDecoder().decode([SignaturePadJSON.Group].self, from: Data(data))
         #expect(groups.count == record.signature.strokes.count)
         for (group, stroke) in zip(groups, record.signature.strokes) {
@@ -160,7 +161,8 @@ func temporaryDirectory() -> String {
         var record = sampleRecord()
         record.device = "Pen <A&B> \"v2\" it's\u{7}"
         let kiosk = "Front desk <2> & \"café\" 'east'"
-        let files = try SignatureEncoder.files(for: record, options: ExportOptions(kiosk: kiosk))
+        record.settings.kiosk = kiosk
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions())
         let inkml = String(decoding: try #require(files.first { $0.name.hasSuffix(".inkml") }).bytes, as: UTF8.self)
         let annotations = try InkMLReader.annotations(inkml)
         #expect(annotations["kiosk"] == kiosk)

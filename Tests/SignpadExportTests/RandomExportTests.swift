@@ -26,8 +26,15 @@ struct RandomRecord {
             })
         }
         let started = Double.random(in: 1.6e9...2e9, using: &random)
+        let widths = (Double.random(in: 0.1...5, using: &random), Double.random(in: 5...100, using: &random))
+        let pen = [PenWidth.constant(widths.0), .pressure(min: widths.0, max: widths.1),
+                   .velocity(min: widths.0, max: widths.1, filterWeight: Double.random(in: 0...1, using: &random))][Int.random(in: 0..<3, using: &random)]
+        let settings = CaptureSettings(kiosk: ["", "desk 7", "Café <Ü> & \"east\""][Int.random(in: 0..<3, using: &random)],
+                                       inkColor: UInt32.random(in: 0...0xFFFFFF, using: &random) & 0x7F7F7F,  // dark, for the check that the PNG has ink
+                                       pen: SmootherOptions(minDistance: Double.random(in: 0...100, using: &random), width: pen))
         return SignatureRecord(id: "20261122T120000Z-random-\(random.state % 1000)", signature: Signature(strokes: strokes),
-                               startedAt: started, endedAt: started + 5, device: "Panel \"ü\" <&>", screenWidth: width, screenHeight: height)
+                               startedAt: started, endedAt: started + 5, device: "Panel \"ü\" <&>", screenWidth: width, screenHeight: height,
+                               settings: settings)
     }
 
     mutating func options() -> ExportOptions {
@@ -63,7 +70,7 @@ struct RandomRecord {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let pngBytes = try #require(byName["\(record.id).png"])
-        let image = SignatureImage(record.signature, options: options)
+        let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
         func bigEndian(_ at: Int) -> Int { pngBytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         #expect(bigEndian(16) == image.width && bigEndian(20) == image.height, "seed \(seed): PNG header size")
         // Decoded by a reader of its own (in Python: slow, so only the smaller images).
@@ -81,7 +88,7 @@ struct RandomRecord {
 
         let spool = SignatureSpool(directory: dir + "/spool")
         try spool.keep(record)
-        let recovered = try spool.recover()
+        let recovered = try spool.recover(olderFilesAs: CaptureSettings(kiosk: "not this one", inkColor: 0x123456))
         #expect(recovered.problems.isEmpty, "seed \(seed): \(recovered.problems)")
         #expect(recovered.records.first == record, "seed \(seed): the spool gives back another record")
     }

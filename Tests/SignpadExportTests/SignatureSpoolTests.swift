@@ -12,15 +12,46 @@ import SignpadInk
         // Times and positions no short decimal holds, and both with and without pressure.
         record.signature.strokes[1][3] = Sample(Point(1.0 / 3, 2.0 / 7), time: 12_345.000_000_123, pressure: nil)
         try spool.keep(record)
-        let (records, problems) = try spool.recover()
+        let (records, problems) = try spool.recover(olderFilesAs: CaptureSettings())
         #expect(problems.isEmpty)
         #expect(records == [record])
         #expect(try SignatureEncoder.files(for: records[0], options: ExportOptions()).map(\.bytes)
                 == SignatureEncoder.files(for: record, options: ExportOptions()).map(\.bytes),
                 "the exports of a recovered signature are the live ones, byte for byte")
         try spool.release(record.id)
-        #expect(try spool.recover().records.isEmpty)
+        #expect(try spool.recover(olderFilesAs: CaptureSettings()).records.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    /// A signature written after a reload, an upgrade or a rename (the export folder was down
+    /// meanwhile) comes out as the customer saw it, and says where it was signed.
+    @Test func aSignatureKeepsHowItWasTakenThroughTheSpool() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spool = SignatureSpool(directory: dir)
+        var record = sampleRecord()
+        record.settings = CaptureSettings(kiosk: "desk A", inkColor: 0x0000C0,
+                                          pen: SmootherOptions(minDistance: 1.5, width: .velocity(min: 0.5, max: 6, filterWeight: 0.3)))
+        try spool.keep(record)
+        let now = CaptureSettings(kiosk: "renamed", inkColor: 0xC00000, pen: SmootherOptions(width: .constant(9)))
+        let recovered = try spool.recover(olderFilesAs: now).records
+        #expect(recovered.first?.settings == record.settings)
+        #expect(try SignatureEncoder.files(for: recovered[0], options: ExportOptions()).map(\.bytes)
+                == SignatureEncoder.files(for: record, options: ExportOptions()).map(\.bytes))
+    }
+
+    /// A spool file from a signpad that kept no settings is written with those running now.
+    @Test func aSpoolFileFromAnOlderSignpadGetsTheSettingsRunningNow() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let older = "{\"device\":\"panel\",\"endedAt\":1795000001,\"format\":\"signpad-spool\",\"id\":\"a\",\"screenHeight\":480,\"screenWidth\":800,\"startedAt\":1795000000,\"strokes\":[[[1,2,5],[30,40,5.1,0.5]]],\"version\":1}"
+        #expect(FileManager.default.createFile(atPath: dir + "/a.spool.json", contents: Data(older.utf8)))
+        let now = CaptureSettings(kiosk: "desk B", inkColor: 0x102030, pen: SmootherOptions(width: .pressure(min: 1, max: 3)))
+        let (records, problems) = try SignatureSpool(directory: dir).recover(olderFilesAs: now)
+        #expect(problems.isEmpty)
+        #expect(records.map(\.settings) == [now])
+        #expect(records.first?.signature.sampleCount == 2)
     }
 
     @Test(arguments: [
@@ -35,6 +66,13 @@ import SignpadInk
         // the file would fail every try and hold up every signature queued behind it.
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,5],[3,4,1.7e308]]]}", "stroke 1, sample 2: expected a time within 1000000000 s of the first sample's (5.0), found 1.7e+308"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":1e300,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,5]]]}", "startedAt: expected seconds since 1970 from 0 to 253402300799, found 1e+300"),
+        // Settings out of reason: a pen a billion pixels wide would make an image of any size.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"pen\":{\"widthMode\":\"constant\",\"width\":1e9,\"minDistance\":0.5}}", "pen: expected a width from 0.1 to 100.0 (px), got 1000000000.0"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"pen\":{\"widthMode\":\"quill\",\"minDistance\":0.5}}", "pen: expected widthMode \"constant\" with width"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"pen\":{\"widthMode\":\"pressure\",\"minWidth\":5,\"maxWidth\":2,\"minDistance\":0.5}}", "pen: expected the minimum width (5.0) at most the maximum (2.0)"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"pen\":{\"widthMode\":\"constant\",\"width\":2,\"minDistance\":-1}}", "pen: expected a minDistance from 0 to 100 (px), got -1.0"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"inkColor\":\"red\"}", "inkColor: expected a colour like \"#1A2B3C\", found \"red\""),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[],\"kiosk\":\"desk\\n2\"}", "kiosk: expected a name without control characters, found U+000A"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"../elsewhere\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected the id \"a\""),
     ])
     func aBadSpoolFileIsNamedAndSetAsideNotLost(contents: String, expected: String) throws {
@@ -44,12 +82,12 @@ import SignpadInk
         try spool.keep(sampleRecord())
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: dir + "/a.spool.json", contents: Data(contents.utf8)))
-        let (records, problems) = try spool.recover()
+        let (records, problems) = try spool.recover(olderFilesAs: CaptureSettings())
         #expect(records.map(\.id) == [sampleRecord().id], "the good file is still read")
         #expect(problems.count == 1)
         #expect(problems.first?.path == dir + "/a.spool.json")
         #expect(problems.first?.reason.contains(expected) == true, "\(problems)")
         #expect(FileManager.default.contents(atPath: dir + "/a.spool.json.bad") == Data(contents.utf8), "set aside as it was")
-        #expect(try spool.recover().problems.isEmpty, "and not read again")
+        #expect(try spool.recover(olderFilesAs: CaptureSettings()).problems.isEmpty, "and not read again")
     }
 }
