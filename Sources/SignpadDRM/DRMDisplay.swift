@@ -175,7 +175,14 @@ public final class DRMDisplay: Display {
     /// CRTC left running across the gap may still show nothing (an untrained DisplayPort link).
     /// The status read does not probe; the kernel updates it on hot-plug.
     private func checkPanel() {
-        guard let current = drmModeGetConnectorCurrent(fd, connectorID) else { return }
+        guard let current = drmModeGetConnectorCurrent(fd, connectorID) else {
+            // The kernel removes an MST connector with its panel; it comes back under a new id.
+            if errno == ENOENT {
+                loss = .connectorGone(path: path, connector: connectorName)
+                log("\(connectorName) is gone (No such file or directory)")
+            }
+            return
+        }
         let connected = current.pointee.connection != DRM_MODE_DISCONNECTED
         drmModeFreeConnector(current)
         if !panelAway && !connected {

@@ -18,13 +18,15 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
     /// True for what can pass without anyone changing the configuration: a card whose driver
     /// has not loaded yet (a GPU driver can load after the service starts at boot), a panel that
     /// is off or unplugged, or another process holding the screen (plymouth until it quits).
-    /// After the display was lost (`afterLoss`), a panel without the configured mode too: the
-    /// mode was there before, so the panel that has it may be plugged back in. At start it is
-    /// more likely a mistake in the configuration, which waiting would hide.
+    /// After the display was lost (`afterLoss`), a panel without the configured mode too, and a
+    /// configured connector that is missing: they were there before, so the panel that has the
+    /// mode may be plugged back in, and a connector behind a DisplayPort hub (MST), which the
+    /// kernel removes with the hub's panel, comes back with it. At start they are more likely a
+    /// mistake in the configuration, which waiting would hide.
     public func mayPassByItself(afterLoss: Bool) -> Bool {
         switch self {
         case .noDevice, .noConnectedConnector, .notConnected, .masterHeld: return true
-        case .modeNotFound: return afterLoss
+        case .modeNotFound, .connectorNotFound: return afterLoss
         default: return false
         }
     }
@@ -62,6 +64,9 @@ public enum DisplayLoss: Equatable, Sendable, CustomStringConvertible {
     /// A panel came back on the connector without the mode's size: another panel, plugged in
     /// while this one was away.
     case modeGone(path: String, connector: String, mode: String, available: [String])
+    /// The connector itself went: one behind a DisplayPort hub or daisy chain (MST) exists only
+    /// while its panel is there.
+    case connectorGone(path: String, connector: String)
 
     public var description: String {
         switch self {
@@ -69,6 +74,8 @@ public enum DisplayLoss: Equatable, Sendable, CustomStringConvertible {
             return "\(path) went away (a USB display unplugged, or its driver unbound)"
         case .modeGone(let path, let connector, let mode, let available):
             return "\(path): the panel now on \(connector) has no \(mode) (it offers \(available.joined(separator: ", ")))"
+        case .connectorGone(let path, let connector):
+            return "\(path): \(connector) is gone (a panel behind a DisplayPort hub unplugged, or the hub itself)"
         }
     }
 }
