@@ -84,6 +84,22 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(outcome.saved.count == 1)
     }
 
+    /// With `kiosk.double_tap_confirm`, two taps above the box confirm once their quiet has
+    /// passed, through the session to the exporter; a third tap means they were not a double tap.
+    @Test(arguments: [2, 3])
+    func aDoubleTapConfirmsThroughTheSessionAndATripleTapDoesNot(taps: Int) throws {
+        let above = Point(640, 10)
+        var recording = try demoRecording()
+        for i in 0..<taps { recording = appendingTap(recording, at: above, screen: (1280, 800), id: 90 + Int32(i)) }
+        var replay = Replay(config: try quietConfig(["kiosk.double_tap_confirm=true"]), width: 1280, height: 800)
+        replay.confirmAtEnd = false
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let outcome = try replay.run(recording, outputDirectory: dir) { _ in }
+        #expect(outcome.saved.count == (taps == 2 ? 1 : 0), "\(taps) taps")
+        #expect(outcome.session.kiosk.hasInk == (taps != 2))
+    }
+
     /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
     func offscreenSession(_ exporter: Exporter) throws -> Session {
         try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
