@@ -379,11 +379,18 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.message == .saved)
     }
 
-    @Test func doubleTapOutsideTheBoxConfirmsWhenEnabled() {
+    /// A kiosk with a signature on it at time 1, and `kiosk.double_tap_confirm` as asked.
+    func signedKiosk(doubleTapConfirms: Bool) -> Kiosk {
         var rules = KioskRules()
-        rules.doubleTapConfirms = true
+        rules.doubleTapConfirms = doubleTapConfirms
         var kiosk = Kiosk(layout: layout, rules: rules)
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        return kiosk
+    }
+
+    @Test func doubleTapOutsideTheBoxConfirmsWhenEnabled() {
+        var kiosk = signedKiosk(doubleTapConfirms: true)
+        let rules = kiosk.rules
         let outside = Point(Double(layout.width) / 2, 3)
         #expect(saves(kiosk.tap(outside, now: 2)).isEmpty)
         #expect(saves(kiosk.tap(outside, now: 2.2)).isEmpty, "not before the quiet after the second tap")
@@ -393,16 +400,14 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.message == .saving && !kiosk.hasInk)
         #expect(saves(kiosk.tick(now: 3)).isEmpty, "confirmed once")
         // Two touches in different places (a sleeve, a palm's edge, two drops) are no double tap.
-        var scattered = Kiosk(layout: layout, rules: rules)
-        _ = scattered.swipe(signatureSwipe(layout), now: 1)
+        var scattered = signedKiosk(doubleTapConfirms: true)
         let elsewhere = Point(outside.x + rules.doubleTapRadius + 1, outside.y)
         _ = scattered.tap(outside, now: 2)
         _ = scattered.tap(elsewhere, now: 2.2)
         #expect(saves(scattered.tick(now: 2.39)).isEmpty, "the second tap is farther than doubleTapRadius")
         _ = scattered.tap(Point(elsewhere.x - 30, elsewhere.y + 20), now: 2.4)
         #expect(saves(scattered.tick(now: 2.8)).count == 1, "a finger's second tap lands near its first")
-        var off = Kiosk(layout: layout)
-        _ = off.swipe(signatureSwipe(layout), now: 1)
+        var off = signedKiosk(doubleTapConfirms: false)
         _ = off.tap(outside, now: 2)
         _ = off.tap(outside, now: 2.2)
         #expect(saves(off.tick(now: 3)).isEmpty, "disabled by default")
@@ -411,10 +416,7 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
     /// Water on the glass makes and breaks contact at one place, tap after tap: it must not
     /// confirm a signature the customer walked away from (the idle timeout wipes it instead).
     @Test func tapsThatGoOnAtOnePlaceNeverConfirm() {
-        var rules = KioskRules()
-        rules.doubleTapConfirms = true
-        var kiosk = Kiosk(layout: layout, rules: rules)
-        _ = kiosk.swipe(signatureSwipe(layout), now: 1)
+        var kiosk = signedKiosk(doubleTapConfirms: true)
         let drop = Point(Double(layout.width) / 2, 3)
         var now = 2.0
         var effects: [KioskEffect] = []
