@@ -144,6 +144,10 @@ def main():
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and
           mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
           f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
+    kept = said('sharekept')
+    check('S15 a signature waiting in the spool through a reload that renames the kiosk and recolours the ink is written as it was signed',
+          kept.get('kiosk') == 'signpad-vm-kiosk' and kept.get('ink') == 'rgb(0,0,0)' and kept.get('renamed', '0') != '0',
+          f"export.kiosk_name and ink.color changed and reloaded while it waited: {kept['text']}")
     away, mounted, unmounted = said('mountpointaway'), said('mountpointmounted'), said('mountpointunmounted')
     check('S14 the mount point itself as the export folder, left root\'s: nothing written under it while the share is away, written to the share once mounted',
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and away.get('owner') == 'root:755' and
