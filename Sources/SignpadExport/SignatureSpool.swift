@@ -49,7 +49,7 @@ public struct SignatureSpool: Sendable {
                 guard spooled.id + Self.suffix == name else {
                     throw SpoolError(path: path, reason: "expected the id \"\(name.dropLast(Self.suffix.count))\" (the file's name), found \"\(spooled.id)\"")
                 }
-                records.append(spooled.record(olderFilesAs: settings))
+                records.append(try spooled.record(olderFilesAs: settings, path: path))
             } catch {
                 let reason = (error as? SpoolError)?.reason ?? "cannot be read: \(error)"
                 problems.append(SpoolError(path: path, reason: reason + "; kept as \(name).bad"))
@@ -108,25 +108,23 @@ private struct SpooledSignature: Codable {
             }
         }
 
-        /// The pen, or what was expected of the file.
-        func options() -> Result<SmootherOptions, SpoolReason> {
+        /// The pen; one out of reason (10⁹ px wide would make an image of any size) is refused.
+        func options(path: String) throws(SpoolError) -> SmootherOptions {
             let width: PenWidth
             switch (widthMode, self.width, minWidth, maxWidth, velocityFilterWeight) {
             case ("constant", let w?, _, _, _): width = .constant(w)
             case ("pressure", _, let lo?, let hi?, _): width = .pressure(min: lo, max: hi)
             case ("velocity", _, let lo?, let hi?, let k?): width = .velocity(min: lo, max: hi, filterWeight: k)
             default:
-                return .failure(SpoolReason(text: "pen: expected widthMode \"constant\" with width, \"pressure\" with minWidth and maxWidth, or \"velocity\" with those and velocityFilterWeight, found \"\(widthMode)\""))
+                throw SpoolError(path: path, reason: "pen: expected widthMode \"constant\" with width, \"pressure\" with minWidth and maxWidth, or \"velocity\" with those and velocityFilterWeight, found \"\(widthMode)\"")
             }
-            if let problem = width.problem { return .failure(SpoolReason(text: "pen: \(problem)")) }
+            if let problem = width.problem { throw SpoolError(path: path, reason: "pen: \(problem)") }
             guard SmootherOptions.allowedMinDistances.contains(minDistance) else {
-                return .failure(SpoolReason(text: "pen: expected a minDistance from 0 to 100 (px), got \(minDistance)"))
+                throw SpoolError(path: path, reason: "pen: expected a minDistance from 0 to 100 (px), got \(minDistance)")
             }
-            return .success(SmootherOptions(minDistance: minDistance, width: width))
+            return SmootherOptions(minDistance: minDistance, width: width)
         }
     }
-
-    struct SpoolReason: Error { var text: String }
 
     init(_ record: SignatureRecord) {
         id = record.id
@@ -189,27 +187,27 @@ private struct SpooledSignature: Codable {
                 }
             }
         }
-        // A pen out of reason would make an image of any size; a name with a control character
-        // would garble the exports and the journal.
-        if let kiosk = spooled.kiosk, let problem = CaptureSettings.kioskNameProblem(kiosk) {
-            throw SpoolError(path: path, reason: "kiosk: \(problem)")
-        }
-        if let color = spooled.inkColor, XRGB.parse(color) == nil || !color.hasPrefix("#") {
-            throw SpoolError(path: path, reason: "inkColor: expected a colour like \"#1A2B3C\", found \"\(color)\"")
-        }
-        if case .failure(let reason)? = spooled.pen?.options() { throw SpoolError(path: path, reason: reason.text) }
         return spooled
     }
 
-    /// The record; `decode` has checked every field.
-    func record(olderFilesAs settings: CaptureSettings) -> SignatureRecord {
+    /// The record, with the settings it kept (`olderFilesAs` for those it has not: a file from an
+    /// older signpad). A name with a control character would garble the exports and the journal.
+    func record(olderFilesAs settings: CaptureSettings, path: String) throws(SpoolError) -> SignatureRecord {
+        var kept = settings
+        if let kiosk {
+            if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw SpoolError(path: path, reason: "kiosk: \(problem)") }
+            kept.kiosk = kiosk
+        }
+        if let inkColor {
+            guard inkColor.hasPrefix("#"), let color = XRGB.parse(inkColor) else {
+                throw SpoolError(path: path, reason: "inkColor: expected a colour like \"#1A2B3C\", found \"\(inkColor)\"")
+            }
+            kept.inkColor = color
+        }
+        if let pen { kept.pen = try pen.options(path: path) }
         let signature = Signature(strokes: strokes.map { stroke in
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })
-        var kept = settings
-        if let kiosk { kept.kiosk = kiosk }
-        if let color = inkColor.flatMap(XRGB.parse) { kept.inkColor = color }
-        if case .success(let options)? = pen?.options() { kept.pen = options }
         return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
                                screenWidth: screenWidth, screenHeight: screenHeight, settings: kept)
     }
