@@ -19,19 +19,23 @@ let package = Package(
         .target(name: "SignpadInk"),
         .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
         .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
-        .target(name: "SignpadExport", dependencies: ["SignpadInk"]),
+        .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput"]),
         .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
         .target(name: "SignpadText", dependencies: ["CCairo", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
+        .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
+        .target(name: "SignpadZlib", dependencies: ["CZlib"]),
 
         // Wiring: config, the daemon loop, replay and bench.
         .target(name: "SignpadDaemon", dependencies: [
@@ -53,9 +57,9 @@ let package = Package(
         .testTarget(name: "SignpadInkTests", dependencies: ["SignpadInk", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
-        .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadCrypto", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadTestSupport",
+            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

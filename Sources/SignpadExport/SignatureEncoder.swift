@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadInk
 
 /// Everything one signature becomes: the chosen formats, then the metadata file naming them.

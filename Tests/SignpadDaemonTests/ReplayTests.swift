@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SignpadDaemon
 import SignpadExport
+import SignpadCrypto
 import SignpadInk
 import SignpadInput
 import SignpadKiosk

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SignpadExport
 import FoundationXML
+import SignpadCrypto
 import SignpadInk
 
 /// A small signature with two strokes and a tap, pressure on some samples.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SignpadExport
+import SignpadCrypto
 import SignpadInk
 import SignpadTestSupport
 

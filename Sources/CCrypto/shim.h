@@ -1,0 +1,3 @@
+#pragma once
+#include <openssl/evp.h>
+#include <openssl/err.h>
