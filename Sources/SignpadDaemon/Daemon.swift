@@ -26,10 +26,6 @@ public final class Daemon {
     var reloadRequested = false
     /// The devices read, in the order they were opened.
     var inputs: [TouchInput] = []
-    /// Which device's stroke reaches the kiosk.
-    var arbiter = InputArbiter()
-    /// Whether the journal has been told that touches draw beside a pen put down.
-    var putDownPenLogged = false
     var latencies = LatencyHistogram()
     /// While no device is open, when to look again.
     var nextRescan = 0.0
@@ -101,7 +97,7 @@ public final class Daemon {
     /// the caller waits for one again; the exporter and its spool go on meanwhile).
     func serve(_ display: DRMDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
         defer { display.close() }
-        let session = try Session(config: config, display: display, exporter: exporter, deviceName: "none") { [logger] in logger.info("\($0)") }
+        let session = try Session(config: config, display: display, exporter: exporter) { [logger] in logger.info("\($0)") }
         openInputs(session: session, now: Self.monotonic())
         let shown = "\(display.connectorName) \(display.modeName)"
         var status = serviceStatus(shown, session: session, exporter: exporter)
@@ -141,7 +137,7 @@ public final class Daemon {
             for (index, input) in polled.enumerated() where fds[index + 2].revents != 0 {
                 readInput(input, session: session, hangup: fds[index + 2].revents & Int16(POLLHUP | POLLERR) != 0)
             }
-            if session.tick(now: Self.monotonic()) { letGoOfTouch() }
+            session.tick(now: Self.monotonic())
             if Self.monotonic() >= nextPresenceCheck {
                 display.checkPresence()
                 nextPresenceCheck = Self.monotonic() + 1
@@ -154,7 +150,7 @@ public final class Daemon {
             if let loss = display.loss {
                 logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
                 // Their decoders map touches to this display's size.
-                closeInputs()
+                closeInputs(session: session)
                 report(session: session, display: display)
                 return nil
             }

@@ -2,8 +2,8 @@ import Foundation
 import SignpadEvdev
 import SignpadInput
 
-/// The daemon's touch devices: opening them, adding those that appear, reading them through the
-/// arbiter into the session, letting go of a contact the kiosk gave up, closing them.
+/// The daemon's touch devices: opening them, adding those that appear, reading them into the
+/// session's input pipeline, closing them.
 extension Daemon {
     /// Opens what `TouchDeviceOpener.openMore` takes while no device is open.
     func openInputs(session: Session, now: Double) {
@@ -20,10 +20,10 @@ extension Daemon {
         }
         missingLogged = false
         inputs = opened
+        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.decoder) }
         nodesLookedAt = nodes
         retryFailedAt = failed.isEmpty ? .infinity : now + 30
         nextDeviceCheck = now + 2
-        session.deviceName = opened[0].name
     }
 
     /// Without `input.device`: a touchscreen or pen that appears (plugged in, or probed late at
@@ -43,6 +43,7 @@ extension Daemon {
         retryFailedAt = failed.isEmpty ? .infinity : now + 30
         guard !opened.isEmpty else { return }
         inputs += opened
+        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.decoder) }
         for pointer in pointers {
             logger.notice("input: took \(opened.map { "\"\($0.name)\"" }.joined(separator: ", ")) in place of the absolute pointer \"\(pointer.name)\"")
             close(pointer, session: session, now: now)
@@ -67,78 +68,30 @@ extension Daemon {
     }
 
     func readInput(_ input: TouchInput, session: Session, hangup: Bool) {
-        let device = input.device, path = input.path, kind = input.kind
-        var decoder = input.decoder
-        let status = device.read { event in
-            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
-                if let line = input.droppedEvents.line(for: "\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", now: Self.monotonic()) {
-                    logger.warning("\(line)")
-                }
-            }
-            decoder.feed(event) { stroke in
-                let now = Self.monotonic()
-                switch arbiter.route(stroke, from: path, kind: kind, now: now) {
-                case .drop:
-                    return
-                case .withdrawOwnerThenPass:
-                    logger.info("input: the pen on \(path) landed during a touch: the touch (a resting hand) is taken back")
-                    session.handle(.withdraw, now: now)
-                case .pass:
-                    switch stroke {
-                    case .down: notePutDownPen(touchOn: path, kind: kind)
-                    case .withdraw:
-                        logger.info("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm before it wrote")
-                    case .move, .up, .cancel: break
-                    }
-                }
-                if case .down = stroke { session.deviceName = input.name }
-                session.handle(stroke, now: now)
-                if case .move = stroke { latencies.record(seconds: Self.monotonic() - event.seconds) }
-            }
-        }
-        input.decoder = decoder
-        if let pen = decoder.penNearAt { session.penHovers(at: pen, now: Self.monotonic()) }
-        if kind == .pen && arbiter.pen(path, near: decoder.penInProximity, at: decoder.penPosition, now: Self.monotonic()) {
-            logger.info("input: the pen on \(path) came near during a touch: the touch (a resting hand) is taken back")
-            session.handle(.withdraw, now: Self.monotonic())
+        guard let index = session.input.index(of: input.path) else { return }
+        let status = input.device.read { event in
+            let drawn = session.movesDrawn
+            session.feed(event, from: index, now: Self.monotonic())
+            if session.movesDrawn != drawn { latencies.record(seconds: Self.monotonic() - event.seconds) }
         }
         if status == .gone || hangup {
-            logger.warning("\(path) went away; ending its stroke and waiting for it to come back")
+            logger.warning("\(input.path) went away; ending its stroke and waiting for it to come back")
             close(input, session: session, now: Self.monotonic())
             nextRescan = Self.monotonic() + 0.5
         }
     }
 
-    /// Logs, once until the pen is used or gone, that touches draw beside a pen put down.
-    func notePutDownPen(touchOn path: String, kind: DeviceKind) {
-        guard kind != .pen && arbiter.penNear else {
-            putDownPenLogged = false
-            return
-        }
-        guard !putDownPenLogged else { return }
-        putDownPenLogged = true
-        logger.info("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
-    }
-
-    /// The kiosk gave up the touch down now: its device stops following that contact, and the
-    /// paper is free for the next one to land.
-    func letGoOfTouch() {
-        guard let owner = arbiter.letGo(), let input = inputs.first(where: { $0.path == owner }) else { return }
-        input.decoder.letGoOfContacts()
-        logger.notice("input: a touch on \(owner) is down and still at the idle timeout (\(config.rules.idleTimeout) s; a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
-    }
-
     /// Closes one device; a stroke of its in progress ends at its last sample.
     func close(_ input: TouchInput, session: Session, now: Double) {
-        if arbiter.remove(input.path, now: now) { session.handle(.cancel, now: now) }
+        session.removeInput(input.path, now: now)
         input.device.close()
         inputs.removeAll { $0 === input }
     }
 
     /// Closes every device, with the display they map to gone: nothing is drawn.
-    func closeInputs() {
+    func closeInputs(session: Session) {
         for input in inputs { input.device.close() }
         inputs = []
-        arbiter = InputArbiter()
+        session.removeAllInputs()
     }
 }

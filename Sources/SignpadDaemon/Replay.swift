@@ -37,21 +37,21 @@ public struct Replay {
         let exporter = Exporter(directory: outputDirectory, options: config.export, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
-        let session = try Session(config: config, display: display, exporter: exporter, deviceName: recording.device.name, log: log)
+        let session = try Session(config: config, display: display, exporter: exporter, log: log)
         var saved: [String] = []
         session.onSaved = { saved.append($0) }
         let scanout = display.scanout
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                        calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
                                        rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
+        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
         var now = recording.events.first?.seconds ?? 0
         for event in recording.events {
             now = event.seconds
-            if now >= session.nextDeadline && session.tick(now: now) { decoder.letGoOfContacts() }
-            decoder.feed(event) { session.handle($0, now: now) }
-            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT, let pen = decoder.penNearAt { session.penHovers(at: pen, now: now) }
+            if now >= session.nextDeadline { session.tick(now: now) }
+            session.feed(event, from: device, now: now)
         }
-        decoder.cancel { session.handle($0, now: now) }
+        session.finishInput(device, now: now)
         // A double tap at the very end confirms when its quiet has passed, as on the panel.
         if let at = session.kiosk.doubleTapConfirmsAt {
             now = at

@@ -1,21 +1,29 @@
 import Foundation
 import SignpadExport
 import SignpadInk
+import SignpadInput
 import SignpadKiosk
 import SignpadText
 
-/// One kiosk on one display: stroke events in, pixels and exports out. The daemon and the
-/// offscreen replay both drive this, so what a recording shows is what the panel shows.
-public final class Session {
+/// One kiosk on one display: input events in, pixels and exports out. The daemon and the
+/// offscreen replay both drive this, through the same input pipeline, so what a recording shows
+/// is what the panel shows.
+public final class Session: InputSink {
     public let config: Config
     public let display: Display
     public let exporter: Exporter
     public private(set) var kiosk: Kiosk
     public private(set) var renderer: InkRenderer
-    /// The device whose stroke comes next (set by the caller as each stroke begins).
-    public var deviceName: String
+    /// The devices read, their decoders and the arbiter between them.
+    public private(set) var input = InputPipeline()
     /// The device of each stroke of the signature on the panel.
     private var strokeDevices: [String] = []
+    /// The device of the last stroke event, for what the journal says of the panel.
+    private var lastDevice = ""
+    /// Move events drawn, for the daemon's latency figures.
+    public private(set) var movesDrawn = 0
+    /// A device the daemon cannot keep up with drops events again and again.
+    private var droppedEvents = RepeatedMessage(interval: 60)
     /// Counters for the latency report.
     public private(set) var inkEvents = 0
     public private(set) var inkBytes = 0
@@ -47,11 +55,10 @@ public final class Session {
     /// Where signatures wait while the folder does not answer.
     private var keptWhere: String { config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
-    public init(config: Config, display: Display, exporter: Exporter, deviceName: String, log: @escaping (String) -> Void) throws {
+    public init(config: Config, display: Display, exporter: Exporter, log: @escaping (String) -> Void) throws {
         self.config = config
         self.display = display
         self.exporter = exporter
-        self.deviceName = deviceName
         self.log = log
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         try KioskLayout.requireRoom(width: width, height: height)
@@ -65,23 +72,60 @@ public final class Session {
         display.present(renderer.canvas, dirty: DirtyRegion([renderer.canvas.bounds]))
     }
 
-    /// One stroke event from the decoder; `now` is monotonic seconds.
-    public func handle(_ event: StrokeEvent, now: Double) {
+    /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
+    @discardableResult
+    public func addInput(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+        input.add(path: path, name: name, kind: kind, decoder: decoder)
+    }
+
+    /// One raw event of input device `index`; `now` is monotonic seconds.
+    public func feed(_ event: InputEvent, from index: Int, now: Double) {
+        input.feed(event, from: index, now: now, into: self)
+    }
+
+    /// Ends what is in progress on input device `index` (the end of a recording).
+    public func finishInput(_ index: Int, now: Double) { input.finish(index, now: now, into: self) }
+
+    /// Device `path` is gone; a stroke of its in progress ends at its last sample.
+    public func removeInput(_ path: String, now: Double) { input.remove(path, now: now, into: self) }
+
+    /// Forgets every device (the display they map to is gone).
+    public func removeAllInputs() { input.removeAll() }
+
+    /// One stroke event of the device `device`; `now` is monotonic seconds.
+    public func handle(_ event: StrokeEvent, device: String, now: Double) {
+        lastDevice = device
         effects.removeAll(keepingCapacity: true)
         kiosk.handle(event, now: now, into: &effects)
         apply(effects, now: now)
     }
 
-    /// A pen near the glass is at `point` (`TouchDecoder.penNearAt`, after each batch of its
-    /// events): one that moves is a customer still at the pad (see `Kiosk.penHovers`).
+    /// A pen near the glass is at `point`: one that moves is a customer still at the pad (see
+    /// `Kiosk.penHovers`).
     public func penHovers(at point: Point, now: Double) { kiosk.penHovers(at: point, now: now) }
 
-    /// Time passes (see `Kiosk.tick`). True when the touch down was let go of: the caller's input
-    /// must stop following that contact (`KioskEffect.letGoOfTouch`).
-    @discardableResult
-    public func tick(now: Double) -> Bool {
+    public func inputNotice(_ notice: InputNotice, now: Double) {
+        switch notice {
+        case .eventsDropped(let path):
+            if let line = droppedEvents.line(for: "\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", now: now) {
+                log(line)
+            }
+        case .penTookBackTouch(let path, let landed):
+            log("input: the pen on \(path) \(landed ? "landed" : "came near") during a touch: the touch (a resting hand) is taken back")
+        case .touchTakenBack(let path):
+            log("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm before it wrote")
+        case .touchBesidePutDownPen(let path):
+            log("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
+        case .touchLetGo(let path):
+            log("input: a touch on \(path) is down and still at the idle timeout (\(config.rules.idleTimeout) s; a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
+        }
+    }
+
+    /// Time passes (see `Kiosk.tick`); a touch the kiosk gave up is let go of by its device.
+    public func tick(now: Double) {
         let timed = kiosk.tick(now: now)
         apply(timed, now: now)
+        if timed.contains(.letGoOfTouch) { input.letGoOfTouch(now: now, into: self) }
         for result in exporter.results() {
             if let error = result.error {
                 let message = "export of \(result.recordID) failed, kept and retried every \(config.retrySeconds) s: \(error)"
@@ -112,7 +156,6 @@ public final class Session {
         default:
             break
         }
-        return timed.contains(.letGoOfTouch)
     }
 
     /// Confirms as the Done button does (the end of a replay).
@@ -139,10 +182,11 @@ public final class Session {
                         wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
                         strokeDevices.removeAll(keepingCapacity: true)
                     }
-                    strokeDevices.append(deviceName)
+                    strokeDevices.append(lastDevice)
                 }
                 renderer.apply(smoother.handle(event), dirty: &dirty)
                 inkEvents += 1
+                if case .move = event { movesDrawn += 1 }
             case .clearInk:
                 smoother = MidpointSmoother(options: config.pen)
                 renderer.clearInk(dirty: &dirty)
@@ -159,7 +203,7 @@ public final class Session {
             case .letGoOfTouch:
                 break  // The input's part: see `tick`.
             case .flickerHeld(let place):
-                log("input: touches on \(deviceName) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")
+                log("input: touches on \(lastDevice) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")
             }
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }
@@ -191,7 +235,7 @@ public final class Session {
         let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
-                               device: strokeDevices.isEmpty ? deviceName : Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
+                               device: Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings)
     }
 

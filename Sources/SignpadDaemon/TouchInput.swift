@@ -1,14 +1,12 @@
 import SignpadEvdev
 import SignpadInput
 
-/// One touch device open for input, with its decoder.
+/// One touch device open for input, with its decoder as seeded from the device's state at open.
 final class TouchInput {
     let device: EvdevDevice
-    var decoder: TouchDecoder
+    let decoder: TouchDecoder
     let name: String
     let kind: DeviceKind
-    /// A device the daemon cannot keep up with drops events again and again.
-    var droppedEvents = RepeatedMessage(interval: 60)
 
     init(device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind) {
         self.device = device

@@ -26,7 +26,7 @@ struct RandomCustomer {
     }
 
     mutating func handle(_ event: StrokeEvent) {
-        session.handle(event, now: now)
+        session.handle(event, device: "t", now: now)
         confirmed.formUnion(session.kiosk.pendingExports)
     }
 
@@ -127,8 +127,8 @@ struct RandomCustomer {
         let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
         let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, deviceName: "t") { _ in }
-        let fresh = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter) { _ in }
+        let fresh = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { _ in }
         var customer = RandomCustomer(random: SeededRandom(state: seed), session: session)
         for _ in 0..<Int.random(in: 5...30, using: &customer.random) { customer.act() }
 

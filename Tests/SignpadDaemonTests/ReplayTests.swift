@@ -103,7 +103,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 
     /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
     func offscreenSession(_ exporter: Exporter) throws -> Session {
-        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, deviceName: "t") { _ in }
+        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { _ in }
     }
 
     /// How many pixels two sessions' panels differ in. Counted, not compared whole: a failed
@@ -118,7 +118,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let session = try offscreenSession(exporter)
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        for event in recording.events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
+        for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
         return session
     }
@@ -135,11 +135,8 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         var strokes = 0
         for event in recording.events {
             decoder.feed(event) { stroke in
-                if case .down = stroke {
-                    session.deviceName = strokes < 2 ? "panel pen" : "panel touch"
-                    strokes += 1
-                }
-                session.handle(stroke, now: event.seconds)
+                if case .down = stroke { strokes += 1 }
+                session.handle(stroke, device: strokes <= 2 ? "panel pen" : "panel touch", now: event.seconds)
             }
         }
         #expect(strokes > 2)
@@ -169,21 +166,21 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let withHand = try offscreenSession(exporter), without = try offscreenSession(exporter)
         for stroke in strokes.dropLast() {
             for (event, time) in stroke {
-                withHand.handle(event, now: time)
-                without.handle(event, now: time)
+                withHand.handle(event, device: "t", now: time)
+                without.handle(event, device: "t", now: time)
             }
         }
         // The last stroke, half drawn and taken back, stands for the hand.
         let hand = strokes.last!.prefix(strokes.last!.count / 2)
-        for (event, time) in hand { withHand.handle(event, now: time) }
+        for (event, time) in hand { withHand.handle(event, device: "t", now: time) }
         #expect(differingPixels(withHand, without) > 50, "the hand drew ink")
-        withHand.handle(.withdraw, now: hand.last!.1)
+        withHand.handle(.withdraw, device: "t", now: hand.last!.1)
         #expect(withHand.kiosk.signature == without.kiosk.signature)
         #expect(differingPixels(withHand, without) == 0)
         // And the next stroke draws as on a panel the hand never touched.
         for (event, time) in strokes.last! {
-            withHand.handle(event, now: time + 10)
-            without.handle(event, now: time + 10)
+            withHand.handle(event, device: "t", now: time + 10)
+            without.handle(event, device: "t", now: time + 10)
         }
         #expect(differingPixels(withHand, without) == 0)
     }
@@ -213,11 +210,11 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         for e in hand + finger {
             decoder.feed(e) { stroke in
                 if stroke == .withdraw { withdrawn += 1 }
-                withHand.handle(stroke, now: e.seconds)
+                withHand.handle(stroke, device: "t", now: e.seconds)
             }
         }
         var dryDecoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        for e in recording.events { dryDecoder.feed(e) { dry.handle($0, now: e.seconds) } }
+        for e in recording.events { dryDecoder.feed(e) { dry.handle($0, device: "t", now: e.seconds) } }
         #expect(withdrawn == 1)
         #expect(dry.kiosk.signature.strokes.count >= 3)
         // Compared as a Bool: a failed comparison of two signatures would print both whole.
@@ -254,7 +251,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var signed = Signature()
         for e in events {
-            decoder.feed(e) { session.handle($0, now: e.seconds) }
+            decoder.feed(e) { session.handle($0, device: "t", now: e.seconds) }
             if e.seconds <= end { signed = session.kiosk.signature }
         }
         #expect(exporter.waitUntilIdle(timeout: 10))
@@ -275,20 +272,27 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
-        var events: [(StrokeEvent, Double)] = []
-        for event in recording.events { decoder.feed(event) { events.append(($0, event.seconds)) } }
-        let lastDown = try #require(events.lastIndex { if case .down = $0.0 { return true } else { return false } })
-        let held = events[...(lastDown + 4)], rest = events[(lastDown + 5)...]
-        let session = try offscreenSession(exporter), fresh = try offscreenSession(exporter)
-        for (event, time) in held { session.handle(event, now: time) }
+        let decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        let downs = try recording.strokeEvents(screenWidth: 800, screenHeight: 480).filter { if case .down = $0.event { true } else { false } }.count
+        let log = CollectedLog()
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { log.append($0) }
+        let fresh = try offscreenSession(exporter)
+        let device = session.addInput(path: "/dev/input/event9", name: "t", kind: decoder.kind, decoder: decoder)
+        // Through the last stroke's landing and four frames more: that stroke is held down.
+        var framesAfterLastDown = 0, held = 0
+        for event in recording.events where framesAfterLastDown < 5 {
+            session.feed(event, from: device, now: event.seconds)
+            held += 1
+            if session.kiosk.signature.strokes.count == downs && event.type == EventCode.EV_SYN { framesAfterLastDown += 1 }
+        }
         #expect(differingPixels(session, fresh) > 1000, "the signature and the held stroke are on the panel")
-        let idle = held.last!.1 + session.kiosk.rules.idleTimeout
-        #expect(session.tick(now: idle), "the held touch is let go of")
+        let idle = recording.events[held - 1].seconds + session.kiosk.rules.idleTimeout
+        session.tick(now: idle)
+        #expect(log.text.contains("input: a touch on /dev/input/event9 is down and still at the idle timeout"), "the held touch is let go of")
         let strokesLeft = session.kiosk.signature.strokes.count
         #expect(strokesLeft == 0)
         #expect(differingPixels(session, fresh) == 0)
-        for (event, time) in rest { session.handle(event, now: idle + time) }
+        for event in recording.events[held...] { session.feed(event, from: device, now: idle + event.seconds) }
         #expect(differingPixels(session, fresh) == 0, "the held touch drew after the wipe")
     }
 
@@ -390,20 +394,20 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let erased = try offscreenSession(exporter)
-        for event in recording.events { decoder.feed(event) { erased.handle($0, now: event.seconds) } }
+        for event in recording.events { decoder.feed(event) { erased.handle($0, device: "t", now: event.seconds) } }
         let before = erased.kiosk.signature
         let start = before.strokes[0][0]
-        erased.handle(.down(Sample(start.point, time: 100, erasing: true)), now: 100)
-        erased.handle(.move(Sample(start.point + Point(3, 3), time: 100.1, erasing: true)), now: 100.1)
-        erased.handle(.up, now: 100.2)
+        erased.handle(.down(Sample(start.point, time: 100, erasing: true)), device: "t", now: 100)
+        erased.handle(.move(Sample(start.point + Point(3, 3), time: 100.1, erasing: true)), device: "t", now: 100.1)
+        erased.handle(.up, device: "t", now: 100.2)
         let left = erased.kiosk.signature
         #expect(left.strokes.count < before.strokes.count && !left.strokes.isEmpty)
         #expect(left.strokes.allSatisfy { before.strokes.contains($0) })
 
         let redrawn = try offscreenSession(exporter)
         for stroke in left.strokes {
-            for (index, sample) in stroke.enumerated() { redrawn.handle(index == 0 ? .down(sample) : .move(sample), now: sample.time) }
-            redrawn.handle(.up, now: stroke.last!.time)
+            for (index, sample) in stroke.enumerated() { redrawn.handle(index == 0 ? .down(sample) : .move(sample), device: "t", now: sample.time) }
+            redrawn.handle(.up, device: "t", now: stroke.last!.time)
         }
         #expect(redrawn.kiosk.signature == left)
         #expect(differingPixels(erased, redrawn) == 0)
@@ -460,7 +464,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         exporter.prepareBeforeWriting { _ in }
         let log = CollectedLog()
         let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
-                                  exporter: exporter, deviceName: "t") { log.append($0) }
+                                  exporter: exporter) { log.append($0) }
         session.stalledWriteSeconds = 0.2
         session.tick(now: 1)
         #expect(log.text.isEmpty, "not yet long enough")
@@ -481,10 +485,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
         let lines = CollectedLog()
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
-                                  deviceName: "t") { lines.append($0) }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { lines.append($0) }
         var decoder = try TouchDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
-        for event in try demoRecording().events { decoder.feed(event) { session.handle($0, now: event.seconds) } }
+        for event in try demoRecording().events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
         usleep(300_000)  // the first failures are in by the first tick
         for minute in 1...25 {

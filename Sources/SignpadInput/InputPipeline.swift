@@ -1,0 +1,148 @@
+import SignpadInk
+
+/// What the input pipeline hands on: the stroke events of the one contact drawn, each with its
+/// device, where a pen near the glass is, and what the journal should hear of.
+public protocol InputSink: AnyObject {
+    /// One stroke event of the device named `device`; `now` is monotonic seconds.
+    func handle(_ event: StrokeEvent, device: String, now: Double)
+    /// A pen near the glass is at `point` (after each frame of its device).
+    func penHovers(at point: Point, now: Double)
+    func inputNotice(_ notice: InputNotice, now: Double)
+}
+
+/// Something about the input a person reading the journal wants to know; `path` is the device's.
+public enum InputNotice: Equatable, Sendable {
+    /// The kernel dropped events: the stroke ends at its last good sample.
+    case eventsDropped(path: String)
+    /// A pen landed, or came near, while a touch wrote: the touch (a resting hand) is taken back.
+    case penTookBackTouch(path: String, landed: Bool)
+    /// A touch was taken back by its own decoder: it lay still while another finger wrote, or was a palm.
+    case touchTakenBack(path: String)
+    /// A touch draws though a pen is near: the pen has lain still, put down.
+    case touchBesidePutDownPen(path: String)
+    /// A touch down and still at the idle timeout is let go of.
+    case touchLetGo(path: String)
+}
+
+/// Every device's raw `input_event` stream to the strokes of the one contact drawn: a decoder per
+/// device, the arbiter between them (the pen's proximity included), and letting go of a contact
+/// the kiosk gave up. The daemon feeds it what it reads from the devices and replay what a
+/// recording holds, so a recording of two devices replays as the panel drew it.
+public struct InputPipeline: Sendable {
+    public struct Device: Sendable {
+        public let path: String
+        public let name: String
+        public let kind: DeviceKind
+        public fileprivate(set) var decoder: TouchDecoder
+    }
+
+    public private(set) var devices: [Device] = []
+    private var arbiter = InputArbiter()
+    /// Whether the journal has been told that touches draw beside a pen put down.
+    private var putDownPenTold = false
+    /// The stroke events of the event being fed, before they are routed (kept, so feeding does not allocate).
+    private var emitted: [StrokeEvent] = []
+
+    /// The longest run one frame can emit: a waiting contact's path drawn at once, with a take-back and a lift.
+    private static let frameEventsCapacity = TouchDecoder.maxUnfollowedSamples + 4
+
+    public init() {
+        emitted.reserveCapacity(Self.frameEventsCapacity)
+    }
+
+    /// The index of the device at `path`, for `feed`.
+    public func index(of path: String) -> Int? { devices.firstIndex { $0.path == path } }
+
+    /// Reads `decoder`'s device from now on; returns its index for `feed`.
+    @discardableResult
+    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+        devices.append(Device(path: path, name: name, kind: kind, decoder: decoder))
+        return devices.count - 1
+    }
+
+    /// Whether a pen is in proximity, held or lying still.
+    public var penNear: Bool { arbiter.penNear }
+
+    /// One event of device `index`; the stroke events it completes go to `sink`.
+    public mutating func feed(_ event: InputEvent, from index: Int, now: Double, into sink: some InputSink) {
+        typealias C = EventCode
+        let path = devices[index].path
+        if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
+        // Swapped out, not copied: a copy would share the buffer and the next append would allocate.
+        var frame: [StrokeEvent] = []
+        swap(&frame, &emitted)
+        defer { swap(&frame, &emitted) }
+        frame.removeAll(keepingCapacity: true)
+        devices[index].decoder.feed(event) { frame.append($0) }
+        for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+        guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
+        if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
+        if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
+                                                     at: devices[index].decoder.penPosition, now: now) {
+            sink.inputNotice(.penTookBackTouch(path: path, landed: false), now: now)
+            sink.handle(.withdraw, device: devices[index].name, now: now)
+        }
+    }
+
+    private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {
+        let device = devices[index]
+        switch arbiter.route(stroke, from: device.path, kind: device.kind, now: now) {
+        case .drop:
+            return
+        case .withdrawOwnerThenPass:
+            sink.inputNotice(.penTookBackTouch(path: device.path, landed: true), now: now)
+            sink.handle(.withdraw, device: device.name, now: now)
+        case .pass:
+            switch stroke {
+            case .down: notePutDownPen(touchOn: device, now: now, into: sink)
+            case .withdraw: sink.inputNotice(.touchTakenBack(path: device.path), now: now)
+            case .move, .up, .cancel: break
+            }
+        }
+        sink.handle(stroke, device: device.name, now: now)
+    }
+
+    /// Tells, once until the pen is used or gone, that touches draw beside a pen put down.
+    private mutating func notePutDownPen(touchOn device: Device, now: Double, into sink: some InputSink) {
+        guard device.kind != .pen && arbiter.penNear else {
+            putDownPenTold = false
+            return
+        }
+        guard !putDownPenTold else { return }
+        putDownPenTold = true
+        sink.inputNotice(.touchBesidePutDownPen(path: device.path), now: now)
+    }
+
+    /// The kiosk gave up the touch down now (`KioskEffect.letGoOfTouch`): its device stops
+    /// following that contact, and the paper is free for the next one to land.
+    public mutating func letGoOfTouch(now: Double, into sink: some InputSink) {
+        guard let owner = arbiter.letGo(), let index = devices.firstIndex(where: { $0.path == owner }) else { return }
+        devices[index].decoder.letGoOfContacts()
+        sink.inputNotice(.touchLetGo(path: owner), now: now)
+    }
+
+    /// Device `path` is gone (closed or unplugged): a stroke of its in progress ends at its last sample.
+    public mutating func remove(_ path: String, now: Double, into sink: some InputSink) {
+        guard let index = devices.firstIndex(where: { $0.path == path }) else { return }
+        let name = devices[index].name
+        devices.remove(at: index)
+        if arbiter.remove(path, now: now) { sink.handle(.cancel, device: name, now: now) }
+    }
+
+    /// Ends what is in progress on device `index`, as at the end of a recording.
+    public mutating func finish(_ index: Int, now: Double, into sink: some InputSink) {
+        var frame: [StrokeEvent] = []
+        swap(&frame, &emitted)
+        defer { swap(&frame, &emitted) }
+        frame.removeAll(keepingCapacity: true)
+        devices[index].decoder.cancel { frame.append($0) }
+        for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+    }
+
+    /// Forgets every device, with the display they map to gone: nothing is drawn.
+    public mutating func removeAll() {
+        devices = []
+        arbiter = InputArbiter()
+        putDownPenTold = false
+    }
+}

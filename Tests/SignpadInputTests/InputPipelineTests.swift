@@ -1,0 +1,130 @@
+import Testing
+import SignpadInk
+import SignpadInput
+import SignpadTestSupport
+
+/// What reaches the kiosk from the pipeline, in order.
+private final class Recorder: InputSink {
+    var strokes: [(event: StrokeEvent, device: String)] = []
+    var hovers: [Point] = []
+    var notices: [InputNotice] = []
+
+    func handle(_ event: StrokeEvent, device: String, now: Double) { strokes.append((event, device)) }
+    func penHovers(at point: Point, now: Double) { hovers.append(point) }
+    func inputNotice(_ notice: InputNotice, now: Double) { notices.append(notice) }
+
+    var downs: [String] { strokes.compactMap { if case .down = $0.event { $0.device } else { nil } } }
+    var withdrawals: Int { strokes.filter { if case .withdraw = $0.event { true } else { false } }.count }
+}
+
+/// The daemon and replay read every device through one pipeline: decoders, the arbiter between
+/// them, the pen's proximity and the let-go of a contact the kiosk gave up.
+@Suite struct InputPipelineTests {
+    static let touchPath = "/dev/input/event4", penPath = "/dev/input/event5"
+
+    static func touchscreen() -> DeviceDescription {
+        typealias C = EventCode
+        var touch = DeviceDescription(name: "panel touch")
+        touch.properties = [C.INPUT_PROP_DIRECT]
+        touch.codes[C.EV_KEY] = [C.BTN_TOUCH]
+        touch.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        touch.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 799)
+        touch.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 479)
+        return touch
+    }
+
+    /// A pipeline reading a touchscreen (index 0) and a pen (index 1) on an 800x480 screen.
+    static func panel() throws -> InputPipeline {
+        var pipeline = InputPipeline()
+        for (path, description) in [(touchPath, touchscreen()), (penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 799))] {
+            let decoder = try TouchDecoder(device: description, screenWidth: 800, screenHeight: 480)
+            pipeline.add(path: path, name: description.name, kind: decoder.kind, decoder: decoder)
+        }
+        return pipeline
+    }
+
+    static func event(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+        InputEvent(microseconds: Int64(time * 1e6), type: type, code: code, value: value)
+    }
+
+    /// The events of one frame at `time`, ended by SYN_REPORT.
+    static func frame(_ time: Double, _ items: [(UInt16, UInt16, Int32)]) -> [InputEvent] {
+        items.map { event(time, $0.0, $0.1, $0.2) } + [event(time, EventCode.EV_SYN, EventCode.SYN_REPORT, 0)]
+    }
+
+    typealias C = EventCode
+
+    @Test func eachStrokeCarriesTheDeviceItWasDrawnWith() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        let touchStroke = Self.frame(0, [(C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100), (C.EV_KEY, C.BTN_TOUCH, 1)])
+            + Self.frame(0.01, [(C.EV_ABS, C.ABS_X, 140)]) + Self.frame(0.02, [(C.EV_KEY, C.BTN_TOUCH, 0)])
+        for event in touchStroke { pipeline.feed(event, from: 0, now: event.seconds, into: sink) }
+        let penStroke = Self.frame(3, [(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 300), (C.EV_ABS, C.ABS_Y, 300)])
+            + Self.frame(3.01, [(C.EV_KEY, C.BTN_TOUCH, 1)]) + Self.frame(3.02, [(C.EV_ABS, C.ABS_X, 350)])
+            + Self.frame(3.03, [(C.EV_KEY, C.BTN_TOUCH, 0)]) + Self.frame(3.04, [(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
+        for event in penStroke { pipeline.feed(event, from: 1, now: event.seconds, into: sink) }
+        #expect(sink.downs == ["panel touch", "panel pen"])
+        #expect(sink.strokes.allSatisfy { !$0.device.isEmpty })
+        #expect(!sink.hovers.isEmpty, "the pen above the glass is reported as it hovers")
+    }
+
+    /// A hand writing on the touchscreen when the pen comes near is taken back, inside the
+    /// pipeline: neither the daemon nor replay wires it.
+    @Test func aPenComingNearTakesBackTheTouchInProgress() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        let hand = Self.frame(0, [(C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100), (C.EV_KEY, C.BTN_TOUCH, 1)])
+            + Self.frame(0.05, [(C.EV_ABS, C.ABS_X, 160)])
+        for event in hand { pipeline.feed(event, from: 0, now: event.seconds, into: sink) }
+        #expect(sink.withdrawals == 0)
+        for event in Self.frame(0.1, [(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 300), (C.EV_ABS, C.ABS_Y, 300)]) {
+            pipeline.feed(event, from: 1, now: event.seconds, into: sink)
+        }
+        #expect(sink.withdrawals == 1)
+        #expect(sink.notices == [.penTookBackTouch(path: Self.penPath, landed: false)])
+        // The hand goes on moving: it draws nothing while the pen is near.
+        let before = sink.strokes.count
+        for event in Self.frame(0.15, [(C.EV_ABS, C.ABS_X, 200)]) { pipeline.feed(event, from: 0, now: event.seconds, into: sink) }
+        #expect(sink.strokes.count == before)
+    }
+
+    /// The kiosk gave up a touch held past the idle timeout: the device stops following it and
+    /// the paper is free, so the next touch to land (here on the pen) draws.
+    @Test func aTouchLetGoOfFreesThePaperForTheNextContact() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        for event in Self.frame(0, [(C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100), (C.EV_KEY, C.BTN_TOUCH, 1)]) {
+            pipeline.feed(event, from: 0, now: event.seconds, into: sink)
+        }
+        pipeline.letGoOfTouch(now: 60, into: sink)
+        #expect(sink.notices == [.touchLetGo(path: Self.touchPath)])
+        // The held touch moves on: let go of, it draws nothing.
+        for event in Self.frame(61, [(C.EV_ABS, C.ABS_X, 300)]) { pipeline.feed(event, from: 0, now: event.seconds, into: sink) }
+        #expect(sink.strokes.count == 1)
+        for event in Self.frame(62, [(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 400), (C.EV_ABS, C.ABS_Y, 400), (C.EV_KEY, C.BTN_TOUCH, 1)]) {
+            pipeline.feed(event, from: 1, now: event.seconds, into: sink)
+        }
+        #expect(sink.downs == ["panel touch", "panel pen"])
+    }
+
+    /// A device unplugged mid-stroke ends that stroke; the other device draws on.
+    @Test func aDeviceRemovedMidStrokeEndsItsStroke() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        for event in Self.frame(0, [(C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100), (C.EV_KEY, C.BTN_TOUCH, 1)]) {
+            pipeline.feed(event, from: 0, now: event.seconds, into: sink)
+        }
+        pipeline.remove(Self.touchPath, now: 1, into: sink)
+        #expect(sink.strokes.last.map { if case .cancel = $0.event { true } else { false } } == true)
+        #expect(pipeline.devices.map(\.path) == [Self.penPath])
+        #expect(pipeline.index(of: Self.penPath) == 0)
+    }
+
+    @Test func droppedEventsAreToldWithTheirDevice() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        pipeline.feed(Self.event(0, C.EV_SYN, C.SYN_DROPPED, 0), from: 1, now: 0, into: sink)
+        #expect(sink.notices == [.eventsDropped(path: Self.penPath)])
+    }
+}
