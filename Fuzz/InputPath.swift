@@ -45,7 +45,7 @@ struct FuzzedSession {
             case .clearInk:
                 smoother = MidpointSmoother()
                 renderer.clearInk(dirty: &dirty)
-            case .redrawInk:
+            case .redrawInk, .withdrawInk:
                 smoother = MidpointSmoother()
                 renderer.clearInk(dirty: &dirty)
                 for stroke in kiosk.signature.strokes {

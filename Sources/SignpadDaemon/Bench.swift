@@ -1,5 +1,6 @@
 import Foundation
 import SignpadInk
+import SignpadInput
 
 /// `signpad bench`: the same recording through four ways of drawing ink, one run, one table.
 public struct Bench {
@@ -167,5 +168,75 @@ private struct Pass {
         case .up, .cancel, .withdraw:
             return (cost, 0)
         }
+    }
+}
+
+/// Heap allocations per raw input event on the daemon's whole path: the input pipeline, the
+/// kiosk, the smoother, the renderer and the display, in a `Session` as `signpad run` has it.
+public struct LivePathAllocations: Codable, Sendable {
+    public var events: Int
+    public var mean: Double
+    public var max: Int
+    /// The events that allocated, with how often: at most the first ten, for whoever makes it 0 again.
+    public var firstAllocating: [String]
+
+    public static func measure(_ recording: EvemuRecording, config: Config, width: Int, height: Int,
+                               counter: AllocationCounter) throws -> LivePathAllocations {
+        let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
+        // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
+        let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, retrySeconds: 3600)
+        defer { exporter.stop() }
+        let session = try Session(config: config, display: display, exporter: exporter) { _ in }
+        let decoder = try TouchDecoder(device: recording.device, screenWidth: display.scanout.logicalWidth,
+                                       screenHeight: display.scanout.logicalHeight, rotation: config.display.rotation)
+        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+        var total = 0, most = 0, first: [String] = []
+        for (index, event) in recording.events.enumerated() {
+            let now = event.seconds
+            // As the daemon's loop does between reads; the timers' work is not an input event's.
+            session.tick(now: now)
+            let allocations = counter.count { session.feed(event, from: device, now: now) }
+            total += allocations
+            most = Swift.max(most, allocations)
+            if allocations > 0 && first.count < 10 { first.append("event \(index) (\(event)): \(allocations)") }
+        }
+        return LivePathAllocations(events: recording.events.count, mean: Double(total) / Double(Swift.max(recording.events.count, 1)),
+                                   max: most, firstAllocating: first)
+    }
+}
+
+extension LivePathAllocations {
+    /// The table's line for it; without the counter, how to get one.
+    public static func line(_ figures: LivePathAllocations?, library: String) -> String {
+        guard let figures else {
+            return "allocations per input event: not counted (no \(library) beside signpad: swift build -c release --product MallocInterposerSwift)"
+        }
+        var line = String(format: "allocations per input event, whole live path (%d events): mean %.3f, max %d [0]", figures.events, figures.mean, figures.max)
+        for event in figures.firstAllocating { line += "\n  \(event)" }
+        return line
+    }
+}
+
+/// `signpad bench --json`.
+public struct BenchReport: Codable, Sendable {
+    public var recording: String
+    public var screen: String
+    public var strategies: [Bench.Row]
+    /// Mean heap allocations per raw input event on the live path; nil when not counted.
+    public var allocationsPerEvent: Double?
+    public var allocations: LivePathAllocations?
+
+    public init(recording: String, screen: String, strategies: [Bench.Row], allocationsPerEvent: Double?, allocations: LivePathAllocations?) {
+        self.recording = recording
+        self.screen = screen
+        self.strategies = strategies
+        self.allocationsPerEvent = allocationsPerEvent
+        self.allocations = allocations
+    }
+
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

@@ -42,6 +42,11 @@ public final class Session: InputSink {
     private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
     private var effects: [KioskEffect] = []
+    /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
+    private var redrawSmoother: MidpointSmoother
+    /// What the input pipeline told during events, logged by `tick`: a line made on the touch
+    /// event would allocate there.
+    private var notices: [InputNotice] = []
     /// Wall-clock time minus sample time, taken at the signature's first sample: the capture
     /// start is then that of its first stroke left, should the first ones be taken away.
     private var wallClockOffset: Double?
@@ -65,9 +70,13 @@ public final class Session: InputSink {
         let layout = KioskLayout(width: width, height: height)
         kiosk = Kiosk(layout: layout, rules: config.rules)
         smoother = MidpointSmoother(options: config.pen)
+        redrawSmoother = MidpointSmoother(options: config.pen)
         painter = try ChromePainter(style: config.style, backgroundImage: config.backgroundImage, width: width, height: height)
         chrome = Canvas(width: width, height: height)
         renderer = InkRenderer(background: chrome, inkColor: config.inkColor, clip: layout.box.insetBy(2))
+        strokeDevices.reserveCapacity(64)
+        effects.reserveCapacity(16)
+        notices.reserveCapacity(16)
         repaintChrome(whole: true)
         display.present(renderer.canvas, dirty: DirtyRegion([renderer.canvas.bounds]))
     }
@@ -105,6 +114,11 @@ public final class Session: InputSink {
     public func penHovers(at point: Point, now: Double) { kiosk.penHovers(at: point, now: now) }
 
     public func inputNotice(_ notice: InputNotice, now: Double) {
+        // Past the room kept, a flood is dropped rather than allocated for.
+        if notices.count < notices.capacity { notices.append(notice) }
+    }
+
+    private func log(_ notice: InputNotice, now: Double) {
         switch notice {
         case .eventsDropped(let path):
             if let line = droppedEvents.line(for: "\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", now: now) {
@@ -126,6 +140,8 @@ public final class Session: InputSink {
         let timed = kiosk.tick(now: now)
         apply(timed, now: now)
         if timed.contains(.letGoOfTouch) { input.letGoOfTouch(now: now, into: self) }
+        for notice in notices { log(notice, now: now) }
+        notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
             if let error = result.error {
                 let message = "export of \(result.recordID) failed, kept and retried every \(config.retrySeconds) s: \(error)"
@@ -166,7 +182,7 @@ public final class Session: InputSink {
     /// Wipes ink and messages: nothing of a signature stays on screen at exit.
     public func blank() {
         dirty.removeAll()
-        smoother = MidpointSmoother(options: config.pen)
+        smoother.reset()
         renderer.clearInk(dirty: &dirty)
         display.present(renderer.canvas, dirty: dirty)
     }
@@ -188,10 +204,13 @@ public final class Session: InputSink {
                 inkEvents += 1
                 if case .move = event { movesDrawn += 1 }
             case .clearInk:
-                smoother = MidpointSmoother(options: config.pen)
+                smoother.reset()
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
                 for index in removed.reversed() { strokeDevices.remove(at: index) }
+                redrawSignature()
+            case .withdrawInk:
+                strokeDevices.removeLast()
                 redrawSignature()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
@@ -213,14 +232,14 @@ public final class Session: InputSink {
     /// Wipes the ink and draws the signature's strokes again, each through a smoother of its own
     /// as it was drawn: the same pieces, so the same pixels, less the strokes taken away.
     private func redrawSignature() {
-        smoother = MidpointSmoother(options: config.pen)
+        smoother.reset()
         renderer.clearInk(dirty: &dirty)
         for stroke in kiosk.signature.strokes {
-            var redraw = MidpointSmoother(options: config.pen)
+            redrawSmoother.reset()
             for (index, sample) in stroke.enumerated() {
-                renderer.apply(redraw.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
+                renderer.apply(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
             }
-            renderer.apply(redraw.handle(.up), dirty: &dirty)
+            renderer.apply(redrawSmoother.handle(.up), dirty: &dirty)
         }
     }
 

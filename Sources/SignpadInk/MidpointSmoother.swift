@@ -58,6 +58,17 @@ public struct MidpointSmoother: Sendable {
         pending.reserveCapacity(6)
     }
 
+    /// As new, keeping the room it has: a smoother made anew allocates, and Clear or a redraw
+    /// happens on a touch event.
+    public mutating func reset() {
+        widths = WidthTracker(model: options.width)
+        pending.removeAll(keepingCapacity: true)
+        skipped = nil
+        first = nil
+        isTapSoFar = true
+        isDrawing = false
+    }
+
     public mutating func handle(_ event: StrokeEvent) -> SmootherStep {
         var step = SmootherStep()
         switch event {

@@ -44,7 +44,10 @@ public struct InputArbiter: Sendable {
     /// When the last pen left proximity (monotonic seconds).
     private var penLeftAt = -Double.infinity
 
-    public init() {}
+    public init() {
+        // A panel has a pen or two: the first to come near does not allocate on its event.
+        nearPens.reserveCapacity(4)
+    }
 
     /// Whether a touch landing at `now` would be ignored because a pen is, or just was, near (and
     /// held: one lying still does not count).

@@ -84,8 +84,13 @@ public struct TouchDecoder: Sendable {
         hasPenToolBit = device.hasKey(EventCode.BTN_TOOL_PEN)
         let slotCount = multitouch ? Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1 : 0
         slots = Array(repeating: Slot(), count: min(max(slotCount, 0), Self.maxSlots))
-        previous = slots
-        unfollowedPaths = Array(repeating: [], count: slots.count)
+        // A buffer of its own: sharing one with `slots` would copy it at the first frame's write.
+        previous = Array(repeating: Slot(), count: slots.count)
+        unfollowedPaths = (0..<slots.count).map { _ in
+            var path: [Sample] = []
+            path.reserveCapacity(Self.maxUnfollowedSamples)
+            return path
+        }
     }
 
     /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
@@ -100,6 +105,12 @@ public struct TouchDecoder: Sendable {
     /// Where a pen near the glass is; nil when none is.
     public var penNearAt: Point? { penInProximity ? penPosition : nil }
 
+    /// The frame just judged becomes the one before. Slot by slot, so the two arrays never share
+    /// a buffer: `previous = slots` would, and the next write to a slot would copy the whole array.
+    private mutating func rememberSlots() {
+        for index in slots.indices { previous[index] = slots[index] }
+    }
+
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
     /// not hold back the next finger to land (water left on the glass must not make the pad deaf).
@@ -112,7 +123,7 @@ public struct TouchDecoder: Sendable {
             slots[index].y = state.y
             slots[index].letGo = state.trackingID >= 0
         }
-        previous = slots
+        rememberSlots()
         self.currentSlot = currentSlot
         single.x = x
         single.y = y
@@ -130,7 +141,7 @@ public struct TouchDecoder: Sendable {
                 dropping = false
                 // What the others did meanwhile is lost: they are in the middle of their path.
                 for index in slots.indices where slots[index].live && slots[index].trackingID != resumeTrackingID { slots[index].letGo = true }
-                previous = slots
+                rememberSlots()
             } else {
                 absorb(event)
             }
@@ -167,7 +178,7 @@ public struct TouchDecoder: Sendable {
             return
         }
         for index in slots.indices where slots[index].trackingID >= 0 { slots[index].letGo = true }
-        previous = slots
+        rememberSlots()
         ignoreUntilAllLift = false
     }
 
@@ -178,7 +189,7 @@ public struct TouchDecoder: Sendable {
         followed = nil
         inContact = false
         for index in slots.indices { slots[index] = Slot() }
-        previous = slots
+        rememberSlots()
         touchDown = false
         leftDown = false
         penInRange = false
@@ -252,7 +263,7 @@ public struct TouchDecoder: Sendable {
     }
 
     private mutating func multitouchFrame(time: Double, emit: (StrokeEvent) -> Void) {
-        defer { previous = slots }
+        defer { rememberSlots() }
         noteLandingsAndWriting(time: time)
         for index in slots.indices where isWaitingTap(index, time: time) { followTap(index, emit: emit) }
         if followed == nil, let resume = resumeTrackingID {
@@ -264,7 +275,9 @@ public struct TouchDecoder: Sendable {
         }
         // A finger writes while the followed contact lies still (or lifts now, still), or while
         // none is followed: it is followed from where it landed.
-        if followed.map(liesStill) ?? true, let writer = slots.indices.first(where: isWaitingWriter) {
+        // Closures, not the methods themselves: a method passed as a function value captures a
+        // copy of the decoder on the heap at every frame.
+        if followed.map({ liesStill($0) }) ?? true, let writer = slots.indices.first(where: { isWaitingWriter($0) }) {
             if let resting = followed {
                 if stroking { emit(.withdraw) }
                 slots[resting].letGo = true

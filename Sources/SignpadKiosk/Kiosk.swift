@@ -71,6 +71,8 @@ public enum KioskEffect: Equatable, Sendable {
     /// Strokes were taken away (`StrokeEvent.withdraw`, or the pen's eraser end): `removed` are
     /// their indices in the signature as it was, ascending. Draw the signature's strokes anew.
     case redrawInk(removed: [Int])
+    /// The stroke being drawn is taken back (a resting hand's): the signature without it is redrawn.
+    case withdrawInk
 }
 
 /// The kiosk state machine.
@@ -114,12 +116,36 @@ public struct Kiosk: Sendable {
     private var flicker: FlickerGuard
     /// Where a pen above the glass was when it last counted as activity (see `penHovers`).
     private var hoverAnchor: Point?
+    /// Empty strokes with room reserved: a finger that lands takes one instead of allocating on
+    /// the touch event. Refilled by `tick`, between events.
+    private var spareStrokes: [[Sample]] = []
+    static let spareStrokeCount = 8
+    /// Samples a spare stroke holds before it grows: 8 s of a 125 Hz panel.
+    static let spareStrokeCapacity = 1024
+    /// Strokes the signature holds before its list grows.
+    static let strokeListCapacity = 64
 
     public init(layout: KioskLayout, rules: KioskRules = KioskRules()) {
         self.layout = layout
         self.rules = rules
         // As long as either clock, so a phantom flickering slower could not hold it off either.
         flicker = FlickerGuard(memorySeconds: max(rules.idleTimeout, rules.sleepAfter))
+        reserveRoom()
+    }
+
+    /// Room for the next strokes, so drawing them does not allocate; a stroke being drawn that
+    /// nears the end of its room gets more now, between events.
+    private mutating func reserveRoom() {
+        if signature.strokes.capacity < Self.strokeListCapacity { signature.strokes.reserveCapacity(Self.strokeListCapacity) }
+        if case .ink = touch, let last = signature.strokes.indices.last,
+           signature.strokes[last].count + Self.spareStrokeCapacity / 4 > signature.strokes[last].capacity {
+            signature.strokes[last].reserveCapacity(signature.strokes[last].capacity * 2)
+        }
+        while spareStrokes.count < Self.spareStrokeCount {
+            var stroke: [Sample] = []
+            stroke.reserveCapacity(Self.spareStrokeCapacity)
+            spareStrokes.append(stroke)
+        }
     }
 
     public var hasInk: Bool { !signature.isEmpty }
@@ -271,7 +297,7 @@ public struct Kiosk: Sendable {
             switch touch {
             case .ink:
                 signature.strokes.removeLast()
-                effects.append(.redrawInk(removed: [signature.strokes.count]))
+                effects.append(.withdrawInk)
             case .button:
                 pressedButton = nil
                 effects.append(.repaintChrome)
@@ -293,7 +319,9 @@ public struct Kiosk: Sendable {
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {
         touch = .ink
         if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
-        signature.strokes.append([sample])
+        var stroke = spareStrokes.popLast() ?? []
+        stroke.append(sample)
+        signature.strokes.append(stroke)
         effects.append(.ink(.down(sample)))
     }
 
@@ -301,6 +329,7 @@ public struct Kiosk: Sendable {
     /// A touch down and still does not hold the idle timeout off: the next customer must never
     /// see this one's signature, nor find the pad deaf to their finger.
     public mutating func tick(now: Double) -> [KioskEffect] {
+        reserveRoom()
         var effects: [KioskEffect] = []
         if let at = doubleTapConfirmsAt, now >= at {
             doubleTapConfirmsAt = nil

@@ -189,10 +189,14 @@ struct Bench: ParsableCommand {
                                           discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))
     var onScreen = false
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
+    @Flag(name: .long, help: ArgumentHelp("Only count heap allocations per input event on the whole live path, offscreen.",
+                                          discussion: "Needs ordo-one's malloc-interposer beside signpad (swift build -c release --product MallocInterposerSwift) or in /usr/lib/signpad."))
+    var allocations = false
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
         if onScreen, screen != nil { throw ValidationError("--screen and --on-screen: on the panel, its mode sets the size; give one of them") }
+        if onScreen, allocations { throw ValidationError("--allocations and --on-screen: allocations are counted offscreen; give one of them") }
     }
 
     func run() throws {
@@ -200,6 +204,17 @@ struct Bench: ParsableCommand {
         // Read before the screen is taken, so a bad file leaves the panel alone.
         let recording = try self.recording ?? bundledSignature()
         let strokes = try loadRecording(recording)
+        let counter = AllocationCounter.loaded() ?? preloadingTheCounter()
+        if allocations {
+            guard let counter else {
+                throw DaemonError(description: "--allocations: no \(AllocationCounter.libraryName) beside \(CommandLine.arguments[0]) nor in /usr/lib/signpad; build it with swift build -c release --product MallocInterposerSwift")
+            }
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
+            let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, counter: counter)
+            let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocationsPerEvent: figures.mean, allocations: figures)
+            try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
+            return
+        }
         let display: Display, name: String
         var panel: DRMDisplay?
         // On the panel, Ctrl-C or SIGTERM ends the run and hands the screen and console back.
@@ -224,13 +239,27 @@ struct Bench: ParsableCommand {
         if let signal = signals?.received {
             throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
         }
+        let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, counter: $0) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            let report = BenchReport(recording: recording, screen: name, strategies: rows, allocationsPerEvent: counted?.mean,
+                                     allocations: counted)
+            print(try report.json())
         } else {
             print(SignpadDaemon.Bench.table(rows, recording: recording, screen: name), terminator: "")
+            print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
         }
+    }
+
+    /// Starts this bench again with the allocation counter preloaded, if one is installed or built
+    /// beside signpad (returning only when there is none, or the exec failed).
+    func preloadingTheCounter() -> AllocationCounter? {
+        let marker = "SIGNPAD_BENCH_PRELOADED"
+        guard getenv(marker) == nil, let library = AllocationCounter.library(besides: CommandLine.arguments[0]) else { return nil }
+        setenv(marker, "1", 1)
+        setenv("LD_PRELOAD", library, 1)
+        var argv = CommandLine.arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &argv)
+        return nil
     }
 }
 

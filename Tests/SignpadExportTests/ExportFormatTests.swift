@@ -4,6 +4,7 @@ import Testing
 import FoundationXML
 import SignpadCrypto
 import SignpadInk
+import SignpadTestSupport
 
 /// A small signature with two strokes and a tap, pressure on some samples.
 func sampleRecord() -> SignatureRecord {
@@ -14,21 +15,6 @@ func sampleRecord() -> SignatureRecord {
     return SignatureRecord(id: "20261121T170502Z-test", signature: Signature(strokes: strokes), startedAt: 1_795_000_000.25,
                            endedAt: 1_795_000_002.25, device: "test panel", screenWidth: 800, screenHeight: 480)
 }
-
-func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-func toolExists(_ tool: String) -> Bool { (try? run("which", [tool]).status) == 0 }
 
 func temporaryDirectory() -> String {
     let path = NSTemporaryDirectory() + "signpad-test-" + UUID().uuidString

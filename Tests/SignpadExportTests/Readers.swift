@@ -1,4 +1,5 @@
 import Foundation
+import SignpadTestSupport
 import FoundationXML
 
 /// Reads InkML back with libxml2 (FoundationXML's parser), as a back office's XML tooling would:

@@ -1,0 +1,37 @@
+import Foundation
+import SignpadTestSupport
+import Testing
+
+/// The live path allocates nothing per input event: `signpad bench --allocations` on the optimized
+/// build, with ordo-one's malloc-interposer preloaded. `swift test` builds for debugging, where
+/// generics are not specialised and allocate, so this runs the release build, which `.ci/run`
+/// makes first.
+@Suite struct AllocationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let release = root.appendingPathComponent(".build/release")
+    static var built: Bool {
+        ["signpad", "libMallocInterposerSwift.so"].allSatisfy { FileManager.default.fileExists(atPath: release.appendingPathComponent($0).path) }
+    }
+    static let skipped = "skipped: no release build with the interposer (swift build -c release && swift build -c release --product MallocInterposerSwift; .ci/run makes both)"
+
+    func allocations(_ recording: String) throws -> (mean: Double, max: Int, output: String) {
+        let result = try run(Self.release.appendingPathComponent("signpad").path, ["bench", "--allocations", "--json", "--recording", recording])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let figures = try #require(report["allocations"] as? [String: Any])
+        return (try #require(figures["mean"] as? Double), try #require(figures["max"] as? Int), result.output)
+    }
+
+    @Test(.enabled(if: built, Comment(rawValue: skipped)))
+    func theDemoSignatureAllocatesNothingPerEvent() throws {
+        let counted = try allocations(Self.root.appendingPathComponent("demo/signature.evemu").path)
+        #expect(counted.max == 0, "\(counted.output)")
+    }
+
+    @Test(.enabled(if: built, Comment(rawValue: skipped)),
+          .enabled(if: SharedRecordings.available, "skipped: ../shared/data/recordings is absent (a fresh clone has no shared recordings)"),
+          arguments: SharedRecordings.all)
+    func everySharedRecordingAllocatesNothingPerEvent(recording: String) throws {
+        let counted = try allocations(SharedRecordings.directory.appendingPathComponent(recording).path)
+        #expect(counted.max == 0, "\(counted.output)")
+    }
+}
