@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
         .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
         .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
+        // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
+        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -41,12 +43,12 @@ let package = Package(
 
         // Wiring: config, the daemon loop, replay and bench.
         .target(name: "SignpadDaemon", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadConfig", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
+            "SignpadConfig", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -60,8 +62,9 @@ let package = Package(
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
         .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadCrypto", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadConfig", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

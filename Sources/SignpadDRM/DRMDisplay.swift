@@ -13,26 +13,6 @@ public enum DirtyFBState: String, Equatable, Sendable {
     case notNeeded = "not-needed"
 }
 
-/// Settings for taking the screen.
-public struct DisplayOptions: Equatable, Sendable {
-    /// A card path such as /dev/dri/card1; nil picks the first card with a connected display.
-    public var device: String?
-    /// A connector name such as HDMI-A-1; nil picks the first connected one.
-    public var connector: String?
-    /// A mode such as 1920x1080; nil picks the preferred one, else the largest.
-    public var mode: String?
-    public var rotation: Rotation
-    /// The console whose VT is switched to graphics mode while signpad runs; nil leaves it alone.
-    public var vt: String?
-
-    public init(device: String? = nil, connector: String? = nil, mode: String? = nil, rotation: Rotation = .none, vt: String? = "/dev/tty0") {
-        self.device = device
-        self.connector = connector
-        self.mode = mode
-        self.rotation = rotation
-        self.vt = vt
-    }
-}
 
 /// The kiosk screen through KMS, one small step per function as in drm-howto, undone in reverse.
 public final class DRMDisplay: Display {

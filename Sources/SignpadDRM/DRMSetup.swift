@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CDRM
+import SignpadInk
 
 /// A dumb buffer with its framebuffer and mapping, destroyed in reverse order of creation.
 final class DumbBuffer {

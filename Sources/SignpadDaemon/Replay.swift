@@ -1,3 +1,4 @@
+import SignpadConfig
 import Foundation
 import SignpadExport
 import SignpadInk

@@ -1,3 +1,4 @@
+import SignpadConfig
 import Logging
 import SignpadEvdev
 import SignpadInput

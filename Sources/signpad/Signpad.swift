@@ -1,3 +1,4 @@
+import SignpadConfig
 import ArgumentParser
 import Foundation
 import Logging

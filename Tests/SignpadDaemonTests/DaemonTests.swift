@@ -1,9 +1,11 @@
+import SignpadConfig
 import Foundation
 import Logging
 import SignpadDRM
 import SignpadExport
 import SignpadKiosk
 import SignpadText
+import SignpadTestSupport
 import Testing
 @testable import SignpadDaemon
 

@@ -1,4 +1,5 @@
 import Foundation
+import SignpadTestSupport
 import Testing
 @testable import SignpadDaemon
 import SignpadExport

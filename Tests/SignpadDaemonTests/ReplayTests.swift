@@ -1,3 +1,4 @@
+import SignpadConfig
 import Foundation
 import Testing
 @testable import SignpadDaemon
@@ -14,11 +15,6 @@ func demoRecording() throws -> EvemuRecording {
     let path = packageRoot.appendingPathComponent("demo/signature.evemu").path
     return try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
 }
-
-func scratch() -> String { NSTemporaryDirectory() + "signpad-replay-" + UUID().uuidString }
-
-/// Removes a scratch path when a test is done with it, so runs leave nothing in the temporary directory.
-func removeScratch(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
 func quietConfig(_ overrides: [String] = []) throws -> Config { try Config.load(text: "", file: "(test)", overrides: overrides) }
 

@@ -16,3 +16,9 @@ public func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32,
 }
 
 public func toolExists(_ tool: String) -> Bool { (try? run("which", [tool]).status) == 0 }
+
+/// A path in the temporary directory that nothing uses yet.
+public func scratch() -> String { NSTemporaryDirectory() + "signpad-test-" + UUID().uuidString }
+
+/// Removes a scratch path when a test is done with it, so runs leave nothing in the temporary directory.
+public func removeScratch(_ path: String) { try? FileManager.default.removeItem(atPath: path) }

@@ -1,6 +1,7 @@
 import Foundation
+import SignpadTestSupport
 import Testing
-@testable import SignpadDaemon
+@testable import SignpadConfig
 
 /// The errors a configuration or recording that cannot be read gives: the path, what it was,
 /// and why, as the CLI prints them.

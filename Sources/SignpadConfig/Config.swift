@@ -1,9 +1,7 @@
 import Foundation
-import SignpadDRM
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
-import SignpadText
 
 /// The effective configuration: the file's values over the defaults, flags over the file.
 public struct Config: Sendable {
@@ -47,10 +45,6 @@ public struct Config: Sendable {
          ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
          ("kiosk.save_failed", labels.saveFailed)]
     }
-
-    /// Words the font would draw wrong (see `FontCheck`): said at start and by check-config, not
-    /// refused, as the kiosk still works.
-    public var fontProblems: [String] { FontCheck.problems(font: style.font, labels: labelsByKey) }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
     public static func load(text: String, file: String, overrides: [String] = []) throws(ConfigError) -> Config {

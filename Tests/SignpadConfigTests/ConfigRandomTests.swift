@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SignpadDaemon
+@testable import SignpadConfig
 import SignpadTestSupport
 
 /// The shipped configuration with one to three of its values replaced by anything an

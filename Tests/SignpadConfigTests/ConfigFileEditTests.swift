@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SignpadDaemon
+@testable import SignpadConfig
 import SignpadTestSupport
 
 @Suite struct ConfigFileEditTests {
