@@ -14,18 +14,21 @@ public enum ConfigFileEdit {
         }
         let (table, name) = (parts[0], parts[1])
         let document = try TOMLParser.document(text, file: file)
+        if let entry = document.entries[key] {
+            // In place, however many lines the old value took.
+            var scalars = Array(text.unicodeScalars)
+            scalars.replaceSubrange(entry.valueRange, with: value.description.unicodeScalars)
+            return String(String.UnicodeScalarView(scalars))
+        }
         // The parser's lines: split as scalars, each keeping a CRLF file's "\r".
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
         // A file written with CRLF gets CRLF on the line added to it.
         let ending = lines.first.map { $0.hasSuffix("\r") } == true ? "\r" : ""
-        if let entry = document.entries[key] {
-            var scalars = Array(lines[entry.line - 1].unicodeScalars)
-            scalars.replaceSubrange(entry.valueColumns, with: value.description.unicodeScalars)
-            lines[entry.line - 1] = String(String.UnicodeScalarView(scalars))
-        } else if let header = document.tableLines[table] {
-            let lastKey = document.entries.values.filter { $0.table == table && $0.line > header }.map(\.line).max()
+        if let header = document.tableLines[table] {
+            // After the last line of the table's last value, which may span lines.
+            let lastKey = document.entries.values.filter { $0.table == table && $0.line > header }.map(\.endLine).max()
             lines.insert("\(name) = \(value)" + ending, at: lastKey ?? header)
-        } else if let lastDotted = document.entries.filter({ $0.value.table.isEmpty && $0.key.hasPrefix(table + ".") }).map(\.value.line).max() {
+        } else if let lastDotted = document.entries.filter({ $0.value.table.isEmpty && $0.key.hasPrefix(table + ".") }).map(\.value.endLine).max() {
             // TOML forbids a [table] header for a table that dotted keys already made.
             lines.insert("\(key) = \(value)" + ending, at: lastDotted)
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
 public final class SignalWatcher {
@@ -16,12 +17,12 @@ public final class SignalWatcher {
         }
         fd = fds[0]
         writeFD = fds[1]
-        SignalWatcher.target.store(writeFD)
+        SignalWatcher.target.store(writeFD, ordering: .releasing)
         for s in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
                 var byte = UInt8(truncatingIfNeeded: signal)
-                _ = write(SignalWatcher.target.load(), &byte, 1)
+                _ = write(SignalWatcher.target.load(ordering: .acquiring), &byte, 1)
             }
             sigaction(s, &action, nil)
         }
@@ -38,12 +39,7 @@ public final class SignalWatcher {
         return first
     }
 
-    /// The write end for the handler: a C signal handler cannot capture context.
-    static let target = AtomicFD()
-}
-
-final class AtomicFD: @unchecked Sendable {
-    private var value: Int32 = -1
-    func store(_ fd: Int32) { value = fd }
-    func load() -> Int32 { value }
+    /// The write end for the handler: a C signal handler cannot capture context. A real atomic,
+    /// lock-free and so safe in a signal handler, as the handler may run on any thread.
+    static let target = Atomic<Int32>(-1)
 }
