@@ -22,8 +22,10 @@ let package = Package(
         .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
         .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
         .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
+        // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
+        .target(name: "SignpadOutbox", dependencies: ["SignpadInk", "SignpadExport"]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -43,12 +45,12 @@ let package = Package(
 
         // Wiring: config, the daemon loop, replay and bench.
         .target(name: "SignpadDaemon", dependencies: [
-            "SignpadConfig", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadConfig", "SignpadOutbox", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadConfig", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
+            "SignpadConfig", "SignpadOutbox", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -57,14 +59,19 @@ let package = Package(
             .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"]),
         ]),
 
-        .target(name: "SignpadTestSupport", dependencies: ["SignpadInk", "SignpadInput"], path: "Tests/SignpadTestSupport"),
+        .target(name: "SignpadTestSupport", dependencies: [
+            "SignpadInk", "SignpadInput", "SignpadExport", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/SignpadTestSupport"),
         .testTarget(name: "SignpadInkTests", dependencies: ["SignpadInk", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
         .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadCrypto", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadOutboxTests", dependencies: [
+            "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadConfig", "SignpadOutbox", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

@@ -1,3 +1,4 @@
+import SignpadOutbox
 import Foundation
 import SignpadExport
 

@@ -1,3 +1,4 @@
+import SignpadOutbox
 import SignpadConfig
 import Foundation
 import SignpadInk

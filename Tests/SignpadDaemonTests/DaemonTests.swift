@@ -1,3 +1,4 @@
+import SignpadOutbox
 import SignpadConfig
 import Foundation
 import Logging
@@ -8,33 +9,6 @@ import SignpadText
 import SignpadTestSupport
 import Testing
 @testable import SignpadDaemon
-
-/// Every message logged, for tests to read.
-final class CollectedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [String] = []
-
-    var text: String { lock.withLock { messages.joined(separator: "\n") } }
-
-    func logger() -> Logger {
-        Logger(label: "test") { _ in CollectingHandler(log: self) }
-    }
-
-    func append(_ message: String) { lock.withLock { messages.append(message) } }
-}
-
-private struct CollectingHandler: LogHandler {
-    let log: CollectedLog
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) { log.append("\(event.level): \(event.message)") }
-}
 
 // The daemon installs signal handlers for the whole process, so these run one at a time.
 @Suite(.serialized) struct DaemonStartTests {

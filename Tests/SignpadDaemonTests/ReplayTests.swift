@@ -1,3 +1,4 @@
+@testable import SignpadOutbox
 import SignpadConfig
 import Foundation
 import Testing

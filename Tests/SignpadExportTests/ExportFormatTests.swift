@@ -6,21 +6,6 @@ import SignpadCrypto
 import SignpadInk
 import SignpadTestSupport
 
-/// A small signature with two strokes and a tap, pressure on some samples.
-func sampleRecord() -> SignatureRecord {
-    var strokes: [[Sample]] = []
-    strokes.append((0..<40).map { i in Sample(Point(100 + Double(i) * 5.25, 200 + 30 * sin(Double(i) / 4)), time: 10 + Double(i) * 0.01, pressure: Double(i) / 40) })
-    strokes.append((0..<25).map { i in Sample(Point(150 + Double(i) * 3, 150 + Double(i) * 4.125), time: 11 + Double(i) * 0.012) })
-    strokes.append([Sample(Point(320.5, 140.25), time: 12)])
-    return SignatureRecord(id: "20261121T170502Z-test", signature: Signature(strokes: strokes), startedAt: 1_795_000_000.25,
-                           endedAt: 1_795_000_002.25, device: "test panel", screenWidth: 800, screenHeight: 480)
-}
-
-func temporaryDirectory() -> String {
-    let path = NSTemporaryDirectory() + "signpad-test-" + UUID().uuidString
-    return path
-}
-
 @Suite struct ExportFormatTests {
     @Test func sha256MatchesKnownVectors() {
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -30,7 +15,7 @@ func temporaryDirectory() -> String {
 
     @Test(.enabled(if: toolExists("pngcheck"), "skipped: pngcheck is not installed (scripts/install-deps installs it)"))
     func pngPassesPngcheckInBothBackgrounds() throws {
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var record = sampleRecord()
@@ -70,7 +55,7 @@ func temporaryDirectory() -> String {
         let record = sampleRecord()
         let options = ExportOptions(margin: 8)
         let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let svgPath = dir + "/s.svg", rendered = dir + "/s.png"
@@ -174,106 +159,3 @@ func temporaryDirectory() -> String {
     }
 }
 
-@Suite struct FolderWriterTests {
-    @Test func writesAtomicallyWithTheRightModesAndCleansUpCrashLeftovers() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let writer = FolderWriter(directory: dir)
-        try writer.prepare()
-        #expect(FileManager.default.createFile(atPath: dir + "/\(FolderWriter.temporaryPrefix)half.png", contents: Data([1, 2])))
-        // As a start after a crash does.
-        try writer.prepare()
-        try writer.write([("a.png", [1, 2, 3]), ("a.meta.json", Array("{}".utf8))])
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(names == ["a.meta.json", "a.png"], "no temporary file is left")
-        let fileMode = try FileManager.default.attributesOfItem(atPath: dir + "/a.png")[.posixPermissions] as? Int
-        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
-        #expect(fileMode == 0o640)
-        #expect(dirMode == 0o750)
-        #expect(FileManager.default.contents(atPath: dir + "/a.png") == Data([1, 2, 3]))
-    }
-
-    @Test func aFolderThatMayNotBeMadeIsNamedMissingAndAMissingParentIsNamed() throws {
-        let parent = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: parent) }
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        let notMade = FolderWriter(directory: parent + "/signatures", createsFolder: false)
-        #expect(throws: ExportError(path: parent + "/signatures", operation: "writing into it", errno: ENOENT)) { try notMade.write([("a.json", [1])]) }
-        #expect(!FileManager.default.fileExists(atPath: parent + "/signatures"))
-        #expect(throws: ExportError(path: parent + "/signatures", operation: "opening the folder", errno: ENOENT)) { try notMade.prepare() }
-
-        // Made, but in a folder that is not there (with the trailing slash a configuration may have).
-        do {
-            try FolderWriter(directory: parent + "/share/signatures/").prepare()
-            Issue.record("a folder was made in a missing one")
-        } catch {
-            #expect(error.description == "\(parent)/share/signatures/: creating the folder: the folder it goes in, \(parent)/share, is missing (No such file or directory)")
-        }
-    }
-
-    /// Several kiosks often write to one folder on a network share. One starting must not
-    /// remove a file another is writing at that moment: that write would fail (the rename
-    /// finds nothing) and its kiosk would tell staff the folder is missing.
-    @Test func aTemporaryFileAnotherWriterHoldsStaysAndOnlyAbandonedOnesGo() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let writer = FolderWriter(directory: dir)
-        try writer.prepare()
-        let inFlight = dir + "/\(FolderWriter.temporaryPrefix)other-kiosk.png", abandoned = dir + "/\(FolderWriter.temporaryPrefix)crashed.png"
-        #expect(FileManager.default.createFile(atPath: abandoned, contents: Data([1, 2])))
-        // Another writer, mid-write: its own open file description, locked as FolderWriter locks it.
-        let other = open(inFlight, O_WRONLY | O_CREAT, 0o640)
-        #expect(other >= 0 && flock(other, LOCK_EX | LOCK_NB) == 0)
-
-        try writer.prepare()
-        try writer.write([("mine.png", [7, 8, 9])])
-        #expect(FileManager.default.fileExists(atPath: inFlight), "the file another writer holds was removed")
-        #expect(!FileManager.default.fileExists(atPath: abandoned), "the crash's leftover stays")
-        #expect(FileManager.default.contents(atPath: dir + "/mine.png") == Data([7, 8, 9]))
-
-        // Once that writer is gone (the kernel drops its lock), its file is a leftover too.
-        close(other)
-        try writer.prepare()
-        #expect(!FileManager.default.fileExists(atPath: inFlight))
-    }
-
-    /// A write lists nothing: listing takes time in proportion to everything the folder holds
-    /// (years of signatures, on a share), so only the start looks for leftovers.
-    @Test func aWriteTouchesNoOtherFileInTheFolder() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let writer = FolderWriter(directory: dir)
-        try writer.prepare()
-        let leftover = dir + "/\(FolderWriter.temporaryPrefix)from-a-crash.png"
-        #expect(FileManager.default.createFile(atPath: leftover, contents: Data([1])))
-        try writer.write([("b.png", [4, 5])])
-        #expect(FileManager.default.fileExists(atPath: leftover), "the write listed the folder and cleaned it")
-        try writer.prepare()
-        #expect(!FileManager.default.fileExists(atPath: leftover), "the start's cleaning missed it")
-    }
-
-    /// A drop box: a folder on a share that kiosks may write into but not list.
-    @Test(.enabled(if: getuid() != 0, "skipped: as root every folder can be listed"))
-    func aFolderThatCannotBeListedIsWrittenTo() throws {
-        let dir = temporaryDirectory()
-        defer { chmod(dir, 0o700); try? FileManager.default.removeItem(atPath: dir) }
-        let writer = FolderWriter(directory: dir)
-        try writer.prepare()
-        #expect(chmod(dir, 0o300) == 0)
-        try writer.prepare()
-        try writer.write([("c.png", [6])])
-        chmod(dir, 0o700)
-        #expect(FileManager.default.contents(atPath: dir + "/c.png") == Data([6]))
-    }
-
-    @Test func aMissingParentIsAClearError() {
-        let writer = FolderWriter(directory: "/nonexistent-signpad/deeper/signatures")
-        do {
-            try writer.write([("a.png", [1])])
-            Issue.record("expected an error")
-        } catch {
-            #expect("\(error)".contains("/nonexistent-signpad/deeper/signatures"))
-            #expect("\(error)".contains("missing"))
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import SignpadOutbox
 import Foundation
 import Testing
 import SignpadExport
@@ -67,7 +68,7 @@ struct RandomRecord {
         #expect(groups.map { $0.points.map(\.x) } == strokes.map { $0.map(\.point.x) }, "seed \(seed): JSON x")
         #expect(groups.map { $0.points.map(\.y) } == strokes.map { $0.map(\.point.y) }, "seed \(seed): JSON y")
 
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let pngBytes = try #require(byName["\(record.id).png"])

@@ -1,4 +1,5 @@
 import Foundation
+import SignpadExport
 import SignpadInk
 
 /// A spool file that could not be read back; it is set aside as `<name>.bad`, never deleted.

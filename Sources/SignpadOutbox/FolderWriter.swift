@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SignpadExport
 #endif
 
 /// Why a signature could not be written; the signature itself is kept and retried.

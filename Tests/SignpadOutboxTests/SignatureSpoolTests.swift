@@ -1,11 +1,13 @@
 import Foundation
+import SignpadTestSupport
 import Testing
 import SignpadExport
+@testable import SignpadOutbox
 import SignpadInk
 
 @Suite struct SignatureSpoolTests {
     @Test func aKeptSignatureComesBackExactlyAndIsGoneOnceReleased() throws {
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spool = SignatureSpool(directory: dir)
         var record = sampleRecord()
@@ -26,7 +28,7 @@ import SignpadInk
     /// A signature written after a reload, an upgrade or a rename (the export folder was down
     /// meanwhile) comes out as the customer saw it, and says where it was signed.
     @Test func aSignatureKeepsHowItWasTakenThroughTheSpool() throws {
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spool = SignatureSpool(directory: dir)
         var record = sampleRecord()
@@ -42,7 +44,7 @@ import SignpadInk
 
     /// A spool file from a signpad that kept no settings is written with those running now.
     @Test func aSpoolFileFromAnOlderSignpadGetsTheSettingsRunningNow() throws {
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let older = "{\"device\":\"panel\",\"endedAt\":1795000001,\"format\":\"signpad-spool\",\"id\":\"a\",\"screenHeight\":480,\"screenWidth\":800,\"startedAt\":1795000000,\"strokes\":[[[1,2,5],[30,40,5.1,0.5]]],\"version\":1}"
@@ -76,7 +78,7 @@ import SignpadInk
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"../elsewhere\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected the id \"a\""),
     ])
     func aBadSpoolFileIsNamedAndSetAsideNotLost(contents: String, expected: String) throws {
-        let dir = temporaryDirectory()
+        let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spool = SignatureSpool(directory: dir)
         try spool.keep(sampleRecord())

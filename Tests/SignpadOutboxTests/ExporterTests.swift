@@ -1,26 +1,9 @@
 import Foundation
 import SignpadTestSupport
 import Testing
-@testable import SignpadDaemon
+@testable import SignpadOutbox
 import SignpadExport
 import SignpadInk
-
-/// A two-stroke signature with its own id (the exporter and daemon tests).
-func record(_ name: String) -> SignatureRecord {
-    let wave: [Sample] = (0..<30).map { i in
-        let t = Double(i)
-        return Sample(Point(40 + t * 4.5, 60 + 10 * sin(t / 3)), time: 5 + t * 0.011, pressure: 0.5)
-    }
-    let line: [Sample] = (0..<12).map { i in
-        let t = Double(i)
-        return Sample(Point(60 + t * 2, 40 + t * 3.25), time: 6 + t * 0.013)
-    }
-    let strokes = [wave, line]
-    return SignatureRecord(id: "20261121T170502Z-\(name)", signature: Signature(strokes: strokes), startedAt: 1_795_000_000,
-                           endedAt: 1_795_000_001.2, device: "test panel", screenWidth: 320, screenHeight: 200)
-}
-
-func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
 @Suite struct ExporterSpoolTests {
     @Test func signaturesTheFolderRefusesAreSpooledAndWrittenAtTheNextStart() throws {

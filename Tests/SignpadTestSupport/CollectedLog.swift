@@ -1,0 +1,30 @@
+import Logging
+import Synchronization
+
+/// Every message logged, for tests to read; appended from any thread.
+public final class CollectedLog: Sendable {
+    private let messages = Mutex<[String]>([])
+
+    public init() {}
+
+    public var text: String { messages.withLock { $0.joined(separator: "\n") } }
+
+    public func logger() -> Logger {
+        Logger(label: "test") { _ in CollectingHandler(log: self) }
+    }
+
+    public func append(_ message: String) { messages.withLock { $0.append(message) } }
+}
+
+private struct CollectingHandler: LogHandler {
+    let log: CollectedLog
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { log.append("\(event.level): \(event.message)") }
+}
