@@ -24,6 +24,10 @@ let package = Package(
         .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
         // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
         .target(name: "SignpadOutbox", dependencies: ["SignpadInk", "SignpadExport"]),
+        // One kiosk on one display, fed input events: Session and replay, tested without cairo.
+        .target(name: "SignpadSession", dependencies: [
+            "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
+        ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
         .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
 
@@ -45,12 +49,12 @@ let package = Package(
 
         // Wiring: config, the daemon loop, replay and bench.
         .target(name: "SignpadDaemon", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -69,9 +73,12 @@ let package = Package(
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "SignpadSessionTests", dependencies: [
+            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
+        ]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

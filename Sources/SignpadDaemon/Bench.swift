@@ -1,3 +1,4 @@
+import SignpadSession
 import SignpadOutbox
 import SignpadConfig
 import Foundation
@@ -188,7 +189,7 @@ public struct LivePathAllocations: Codable, Sendable {
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, retrySeconds: 3600)
         defer { exporter.stop() }
-        let session = try Session(config: config, display: display, exporter: exporter) { _ in }
+        let session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { _ in }
         let decoder = try TouchDecoder(device: recording.device, screenWidth: display.scanout.logicalWidth,
                                        screenHeight: display.scanout.logicalHeight, rotation: config.display.rotation)
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)

@@ -1,3 +1,4 @@
+import SignpadSession
 import SignpadOutbox
 import SignpadConfig
 import Foundation
@@ -99,7 +100,7 @@ public final class Daemon {
     /// the caller waits for one again; the exporter and its spool go on meanwhile).
     func serve(_ display: DRMDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
         defer { display.close() }
-        let session = try Session(config: config, display: display, exporter: exporter) { [logger] in logger.info("\($0)") }
+        let session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { [logger] in logger.info("\($0)") }
         openInputs(session: session, now: Self.monotonic())
         let shown = "\(display.connectorName) \(display.modeName)"
         var status = serviceStatus(shown, session: session, exporter: exporter)

@@ -1,3 +1,4 @@
+import SignpadSession
 import Foundation
 import SignpadEvdev
 import SignpadInput

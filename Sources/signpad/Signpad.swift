@@ -1,3 +1,4 @@
+import SignpadSession
 import SignpadConfig
 import ArgumentParser
 import Foundation
@@ -143,11 +144,11 @@ struct Replay: ParsableCommand {
 
 func replay(recording path: String, outputDir: String, width: Int, height: Int, confirm: Bool, config: Config) throws {
     let recording = try loadRecording(path)
-    var replay = SignpadDaemon.Replay(config: config, width: width, height: height)
+    var replay = SignpadSession.Replay(config: config, width: width, height: height, painter: config.screenPainter)
     replay.confirmAtEnd = confirm
     let outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
     let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
-    try writePNG(outcome.screen, to: screenPath)
+    try outcome.screen.writePNG(named: "screen.png", in: outputDir)
     for id in outcome.saved {
         for format in config.export.formats.map(\.rawValue) + ["meta.json"] {
             print((outputDir as NSString).appendingPathComponent("\(id).\(format)"))

@@ -1,7 +1,9 @@
 @testable import SignpadOutbox
 import SignpadConfig
 import Foundation
+import SignpadText
 import Testing
+@testable import SignpadSession
 @testable import SignpadDaemon
 import SignpadExport
 import SignpadCrypto
@@ -36,7 +38,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let dir = scratch()
         defer { removeScratch(dir) }
         let config = try quietConfig(["export.kiosk_name=\"desk 4\"", "ink.color=\"#0000C0\""])
-        let outcome = try Replay(config: config, width: 1280, height: 800).run(try demoRecording(), outputDirectory: dir) { _ in }
+        let outcome = try Replay(config: config, width: 1280, height: 800, painter: cairoPainter).run(try demoRecording(), outputDirectory: dir) { _ in }
         #expect(outcome.saved.count == 1)
         let id = try #require(outcome.saved.first)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
@@ -65,7 +67,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     func replayWithTap(on button: (KioskLayout) -> PixelRect, confirmAtEnd: Bool) throws -> Replay.Outcome {
         let rect = button(KioskLayout(width: 1280, height: 800))
         let recording = appendingTap(try demoRecording(), at: Point(Double(rect.minX + 20), Double(rect.minY + 20)), screen: (1280, 800), id: 90)
-        var replay = Replay(config: try quietConfig(), width: 1280, height: 800)
+        var replay = Replay(config: try quietConfig(), width: 1280, height: 800, painter: cairoPainter)
         replay.confirmAtEnd = confirmAtEnd
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -89,7 +91,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let above = Point(640, 10)
         var recording = try demoRecording()
         for i in 0..<taps { recording = appendingTap(recording, at: above, screen: (1280, 800), id: 90 + Int32(i)) }
-        var replay = Replay(config: try quietConfig(["kiosk.double_tap_confirm=true"]), width: 1280, height: 800)
+        var replay = Replay(config: try quietConfig(["kiosk.double_tap_confirm=true"]), width: 1280, height: 800, painter: cairoPainter)
         replay.confirmAtEnd = false
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -100,7 +102,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 
     /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
     func offscreenSession(_ exporter: Exporter) throws -> Session {
-        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { _ in }
+        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { _ in }
     }
 
     /// How many pixels two sessions' panels differ in. Counted, not compared whole: a failed
@@ -272,7 +274,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let downs = try recording.strokeEvents(screenWidth: 800, screenHeight: 480).filter { if case .down = $0.event { true } else { false } }.count
         let log = CollectedLog()
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { log.append($0) }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { log.append($0) }
         let fresh = try offscreenSession(exporter)
         let device = session.addInput(path: "/dev/input/event9", name: "t", kind: decoder.kind, decoder: decoder)
         // Through the last stroke's landing and four frames more: that stroke is held down.
@@ -315,7 +317,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         func replay(_ recording: EvemuRecording) throws -> Replay.Outcome {
             let dir = scratch()
             defer { removeScratch(dir) }
-            var replay = Replay(config: try quietConfig(), width: 1024, height: 768)
+            var replay = Replay(config: try quietConfig(), width: 1024, height: 768, painter: cairoPainter)
             replay.confirmAtEnd = false
             return try replay.run(recording, outputDirectory: dir) { _ in }
         }
@@ -373,7 +375,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
             let dir = scratch()
             defer { removeScratch(dir) }
-            var replay = Replay(config: try quietConfig(), width: width, height: height)
+            var replay = Replay(config: try quietConfig(), width: width, height: height, painter: cairoPainter)
             replay.confirmAtEnd = false
             return try replay.run(EvemuRecording(device: pen, events: events), outputDirectory: dir) { _ in }.session.kiosk.signature
         }
@@ -461,7 +463,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         exporter.prepareBeforeWriting { _ in }
         let log = CollectedLog()
         let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
-                                  exporter: exporter) { log.append($0) }
+                                  exporter: exporter, painter: cairoPainter) { log.append($0) }
         session.stalledWriteSeconds = 0.2
         session.tick(now: 1)
         #expect(log.text.isEmpty, "not yet long enough")
@@ -482,7 +484,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), retrySeconds: 0.05)
         defer { exporter.stop() }
         let lines = CollectedLog()
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter) { lines.append($0) }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { lines.append($0) }
         var decoder = try TouchDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
         for event in try demoRecording().events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
@@ -545,4 +547,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(rows[3].framePercent < 0.5)
         #expect(display.bytesCopied > 0)
     }
+}
+
+/// The kiosk screen as the daemon draws it, with cairo, in the default style.
+func cairoPainter(width: Int, height: Int) throws -> any ScreenPainter {
+    try ChromePainter(style: KioskStyle(), backgroundImage: nil, width: width, height: height)
 }

@@ -16,11 +16,13 @@ public struct Replay {
     public var width: Int
     public var height: Int
     public var confirmAtEnd = true
+    public let painter: MakeScreenPainter
 
-    public init(config: Config, width: Int, height: Int) {
+    public init(config: Config, width: Int, height: Int, painter: @escaping MakeScreenPainter) {
         self.config = config
         self.width = width
         self.height = height
+        self.painter = painter
     }
 
     public struct Outcome {
@@ -39,7 +41,7 @@ public struct Replay {
         let exporter = Exporter(directory: outputDirectory, options: config.export, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
-        let session = try Session(config: config, display: display, exporter: exporter, log: log)
+        let session = try Session(config: config, display: display, exporter: exporter, painter: painter, log: log)
         var saved: [String] = []
         session.onSaved = { saved.append($0) }
         let scanout = display.scanout
@@ -69,8 +71,12 @@ public struct Replay {
     }
 }
 
-/// Writes a canvas as an RGB PNG (screenshots).
-public func writePNG(_ canvas: Canvas, to path: String) throws {
-    let bytes = PNGEncoder.encode(width: canvas.width, height: canvas.height, channels: .rgb) { canvas[$0, $1] }
-    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+extension Canvas {
+    /// Writes the canvas as an RGB PNG named `name` in `directory` (the last screen of a replay), as
+    /// the exports are written: atomically, and readable by the owner and the group only, as it
+    /// may show a signature.
+    public func writePNG(named name: String, in directory: String) throws {
+        let bytes = PNGEncoder.encode(width: width, height: height, channels: .rgb) { self[$0, $1] }
+        try FolderWriter(directory: directory).write([(name: name, bytes: bytes)])
+    }
 }

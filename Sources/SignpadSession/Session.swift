@@ -5,7 +5,6 @@ import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
-import SignpadText
 
 /// One kiosk on one display: input events in, pixels and exports out. The daemon and the
 /// offscreen replay both drive this, through the same input pipeline, so what a recording shows
@@ -39,7 +38,7 @@ public final class Session: InputSink {
     private var spoolProblems = RepeatedMessage(interval: 600)
 
     private var smoother: MidpointSmoother
-    private let painter: ChromePainter
+    private let painter: any ScreenPainter
     private var chrome: Canvas
     private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
@@ -62,7 +61,8 @@ public final class Session: InputSink {
     /// Where signatures wait while the folder does not answer.
     private var keptWhere: String { config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
-    public init(config: Config, display: Display, exporter: Exporter, log: @escaping (String) -> Void) throws {
+    public init(config: Config, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter,
+                log: @escaping (String) -> Void) throws {
         self.config = config
         self.display = display
         self.exporter = exporter
@@ -73,7 +73,7 @@ public final class Session: InputSink {
         kiosk = Kiosk(layout: layout, rules: config.rules)
         smoother = MidpointSmoother(options: config.pen)
         redrawSmoother = MidpointSmoother(options: config.pen)
-        painter = try ChromePainter(style: config.style, backgroundImage: config.backgroundImage, width: width, height: height)
+        painter = try makePainter(width, height)
         chrome = Canvas(width: width, height: height)
         renderer = InkRenderer(background: chrome, inkColor: config.inkColor, clip: layout.box.insetBy(2))
         strokeDevices.reserveCapacity(64)

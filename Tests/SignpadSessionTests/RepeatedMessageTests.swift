@@ -1,5 +1,5 @@
 import Testing
-@testable import SignpadDaemon
+@testable import SignpadSession
 
 @Suite struct RepeatedMessageTests {
     @Test func theSameMessageIsHeldBackForItsIntervalThenSaidWithItsCount() {

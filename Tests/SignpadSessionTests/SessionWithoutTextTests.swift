@@ -1,0 +1,47 @@
+import Foundation
+import SignpadConfig
+import SignpadExport
+import SignpadInk
+import SignpadInput
+import SignpadKiosk
+@testable import SignpadSession
+import SignpadTestSupport
+import Testing
+
+/// Paints the chrome as flat grey boxes: no text library, which the session does not need.
+struct BoxPainter: ScreenPainter {
+    func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
+        for y in 0..<canvas.height { for x in 0..<canvas.width { canvas[x, y] = 0xFFEEEEEE } }
+    }
+}
+
+/// The session and replay are the kiosk whole, screen and exports, without cairo.
+@Suite struct SessionWithoutTextTests {
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("demo/signature.evemu").path
+
+    @Test func theDemoReplaysAndIsSavedWithAPainterOfAnyKind() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let recording = try EvemuRecording.parse(String(contentsOfFile: Self.demo, encoding: .utf8), file: Self.demo)
+        var replay = Replay(config: try Config.load(text: "", file: "(test)"), width: 800, height: 480) { _, _ in BoxPainter() }
+        replay.confirmAtEnd = false
+        let drawn = try replay.run(recording, outputDirectory: dir) { _ in }
+        let inkPixels = drawn.screen.pixels.filter { $0 != 0xFFEEEEEE }.count
+        #expect(inkPixels > 1000, "the signature is on the screen, over the painter's chrome")
+        #expect(drawn.session.kiosk.signature.strokes.count == 5)
+        replay.confirmAtEnd = true
+        let saved = try replay.run(recording, outputDirectory: dir) { _ in }
+        #expect(saved.saved.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).contains("\(saved.saved[0]).meta.json"))
+    }
+
+    /// The last screen is written as the exports are: 0640, as it may show a signature.
+    @Test func theLastScreenIsWrittenForTheOwnerAndTheGroupOnly() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try Canvas(width: 4, height: 3).writePNG(named: "screen.png", in: dir)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: dir + "/screen.png")[.posixPermissions] as? Int)
+        #expect(mode == 0o640)
+    }
+}
