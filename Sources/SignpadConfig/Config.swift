@@ -124,6 +124,8 @@ public struct Config: Sendable {
         // A relative folder would be relative to wherever the daemon was started (/ under systemd).
         guard exportDirectory.hasPrefix("/") else { throw r.error("export.directory", "expected an absolute path (starting with /), got \"\(exportDirectory)\"") }
         let formats = try r.strings("export.formats", default: ExportFormat.allCases.map(\.rawValue))
+        // With none, a confirmed signature would be "saved" as a manifest with no samples: lost.
+        guard !formats.isEmpty else { throw r.error("export.formats", "expected at least one of png, svg, inkml or json, got []") }
         export.formats = []
         for name in formats {
             guard let format = ExportFormat(rawValue: name) else { throw r.error("export.formats", "unknown format \"\(name)\"; expected png, svg, inkml or json") }

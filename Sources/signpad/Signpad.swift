@@ -54,12 +54,12 @@ func makeLogger(level: String) -> Logger {
 }
 
 func parseScreen(_ text: String) throws -> (Int, Int) {
-    let parts = text.split(separator: "x", omittingEmptySubsequences: false).compactMap { Int($0) }
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
     // No display DRM drives is larger; a canvas of 4 bytes a pixel beyond it would only exhaust memory.
-    guard parts.count == 2, (1...16384).contains(parts[0]), (1...16384).contains(parts[1]) else {
+    guard parts.count == 2, let width = parts[0], let height = parts[1], (1...16384).contains(width), (1...16384).contains(height) else {
         throw ValidationError("--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got \(text)")
     }
-    return (parts[0], parts[1])
+    return (width, height)
 }
 
 func loadRecording(_ path: String) throws -> EvemuRecording {
@@ -94,6 +94,13 @@ struct Calibrate: ParsableCommand {
     @OptionGroup var options: ConfigOptions
     @Option(name: .long, help: "Seconds to wait for each touch.") var timeout = 60.0
     @Flag(name: .long, help: "Put the matrix into the configuration file as well as printing it.") var write = false
+
+    func validate() throws {
+        // nan would never time out and -inf failed the clock arithmetic; a day is more than anyone waits.
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout: expected seconds from more than 0 to 86400, got \(timeout)")
+        }
+    }
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: true)

@@ -50,6 +50,8 @@ import SignpadInk
         ("\n\n[ink]\ncolor = \"black\"\n", 4, "ink.color", "expected a colour"),
         ("[input]\ncalibration = [1, 2]\n", 2, "input.calibration", "6 numbers"),
         ("[export]\nformats = [\"png\", \"pdf\"]\n", 2, "export.formats", "unknown format \"pdf\""),
+        // No format: a signature "saved" as a manifest with no samples, and so lost.
+        ("[export]\nformats = []\n", 2, "export.formats", "expected at least one of png, svg, inkml or json, got []"),
         ("[kiosk]\nprompt = \"unclosed\n", 2, "kiosk.prompt", "closing \""),
         ("[nosuch]\nkey = 1\n", 2, "nosuch.key", "unknown table"),
         ("[ink]\nwidth = 2\nwidth = 3\n", 3, "ink.width", "defined twice"),

@@ -1,0 +1,23 @@
+import Foundation
+import SignpadTestSupport
+import Testing
+
+/// What the command line refuses before it touches a device or a file: its arguments' values,
+/// checked by the debug build of `signpad` that `swift test` makes.
+@Suite struct CommandLineTests {
+    static let signpad = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/signpad").path
+
+    @Test(arguments: [
+        (["calibrate", "--timeout=nan"], "--timeout: expected seconds from more than 0 to 86400, got nan"),
+        (["calibrate", "--timeout=-inf"], "--timeout: expected seconds from more than 0 to 86400, got -inf"),
+        (["calibrate", "--timeout=0"], "--timeout: expected seconds from more than 0 to 86400, got 0.0"),
+        (["replay", "demo/signature.evemu", "--output-dir", "/nonexistent/signpad-test", "--screen", "1280xx800"],
+         "--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got 1280xx800"),
+    ])
+    func aValueOutOfReasonIsAUsageError(arguments: [String], expected: String) throws {
+        let result = try run(Self.signpad, arguments)
+        #expect(result.status == 64, "\(result.output)")
+        #expect(result.output.contains("Error: \(expected)"), "\(result.output)")
+    }
+}
