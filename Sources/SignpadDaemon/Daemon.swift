@@ -84,7 +84,7 @@ public final class Daemon {
         var lost = false
         while true {
             let display: DRMDisplay
-            switch try waitForDisplay(service: service, signals: signals, afterLoss: lost) {
+            switch try waitForDisplay(service: service, signals: signals, exporter: exporter, afterLoss: lost) {
             case .opened(let opened):
                 display = opened
             case .ended(let exit):
@@ -198,9 +198,18 @@ public final class Daemon {
     /// READY with the reason as the status: the service is up and waiting, as it waits for a
     /// touch device. A start that failed instead would be retried only a few times before
     /// systemd gave up, and a kiosk whose panel was off at boot would never show.
-    func waitForDisplay(service: ServiceManager, signals: SignalWatcher, afterLoss: Bool) throws -> DisplayWait {
+    func waitForDisplay(service: ServiceManager, signals: SignalWatcher, exporter: Exporter, afterLoss: Bool) throws -> DisplayWait {
         var reported: String?
         var nextWatchdog = Self.monotonic()
+        // The spool is written meanwhile; its failures are told as a running kiosk tells them.
+        var journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
+        var status = ""
+        func showStatus() {
+            let waiting = "waiting for a display: \(reported ?? "")"
+            let line = journal.failing.map { "NOT SAVING: \($0); \(exporter.pending) signature(s) kept and retried; \(waiting)" } ?? waiting
+            if line != status { service.ready(status: line) }
+            status = line
+        }
         while true {
             switch openDisplay() {
             case .success(let display):
@@ -211,8 +220,8 @@ public final class Daemon {
             case .failure(let error):
                 if error.description != reported {
                     logger.warning("waiting for a display: \(error); trying again every \(Int(Self.displayRetrySeconds)) s")
-                    service.ready(status: "waiting for a display: \(error)")
                     reported = error.description
+                    showStatus()
                 }
             }
             let retry = Self.monotonic() + Self.displayRetrySeconds
@@ -223,10 +232,18 @@ public final class Daemon {
                     nextWatchdog = now + interval
                 }
                 let deadline = service.watchdogInterval == nil ? retry : min(retry, nextWatchdog)
-                var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)]
+                var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
                 let timeout = Int32(max(0, (deadline - now) * 1000).rounded(.up))
-                if poll(&fds, 1, timeout) < 0 && errno != EINTR {
+                if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
                     throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
+                }
+                if fds[1].revents != 0 {
+                    for result in exporter.results() {
+                        for line in journal.lines(for: result, now: Self.monotonic()) {
+                            result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
+                        }
+                    }
+                    showStatus()
                 }
                 if fds[0].revents != 0, let signal = signals.take() {
                     if signal != SIGHUP {

@@ -34,8 +34,7 @@ public final class Session: InputSink {
     public private(set) var lastFailure: String?
     public var onSaved: (String) -> Void = { _ in }
     /// A folder that stays unwritable fails every `retry_seconds`: said once, then every ten minutes.
-    private var exportFailures = RepeatedMessage(interval: 600)
-    private var spoolProblems = RepeatedMessage(interval: 600)
+    private var journal: ExportJournal
 
     private var smoother: MidpointSmoother
     private let painter: any ScreenPainter
@@ -67,6 +66,7 @@ public final class Session: InputSink {
         self.display = display
         self.exporter = exporter
         self.log = log
+        journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         try KioskLayout.requireRoom(width: width, height: height)
         let layout = KioskLayout(width: width, height: height)
@@ -145,18 +145,12 @@ public final class Session: InputSink {
         for notice in notices { log(notice, now: now) }
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
+            for line in journal.lines(for: result, now: now) { log(line) }
             if let error = result.error {
-                let message = "export of \(result.recordID) failed, kept and retried every \(config.retrySeconds) s: \(error)"
-                if let line = exportFailures.line(for: message, now: now) { log(line) }
                 lastFailure = error
             } else {
                 savedCount += 1
                 onSaved(result.recordID)
-                let mended = exportFailures.end(now: now).map { " (writes work again after \($0) of failures)" } ?? ""
-                log("saved \(result.recordID)\(result.exportID == nil ? " (from the spool)" : "") to \(config.exportDirectory)\(mended)")
-            }
-            if let spoolError = result.spoolError, let line = spoolProblems.line(for: "signature \(result.recordID): \(spoolError)", now: now) {
-                log(line)
             }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }

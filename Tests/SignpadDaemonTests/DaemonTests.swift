@@ -24,28 +24,8 @@ import Testing
         let card = dir + "/dri/card0"
         let config = try quietConfig(["display.device=\"\(card)\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
                                       "export.spool_directory=\"\(spool.directory)\""])
-        let log = CollectedLog()
-        let outcome = Outcome()
-        // The daemon lives on its thread alone; this one only watches the folders, the log and the outcome.
-        let thread = Thread { [log] in
-            let daemon = Daemon(config: config, logger: log.logger()) { config }
-            outcome.set(Result { try daemon.run() })
-        }
-        thread.start()
-
         let written = dir + "/out/20261121T170502Z-left-by-a-power-cut.meta.json"
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && !(FileManager.default.fileExists(atPath: written) && log.text.contains("waiting for a display")) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        // Long enough for at least one more try, which must not log the same reason again.
-        Thread.sleep(forTimeInterval: Daemon.displayRetrySeconds + 0.5)
-        #expect(outcome.value == nil, "run() ended while it should wait: \(String(describing: outcome.value))")
-        // Only a running daemon has its handler in place; without it SIGTERM would end the tests.
-        if outcome.value == nil { kill(getpid(), SIGTERM) }
-        let stopBy = Date().addingTimeInterval(10)
-        while outcome.value == nil && Date() < stopBy { Thread.sleep(forTimeInterval: 0.05) }
-        restoreDefaultSignals()
+        let (log, outcome) = runWaitingForADisplay(config) { log in FileManager.default.fileExists(atPath: written) && log.text.contains("waiting for a display") }
 
         #expect(FileManager.default.fileExists(atPath: written), "the spooled signature was not written while waiting")
         #expect(names(spool.directory).isEmpty, "the spool still holds \(names(spool.directory))")
@@ -57,6 +37,28 @@ import Testing
             return
         }
         #expect(exit == .stopped)
+    }
+
+    /// Export failures while the kiosk waits for a display are told as when it shows: the spool's
+    /// signatures are retried meanwhile, and a folder that refuses them is no silent matter.
+    @Test func exportFailuresWhileWaitingForADisplayAreLogged() throws {
+        let dir = scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spool = SignatureSpool(directory: dir + "/spool")
+        try FileManager.default.createDirectory(atPath: spool.directory, withIntermediateDirectories: true)
+        try spool.keep(record("kept-while-dark"))
+        // A folder inside a regular file: no one, root included, can make it.
+        FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data())
+        let config = try quietConfig(["display.device=\"\(dir)/dri/card0\"", "display.vt=\"\"", "export.directory=\"\(dir)/not-a-folder/out\"",
+                                      "export.spool_directory=\"\(spool.directory)\"", "export.retry_seconds=0.2"])
+        // The stop gives the unwritable folder its 20 s before the signature is left in the spool.
+        let (log, outcome) = runWaitingForADisplay(config, stopWithin: 25) { $0.text.contains("export of 20261121T170502Z-kept-while-dark failed") }
+        #expect(log.text.contains("error: export of 20261121T170502Z-kept-while-dark failed, kept and retried every 0.2 s: "), "\(log.text)")
+        #expect(names(spool.directory) == ["20261121T170502Z-kept-while-dark.spool.json"], "kept in the spool")
+        guard case .success(.stopped)? = outcome.value else {
+            Issue.record("run() did not stop after SIGTERM: \(String(describing: outcome.value))")
+            return
+        }
     }
 
     /// What waiting cannot mend (a file that is no DRM card: a configuration error) fails the start at once.
@@ -92,6 +94,31 @@ private final class Outcome: @unchecked Sendable {
     private var result: Result<Daemon.Exit, any Error>?
     var value: Result<Daemon.Exit, any Error>? { lock.withLock { result } }
     func set(_ value: Result<Daemon.Exit, any Error>) { lock.withLock { result = value } }
+}
+
+/// Runs the daemon on a thread of its own until `done` says so (or 20 s pass), then a little
+/// longer for one more display try, then stops it with SIGTERM as systemd would.
+private func runWaitingForADisplay(_ config: Config, stopWithin stopSeconds: Double = 10,
+                                   until done: (CollectedLog) -> Bool) -> (CollectedLog, Outcome) {
+    let log = CollectedLog()
+    let outcome = Outcome()
+    // The daemon lives on its thread alone; this one only watches the folders, the log and the outcome.
+    let thread = Thread { [log] in
+        let daemon = Daemon(config: config, logger: log.logger()) { config }
+        outcome.set(Result { try daemon.run() })
+    }
+    thread.start()
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline && !done(log) { Thread.sleep(forTimeInterval: 0.05) }
+    // Long enough for at least one more try, which must not log the same reason again.
+    Thread.sleep(forTimeInterval: Daemon.displayRetrySeconds + 0.5)
+    #expect(outcome.value == nil, "run() ended while it should wait: \(String(describing: outcome.value))")
+    // Only a running daemon has its handler in place; without it SIGTERM would end the tests.
+    if outcome.value == nil { kill(getpid(), SIGTERM) }
+    let stopBy = Date().addingTimeInterval(stopSeconds)
+    while outcome.value == nil && Date() < stopBy { Thread.sleep(forTimeInterval: 0.05) }
+    restoreDefaultSignals()
+    return (log, outcome)
 }
 
 private func restoreDefaultSignals() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import SignpadSession
+@testable import SignpadOutbox
 
 @Suite struct RepeatedMessageTests {
     @Test func theSameMessageIsHeldBackForItsIntervalThenSaidWithItsCount() {

@@ -3,18 +3,18 @@
 /// one is logged, and so is one that says something new; the same again is logged at most once
 /// per `interval` seconds, with how often it came meanwhile. The journal keeps its other lines in
 /// view, and the daemon keeps nothing that grows.
-struct RepeatedMessage {
-    let interval: Double
+public struct RepeatedMessage: Sendable {
+    public let interval: Double
     private var last: String?
     private var loggedAt = 0.0
     private var heldBack = 0
     /// When the messages began coming, since the last `end`.
     private var firstAt: Double?
 
-    init(interval: Double) { self.interval = interval }
+    public init(interval: Double) { self.interval = interval }
 
     /// The line to log for this occurrence of `message`, or nil when it is held back.
-    mutating func line(for message: String, now: Double) -> String? {
+    public mutating func line(for message: String, now: Double) -> String? {
         if firstAt == nil { firstAt = now }
         if message == last && now - loggedAt < interval {
             heldBack += 1
@@ -30,7 +30,7 @@ struct RepeatedMessage {
 
     /// The messages have stopped (the folder takes writes again): how long they came, if they
     /// did. The next one is logged as new.
-    mutating func end(now: Double) -> String? {
+    public mutating func end(now: Double) -> String? {
         defer {
             last = nil
             heldBack = 0
@@ -40,7 +40,7 @@ struct RepeatedMessage {
     }
 
     /// "40 s", "12 min", "3 h 5 min".
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         let s = Int(max(seconds, 0).rounded())
         if s < 120 { return "\(s) s" }
         if s < 7200 { return "\(s / 60) min" }
