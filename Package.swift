@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Data flows one way: Input → Smoother → InkRenderer → Display, with the kiosk in the middle
-// and Export on the side. The pure core (Ink, Input decoding, Kiosk, Export) imports no C
-// module; each C library sits behind exactly one Swift adapter module.
+// The package graph is the architecture (DEVELOPERS.md). Data flows one way: input pipeline →
+// kiosk → smoother → renderer → display, in a Session, with the outbox on the side. The core
+// has no device API; each C library sits behind exactly one Swift adapter module.
 let package = Package(
     name: "signpad",
     platforms: [.macOS(.v13)],
@@ -17,7 +17,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
-        // Pure Swift core.
+        // The core: no device API.
         .target(name: "SignpadInk"),
         .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
         .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
@@ -27,6 +27,10 @@ let package = Package(
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
         .target(name: "SignpadSession", dependencies: [
             "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
+        ]),
+        // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
+        .target(name: "SignpadBench", dependencies: [
+            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession",
         ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
         .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
@@ -47,14 +51,16 @@ let package = Package(
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
 
-        // Wiring: config, the daemon loop, replay and bench.
+        // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
             "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadInk", "SignpadInput",
+            "SignpadBench", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
+            "SignpadInk", "SignpadInput", "SignpadText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -73,6 +79,7 @@ let package = Package(
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),

@@ -523,32 +523,6 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     }
 }
 
-@Suite struct BenchTests {
-    @Test func signpadDrawsTheLeastAndNeverLags() throws {
-        let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
-        let rows = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()
-        #expect(rows.count == 4)
-        let signpad = rows[3], backing = rows[1]
-        #expect(signpad.maxInkLag == 0)
-        #expect(backing.maxInkLag > 0, "without a wet tail the ink trails the finger")
-        #expect(signpad.bytesPerEvent < backing.bytesPerEvent / 50)
-        #expect(rows[2].bytesPerEvent < backing.bytesPerEvent)
-        #expect(rows.allSatisfy { $0.coldFirstEventMicroseconds > 0 }, "each strategy's warm-up is timed and shown apart")
-    }
-
-    @Test func aTurnedPanelIsBenchedAtItsLogicalSize() throws {
-        // A portrait-mounted 400x640 panel shows a 640x400 canvas; (b) copies all of it every event.
-        let display = OffscreenDisplay(width: 400, height: 640, rotation: .quarter)
-        // A hundred events are enough: turned copies go pixel by pixel, slow in a debug build.
-        let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event).prefix(100)
-        let rows = Bench(events: Array(events), display: display).run()
-        #expect(rows[1].bytesPerEvent == Double(400 * 640 * 4))
-        #expect(rows[1].framePercent == 100)
-        #expect(rows[3].framePercent < 0.5)
-        #expect(display.bytesCopied > 0)
-    }
-}
-
 /// The kiosk screen as the daemon draws it, with cairo, in the default style.
 func cairoPainter(width: Int, height: Int) throws -> any ScreenPainter {
     try ChromePainter(style: KioskStyle(), backgroundImage: nil, width: width, height: height)

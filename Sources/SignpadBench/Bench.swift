@@ -184,12 +184,12 @@ public struct LivePathAllocations: Codable, Sendable {
     public var firstAllocating: [String]
 
     public static func measure(_ recording: EvemuRecording, config: Config, width: Int, height: Int,
-                               counter: AllocationCounter) throws -> LivePathAllocations {
+                               painter: MakeScreenPainter, counter: AllocationCounter) throws -> LivePathAllocations {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, retrySeconds: 3600)
         defer { exporter.stop() }
-        let session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { _ in }
+        let session = try Session(config: config, display: display, exporter: exporter, painter: painter) { _ in }
         let decoder = try TouchDecoder(device: recording.device, screenWidth: display.scanout.logicalWidth,
                                        screenHeight: display.scanout.logicalHeight, rotation: config.display.rotation)
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)

@@ -1,0 +1,93 @@
+import SignpadSession
+import SignpadConfig
+import ArgumentParser
+import Foundation
+import Logging
+import SignpadBench
+import SignpadDaemon
+import SignpadDRM
+import SignpadEvdev
+import SignpadInk
+import SignpadInput
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
+    @Option(name: .long, help: "An evemu recording (default: the bundled signature).", completion: .file()) var recording: String?
+    @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
+    @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
+                                          discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))
+    var onScreen = false
+    @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
+    @Flag(name: .long, help: ArgumentHelp("Only count heap allocations per input event on the whole live path, offscreen.",
+                                          discussion: "Needs ordo-one's malloc-interposer beside signpad (swift build -c release --product MallocInterposerSwift) or in /usr/lib/signpad."))
+    var allocations = false
+    @OptionGroup var options: ConfigOptions
+
+    func validate() throws {
+        if onScreen, screen != nil { throw ValidationError("--screen and --on-screen: on the panel, its mode sets the size; give one of them") }
+        if onScreen, allocations { throw ValidationError("--allocations and --on-screen: allocations are counted offscreen; give one of them") }
+    }
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: onScreen)
+        // Read before the screen is taken, so a bad file leaves the panel alone.
+        let recording = try self.recording ?? bundledSignature()
+        let strokes = try loadRecording(recording)
+        let counter = AllocationCounter.loaded() ?? preloadingTheCounter()
+        if allocations {
+            guard let counter else {
+                throw DaemonError(description: "--allocations: no \(AllocationCounter.libraryName) beside \(CommandLine.arguments[0]) nor in /usr/lib/signpad; build it with swift build -c release --product MallocInterposerSwift")
+            }
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
+            let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: counter)
+            let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocationsPerEvent: figures.mean, allocations: figures)
+            try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
+            return
+        }
+        let display: Display, name: String
+        var panel: DRMDisplay?
+        // On the panel, Ctrl-C or SIGTERM ends the run and hands the screen and console back.
+        let signals = onScreen ? try SignalWatcher([SIGTERM, SIGINT, SIGHUP]) : nil
+        if onScreen {
+            let drm = try DRMDisplay(options: config.display) {
+                FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8))
+            }
+            (panel, display) = (drm, drm)
+            name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"
+        } else {
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
+            display = OffscreenDisplay(width: w, height: h)
+            name = "\(w)x\(h) offscreen"
+        }
+        defer { panel?.close() }
+        let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
+        let events = try strokes.strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
+        var bench = SignpadBench.Bench(events: events, display: display, pen: config.pen)
+        if let signals { bench.shouldStop = { signals.received != nil } }
+        let rows = bench.run()
+        if let signal = signals?.received {
+            throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
+        }
+        let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: $0) }
+        if json {
+            let report = BenchReport(recording: recording, screen: name, strategies: rows, allocationsPerEvent: counted?.mean,
+                                     allocations: counted)
+            print(try report.json())
+        } else {
+            print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
+            print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
+        }
+    }
+
+    /// Starts this bench again with the allocation counter preloaded, if one is installed or built
+    /// beside signpad (returning only when there is none, or the exec failed).
+    func preloadingTheCounter() -> AllocationCounter? {
+        let marker = "SIGNPAD_BENCH_PRELOADED"
+        guard getenv(marker) == nil, let library = AllocationCounter.library(besides: CommandLine.arguments[0]) else { return nil }
+        setenv(marker, "1", 1)
+        setenv("LD_PRELOAD", library, 1)
+        var argv = CommandLine.arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &argv)
+        return nil
+    }
+}

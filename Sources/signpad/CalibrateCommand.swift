@@ -1,0 +1,57 @@
+import SignpadSession
+import SignpadConfig
+import ArgumentParser
+import Foundation
+import Logging
+import SignpadDaemon
+import SignpadDRM
+import SignpadEvdev
+import SignpadInk
+import SignpadInput
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a cross at five places on the panel, one touch each, and print the input.calibration that fits.",
+        discussion: "With --write the matrix also goes into the configuration file (--config, else \(Config.defaultPath)); nothing else in it changes.")
+    @OptionGroup var options: ConfigOptions
+    @Option(name: .long, help: "Seconds to wait for each touch.") var timeout = 60.0
+    @Flag(name: .long, help: "Put the matrix into the configuration file as well as printing it.") var write = false
+
+    func validate() throws {
+        // nan would never time out and -inf failed the clock arithmetic; a day is more than anyone waits.
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout: expected seconds from more than 0 to 86400, got \(timeout)")
+        }
+    }
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: true)
+        let logger = makeLogger(level: config.logLevel)
+        do {
+            let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
+            let matrix = TOMLValue.array(result.matrix.rounded.values.map { .float($0) })
+            print("""
+            \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
+            Put it in the configuration (it replaces udev's LIBINPUT_CALIBRATION_MATRIX), then restart signpad:
+
+            [input]
+            calibration = \(matrix)
+
+            input.calibration applies to every device signpad reads. For this device alone (a pen and a
+            touchscreen that need different matrices), leave it empty and put this line in
+            /etc/udev/rules.d/99-signpad-calibration.rules, then run
+            `udevadm trigger --subsystem-match=input --action=change` and restart signpad:
+
+            \(result.matrix.udevRule(deviceName: result.device))
+            """)
+            if write {
+                let path = options.config ?? Config.defaultPath
+                let line = try ConfigFileEdit.set("input.calibration", to: matrix, inFile: path)
+                print("\nWritten to \(path):\(line); restart signpad to use it: systemctl restart signpad")
+            }
+        } catch {
+            logger.critical("calibration: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import SignpadSession
+import SignpadConfig
+import ArgumentParser
+import Foundation
+import Logging
+import SignpadDaemon
+import SignpadDRM
+import SignpadEvdev
+import SignpadInk
+import SignpadInput
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the whole kiosk offscreen on an evemu recording.")
+    @Argument(help: "An evemu-record file.", completion: .file()) var recording: String
+    @Option(name: .long, help: "Where the exports and screen.png go.", completion: .directory) var outputDir: String
+    @Option(name: .long, help: "The screen size, WIDTHxHEIGHT.") var screen = "1280x800"
+    @Flag(name: .long, help: "Do not save an unconfirmed signature at the end.") var noConfirmAtEnd = false
+    @OptionGroup var options: ConfigOptions
+
+    func run() throws {
+        let config = try options.load(defaultToSystemFile: false)
+        let (w, h) = try parseScreen(screen)
+        try replay(recording: recording, outputDir: outputDir, width: w, height: h, confirm: !noConfirmAtEnd, config: config)
+    }
+}
+
+func replay(recording path: String, outputDir: String, width: Int, height: Int, confirm: Bool, config: Config) throws {
+    let recording = try loadRecording(path)
+    var replay = SignpadSession.Replay(config: config, width: width, height: height, painter: config.screenPainter)
+    replay.confirmAtEnd = confirm
+    let outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
+    let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
+    try outcome.screen.writePNG(named: "screen.png", in: outputDir)
+    for id in outcome.saved {
+        for format in config.export.formats.map(\.rawValue) + ["meta.json"] {
+            print((outputDir as NSString).appendingPathComponent("\(id).\(format)"))
+        }
+    }
+    print(screenPath)
+    if outcome.saved.isEmpty { FileHandle.standardError.write(Data("signpad: no signature was saved\n".utf8)) }
+}
