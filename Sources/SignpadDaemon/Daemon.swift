@@ -57,7 +57,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenTooSmallError: return true
+        case is PainterError, is ScreenSizeError: return true
         default: return false
         }
     }

@@ -18,3 +18,17 @@ public struct DisplayOptions: Equatable, Sendable {
         self.vt = vt
     }
 }
+
+/// The largest screen signpad signs on: an 8K panel, either way up. Samples lie on the screen and
+/// the exported image is their extent, so a larger one would ask an export for gigabytes; the
+/// kiosk does not start on one, and a spool file naming one is set aside.
+public enum ScreenLimit {
+    public static let maxSide = 8192
+    public static let maxPixels = 8192 * 4608
+
+    public static func allows(width: Int, height: Int) -> Bool {
+        (1...maxSide).contains(width) && (1...maxSide).contains(height) && width * height <= maxPixels
+    }
+
+    public static let description = "\(maxSide)x\(maxPixels / maxSide) (either way up)"
+}

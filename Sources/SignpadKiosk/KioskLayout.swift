@@ -1,12 +1,15 @@
 import SignpadInk
 
 /// A screen the kiosk's prompt, box and two buttons do not fit on.
-public struct ScreenTooSmallError: Error, Equatable, CustomStringConvertible {
+public struct ScreenSizeError: Error, Equatable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
     public var description: String {
-        "the screen is \(width)x\(height) pixels; the kiosk needs at least \(KioskLayout.minimumWidth)x\(KioskLayout.minimumHeight) for its prompt, signature box and two buttons"
+        guard width >= KioskLayout.minimumWidth && height >= KioskLayout.minimumHeight else {
+            return "the screen is \(width)x\(height) pixels; the kiosk needs at least \(KioskLayout.minimumWidth)x\(KioskLayout.minimumHeight) for its prompt, signature box and two buttons"
+        }
+        return "the screen is \(width)x\(height) pixels; the kiosk signs on at most \(ScreenLimit.description), as a signature's image is as large as the ink on it"
     }
 }
 
@@ -16,8 +19,10 @@ public struct KioskLayout: Equatable, Sendable {
     public static let minimumWidth = 200
     public static let minimumHeight = 150
 
-    public static func requireRoom(width: Int, height: Int) throws(ScreenTooSmallError) {
-        guard width >= minimumWidth, height >= minimumHeight else { throw ScreenTooSmallError(width: width, height: height) }
+    public static func requireRoom(width: Int, height: Int) throws(ScreenSizeError) {
+        guard width >= minimumWidth, height >= minimumHeight, ScreenLimit.allows(width: width, height: height) else {
+            throw ScreenSizeError(width: width, height: height)
+        }
     }
 
     public let width: Int

@@ -65,8 +65,6 @@ public struct SignatureSpool: Sendable {
 /// seconds, so every export format computes the same offsets from it as from the live record.
 private struct SpooledSignature: Codable {
     static let formatName = "signpad-spool"
-    /// Larger than any framebuffer DRM drivers allow.
-    static let maxScreenSide = 32768
     /// The last second ISO 8601's four-digit years can write (9999-12-31T23:59:59Z).
     static let latestWallClock = 253_402_300_799.0
     /// Seconds between a signature's first sample and any other: decades, where a signature
@@ -161,8 +159,9 @@ private struct SpooledSignature: Codable {
         // What was spooled came from the screen; anything else would make an export of any size,
         // and a failure at every start, so it is set aside instead.
         let (width, height) = (spooled.screenWidth, spooled.screenHeight)
-        guard (1...Self.maxScreenSide).contains(width), (1...Self.maxScreenSide).contains(height) else {
-            throw SpoolError(path: path, reason: "expected a screen from 1x1 to \(Self.maxScreenSide)x\(Self.maxScreenSide), found \(width)x\(height)")
+        // (A 32768x32768 one took 13.7 GB at every start.)
+        guard ScreenLimit.allows(width: width, height: height) else {
+            throw SpoolError(path: path, reason: "expected a screen from 1x1 to \(ScreenLimit.description), found \(width)x\(height)")
         }
         // Times out of reason (a damaged or edited file) would fail every export of it, and the
         // exports queued behind it would wait on it for ever.
@@ -206,6 +205,8 @@ private struct SpooledSignature: Codable {
             kept.inkColor = color
         }
         if let pen { kept.pen = try pen.options(path: path) }
+        // Nothing the customer drew: exported, it would be a blank signature under their name.
+        guard !strokes.isEmpty else { throw SpoolError(path: path, reason: "expected at least one stroke, found none") }
         let signature = Signature(strokes: strokes.map { stroke in
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })

@@ -152,7 +152,7 @@ private func restoreDefaultSignals() {
             DisplayError.modeNotFound(path: "/dev/dri/card0", connector: "HDMI-A-1", mode: "1234x567", available: ["1920x1080"]),
         ]
         for error in fitsNot { #expect(Daemon.isMisconfiguration(error), "\(error)") }
-        #expect(throws: ScreenTooSmallError.self) { try KioskLayout.requireRoom(width: 160, height: 120) }
+        #expect(throws: ScreenSizeError.self) { try KioskLayout.requireRoom(width: 160, height: 120) }
         do {
             try KioskLayout.requireRoom(width: 160, height: 120)
         } catch {

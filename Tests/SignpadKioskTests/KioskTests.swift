@@ -465,6 +465,18 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
 
     @Test(arguments: [(199, 150), (200, 149), (8, 8), (0, 0)])
     func aScreenTooSmallIsRefusedWithItsSize(width: Int, height: Int) {
-        #expect(throws: ScreenTooSmallError(width: width, height: height)) { try KioskLayout.requireRoom(width: width, height: height) }
+        #expect(throws: ScreenSizeError(width: width, height: height)) { try KioskLayout.requireRoom(width: width, height: height) }
+    }
+
+    /// Beyond an 8K panel either way up, a signature's image (its ink's extent) could need
+    /// gigabytes: the kiosk does not start, and says why. 8K itself, either way up, is taken.
+    @Test func aScreenBeyondEightKIsRefusedAndEightKIsTaken() throws {
+        for (width, height) in [(8193, 600), (600, 8193), (8192, 8192), (16384, 16384)] {
+            #expect(throws: ScreenSizeError(width: width, height: height)) { try KioskLayout.requireRoom(width: width, height: height) }
+        }
+        #expect(ScreenSizeError(width: 16384, height: 16384).description
+            == "the screen is 16384x16384 pixels; the kiosk signs on at most 8192x4608 (either way up), as a signature's image is as large as the ink on it")
+        try KioskLayout.requireRoom(width: 7680, height: 4320)
+        try KioskLayout.requireRoom(width: 4320, height: 7680)
     }
 }

@@ -63,7 +63,12 @@ import SignpadInk
         // A spooled point off its screen, or a screen of no size, would export an image of any size.
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0],[1e12,2,0]]]}", "stroke 1, sample 2: expected a point on the 800x480 screen"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0,7]]]}", "stroke 1, sample 1: expected a pressure from 0 to 1"),
-        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":0,\"screenHeight\":480,\"strokes\":[]}", "expected a screen from 1x1 to 32768x32768, found 0x480"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":0,\"screenHeight\":480,\"strokes\":[]}", "expected a screen from 1x1 to 8192x4608 (either way up), found 0x480"),
+        // A screen no panel has: its samples' extent would be an image of gigabytes, at every start.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":32768,\"screenHeight\":32768,\"strokes\":[[[0,0,0],[32768,32768,0]]]}", "expected a screen from 1x1 to 8192x4608 (either way up), found 32768x32768"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":8192,\"screenHeight\":8192,\"strokes\":[[[0,0,0]]]}", "expected a screen from 1x1 to 8192x4608 (either way up), found 8192x8192"),
+        // No stroke: exported, a blank signature under the customer's name.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[]}", "expected at least one stroke, found none"),
         // Times no export can write (milliseconds overflow to infinity, which JSON cannot hold):
         // the file would fail every try and hold up every signature queued behind it.
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,5],[3,4,1.7e308]]]}", "stroke 1, sample 2: expected a time within 1000000000 s of the first sample's (5.0), found 1.7e+308"),
