@@ -69,6 +69,12 @@ public struct Config: Sendable {
         display.device = try r.optionalString("display.device", default: "")
         display.connector = try r.optionalString("display.connector", default: "")
         display.mode = try r.optionalString("display.mode", default: "")
+        if let mode = display.mode {
+            let sides = mode.split(separator: "x", omittingEmptySubsequences: false)
+            guard sides.count == 2, sides.allSatisfy({ !$0.isEmpty && $0.first != "0" && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && (1...16384).contains(Int($0) ?? 0) }) else {
+                throw r.error("display.mode", "expected WIDTHxHEIGHT such as 1920x1080 (or empty: the panel's preferred mode), got \"\(mode)\"")
+            }
+        }
         let rotation = try r.integer("display.rotation", default: 0)
         guard let turned = Rotation(rawValue: rotation) else { throw r.error("display.rotation", "expected 0, 90, 180 or 270") }
         display.rotation = turned
@@ -140,6 +146,10 @@ public struct Config: Sendable {
         default: throw r.error("export.background", "expected \"white\" or \"transparent\"")
         }
         export.group = try r.optionalString("export.group", default: "")
+        // Checked here, so check-config says it too: a group that is not there was ignored.
+        if let group = export.group, getgrnam(group) == nil {
+            throw r.error("export.group", "no group \"\(group)\" on this machine; create it (groupadd \(group)), or leave the key empty for the signpad user's own group")
+        }
         export.createsFolder = try r.bool("export.create_directory", default: true)
         let kiosk = try r.string("export.kiosk_name", default: "")
         if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw r.error("export.kiosk_name", problem) }

@@ -57,7 +57,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenSizeError: return true
+        case is PainterError, is ScreenSizeError, is ExportGroupError: return true
         default: return false
         }
     }
@@ -72,6 +72,7 @@ public final class Daemon {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
         for problem in config.fontProblems { logger.warning("\(problem)") }
+        if let group = config.export.group { try ExportGroupError.check(group) }
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,

@@ -1,5 +1,6 @@
 import SignpadSession
 import SignpadConfig
+import SignpadOutbox
 import ArgumentParser
 import Foundation
 import Logging
@@ -18,5 +19,11 @@ struct CheckConfig: ParsableCommand {
         let config = try ConfigOptions.parse(["--config", file] + overrides.flatMap { ["--set", $0] }).load(defaultToSystemFile: false)
         print(config.effectiveTOML, terminator: "")
         for problem in config.fontProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
+        // The unit runs signpad as this user; a drop-in's SupplementaryGroups= may add the group, which /etc/group does not show.
+        if let group = config.export.group {
+            do { try ExportGroupError.check(group, user: "signpad") } catch {
+                FileHandle.standardError.write(Data("warning: \(error) (unless the unit gives signpad the group already)\n".utf8))
+            }
+        }
     }
 }

@@ -50,6 +50,11 @@ import SignpadInk
         ("\n\n[ink]\ncolor = \"black\"\n", 4, "ink.color", "expected a colour"),
         ("[input]\ncalibration = [1, 2]\n", 2, "input.calibration", "6 numbers"),
         ("[export]\nformats = [\"png\", \"pdf\"]\n", 2, "export.formats", "unknown format \"pdf\""),
+        // A group that is not there was ignored; a mode that is not WIDTHxHEIGHT matched no panel's.
+        ("[export]\ngroup = \"no-such-group-here\"\n", 2, "export.group", "no group \"no-such-group-here\" on this machine; create it (groupadd no-such-group-here)"),
+        ("[display]\nmode = \"1920*1080\"\n", 2, "display.mode", "expected WIDTHxHEIGHT such as 1920x1080 (or empty: the panel's preferred mode), got \"1920*1080\""),
+        ("[display]\nmode = \"1920x\"\n", 2, "display.mode", "expected WIDTHxHEIGHT"),
+        ("[display]\nmode = \"01920x1080\"\n", 2, "display.mode", "expected WIDTHxHEIGHT"),
         // No format: a signature "saved" as a manifest with no samples, and so lost.
         ("[export]\nformats = []\n", 2, "export.formats", "expected at least one of png, svg, inkml or json, got []"),
         ("[kiosk]\nprompt = \"unclosed\n", 2, "kiosk.prompt", "closing \""),
