@@ -41,6 +41,11 @@ public struct EvemuRecording: Equatable, Sendable {
             let tag = line.first!
             let rest = line.dropFirst(2)
             let fields = rest.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            // A header after events is a second recording appended to the first, or a doctored
+            // file: which device the events belong to is not known, so nothing is guessed.
+            if "NIPBA".contains(tag), !events.isEmpty {
+                throw fail("expected the device's header (N:, I:, P:, B:, A:) before the first E: line; is a second recording appended to this one?")
+            }
             switch tag {
             case "N":
                 device.name = rest.trimmingSpaces()
@@ -88,7 +93,10 @@ public struct EvemuRecording: Equatable, Sendable {
                 guard let type = UInt16(fields[1], radix: 16) else { throw fail("expected a hex event type, got \"\(fields[1])\"") }
                 guard let code = UInt16(fields[2], radix: 16) else { throw fail("expected a hex event code, got \"\(fields[2])\"") }
                 guard let value = Int32(fields[3]) else { throw fail("expected a decimal event value, got \"\(fields[3])\"") }
-                events.append(InputEvent(microseconds: sec * 1_000_000 + usec, type: type, code: code, value: value))
+                // The kernel's clock never goes back; a file's may (edited, or joined from two
+                // recordings). Taken at the time before, a signature's times never go back either.
+                let microseconds = max(sec * 1_000_000 + usec, events.last?.microseconds ?? 0)
+                events.append(InputEvent(microseconds: microseconds, type: type, code: code, value: value))
             case "L", "S":
                 continue  // LED and switch state: nothing signpad reads.
             default:

@@ -575,6 +575,25 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         }
     }
 
+    /// A second recording appended to the first: its header came after events, and the last
+    /// header used to win, so every event was read as the second device's.
+    @Test func aHeaderAfterEventsIsRefusedWithItsLine() {
+        let joined = "N: first panel\nE: 0.000001 0000 0000 0\nN: second panel\nE: 0.000002 0000 0000 0\n"
+        do {
+            _ = try EvemuRecording.parse(joined, file: "joined.evemu")
+            Issue.record("a header after events was taken")
+        } catch {
+            #expect(error.description == "joined.evemu:3: expected the device's header (N:, I:, P:, B:, A:) before the first E: line; is a second recording appended to this one?")
+        }
+    }
+
+    /// Timestamps that go back (an edited file) made a signature end before it began; each event
+    /// is now taken no earlier than the one before it.
+    @Test func timesThatGoBackAreTakenAtTheTimeBefore() throws {
+        let recording = try EvemuRecording.parse("N: panel\nE: 5.000000 0000 0000 0\nE: 3.000000 0000 0000 0\nE: 6.000000 0000 0000 0\n", file: "back.evemu")
+        #expect(recording.events.map(\.microseconds) == [5_000_000, 5_000_000, 6_000_000])
+    }
+
     @Test func aFileWithoutADeviceNameIsRejected() {
         #expect(throws: EvemuError.self) { try EvemuRecording.parse("E: 0.000001 0000 0000 0\n", file: "x") }
     }
