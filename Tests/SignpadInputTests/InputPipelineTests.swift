@@ -22,21 +22,10 @@ private final class Recorder: InputSink {
 @Suite struct InputPipelineTests {
     static let touchPath = "/dev/input/event4", penPath = "/dev/input/event5"
 
-    static func touchscreen() -> DeviceDescription {
-        typealias C = EventCode
-        var touch = DeviceDescription(name: "panel touch")
-        touch.properties = [C.INPUT_PROP_DIRECT]
-        touch.codes[C.EV_KEY] = [C.BTN_TOUCH]
-        touch.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
-        touch.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 799)
-        touch.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 479)
-        return touch
-    }
-
     /// A pipeline reading a touchscreen (index 0) and a pen (index 1) on an 800x480 screen.
     static func panel() throws -> InputPipeline {
         var pipeline = InputPipeline()
-        for (path, description) in [(touchPath, touchscreen()), (penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 799))] {
+        for (path, description) in [(touchPath, DeviceDescription.touchscreen(name: "panel touch", xMaximum: 799, yMaximum: 479)), (penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 799))] {
             let decoder = try TouchDecoder(device: description, screenWidth: 800, screenHeight: 480)
             pipeline.add(path: path, name: description.name, kind: decoder.kind, decoder: decoder)
         }

@@ -124,12 +124,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func aSingleTouchContactLetGoOfIsIgnoredUntilItLifts() throws {
-        var d = DeviceDescription(name: "single")
-        d.properties = [C.INPUT_PROP_DIRECT]
-        d.codes[C.EV_KEY] = [C.BTN_TOUCH]
-        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
-        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
-        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        let d = DeviceDescription.touchscreen(name: "single", xMaximum: 999, yMaximum: 999)
         var decoder = try TouchDecoder(device: d, screenWidth: 1000, screenHeight: 1000)
         var before = Stream(), after = Stream()
         before.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_X, 900), (C.EV_ABS, C.ABS_Y, 900)])

@@ -14,3 +14,18 @@ extension DeviceDescription {
         return pen
     }
 }
+
+extension DeviceDescription {
+    /// A single-touch panel as the kernel's drivers describe one: INPUT_PROP_DIRECT, contact
+    /// (BTN_TOUCH), X from 0 to `xMaximum` and Y from 0 to `yMaximum`.
+    public static func touchscreen(name: String = "touchscreen", xMaximum: Int32, yMaximum: Int32) -> DeviceDescription {
+        typealias C = EventCode
+        var touch = DeviceDescription(name: name)
+        touch.properties = [C.INPUT_PROP_DIRECT]
+        touch.codes[C.EV_KEY] = [C.BTN_TOUCH]
+        touch.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        touch.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: xMaximum)
+        touch.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: yMaximum)
+        return touch
+    }
+}
