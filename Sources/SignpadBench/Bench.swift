@@ -1,9 +1,9 @@
-import SignpadSession
-import SignpadOutbox
-import SignpadConfig
 import Foundation
+import SignpadConfig
 import SignpadInk
 import SignpadInput
+import SignpadOutbox
+import SignpadSession
 
 /// `signpad bench`: the same recording through four ways of drawing ink, one run, one table.
 public struct Bench {

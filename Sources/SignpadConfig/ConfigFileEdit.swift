@@ -1,6 +1,6 @@
-import SignpadOutbox
 import Foundation
 import SignpadExport
+import SignpadOutbox
 
 /// Changes one key of a configuration file and leaves every other line, comment and blank as it
 /// was, so an administrator's file stays theirs (`signpad calibrate --write`).

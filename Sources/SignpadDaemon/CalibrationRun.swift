@@ -1,6 +1,6 @@
-import SignpadConfig
 import Foundation
 import Logging
+import SignpadConfig
 import SignpadDRM
 import SignpadEvdev
 import SignpadInk

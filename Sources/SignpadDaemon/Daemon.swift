@@ -1,13 +1,13 @@
-import SignpadSession
-import SignpadOutbox
-import SignpadConfig
 import Foundation
 import Logging
+import SignpadConfig
 import SignpadDRM
 import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+import SignpadOutbox
+import SignpadSession
 import SignpadSystemd
 import SignpadText
 

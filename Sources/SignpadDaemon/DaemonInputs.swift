@@ -1,7 +1,7 @@
-import SignpadSession
 import Foundation
 import SignpadEvdev
 import SignpadInput
+import SignpadSession
 
 /// The daemon's touch devices: opening them, adding those that appear, reading them into the
 /// session's input pipeline, closing them.

@@ -1,5 +1,5 @@
-import SignpadConfig
 import Logging
+import SignpadConfig
 import SignpadEvdev
 import SignpadInput
 

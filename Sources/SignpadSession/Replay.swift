@@ -1,9 +1,9 @@
-import SignpadOutbox
-import SignpadConfig
 import Foundation
+import SignpadConfig
 import SignpadExport
 import SignpadInk
 import SignpadInput
+import SignpadOutbox
 
 public struct ReplayError: Error, CustomStringConvertible {
     public var description: String

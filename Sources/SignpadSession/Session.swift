@@ -1,10 +1,10 @@
-import SignpadOutbox
-import SignpadConfig
 import Foundation
+import SignpadConfig
 import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+import SignpadOutbox
 
 /// One kiosk on one display: input events in, pixels and exports out. The daemon and the
 /// offscreen replay both drive this, through the same input pipeline, so what a recording shows
@@ -206,7 +206,7 @@ public final class Session: InputSink {
                 for index in removed.reversed() { strokeDevices.remove(at: index) }
                 redrawSignature()
             case .withdrawInk:
-                strokeDevices.removeLast()
+                _ = strokeDevices.popLast()
                 redrawSignature()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)

@@ -1,14 +1,14 @@
-import SignpadSession
-import SignpadConfig
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import Logging
 import SignpadBench
+import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
 import SignpadInk
 import SignpadInput
+import SignpadSession
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")

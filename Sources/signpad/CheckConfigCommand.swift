@@ -1,14 +1,14 @@
-import SignpadSession
-import SignpadConfig
-import SignpadOutbox
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import Logging
+import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
 import SignpadInk
 import SignpadInput
+import SignpadOutbox
+import SignpadSession
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.")

@@ -1,13 +1,13 @@
-import SignpadSession
-import SignpadConfig
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import Logging
+import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
 import SignpadInk
 import SignpadInput
+import SignpadSession
 
 @main
 struct Signpad: ParsableCommand {

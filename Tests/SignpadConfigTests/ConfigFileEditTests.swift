@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import SignpadConfig
 import SignpadTestSupport
+import Testing
 
 @Suite struct ConfigFileEditTests {
     static let matrix = TOMLValue.array([1.02, 0.0, -0.011, 0.0, 0.985, 0.007].map { .float($0) })

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import SignpadConfig
 import SignpadTestSupport
+import Testing
 
 /// The shipped configuration with one to three of its values replaced by anything an
 /// administrator might type: every type, zero, negatives, huge and tiny numbers, empty strings.

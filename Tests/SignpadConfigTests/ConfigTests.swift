@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import SignpadConfig
 import SignpadInk
+import Testing
 
 @Suite struct ConfigTests {
     @Test func defaultsWithoutAFile() throws {

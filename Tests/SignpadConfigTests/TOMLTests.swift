@@ -1,5 +1,5 @@
-import Testing
 @testable import SignpadConfig
+import Testing
 
 /// The TOML 1.0 a person editing the file writes, read with every error naming its line.
 @Suite struct TOMLTests {

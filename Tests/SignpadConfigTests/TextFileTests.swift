@@ -1,7 +1,7 @@
 import Foundation
+@testable import SignpadConfig
 import SignpadTestSupport
 import Testing
-@testable import SignpadConfig
 
 /// The errors a configuration or recording that cannot be read gives: the path, what it was,
 /// and why, as the CLI prints them.

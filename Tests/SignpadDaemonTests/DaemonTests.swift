@@ -1,14 +1,14 @@
-import SignpadOutbox
-import SignpadConfig
 import Foundation
 import Logging
+import SignpadConfig
+@testable import SignpadDaemon
 import SignpadDRM
 import SignpadExport
 import SignpadKiosk
-import SignpadText
+import SignpadOutbox
 import SignpadTestSupport
+import SignpadText
 import Testing
-@testable import SignpadDaemon
 
 // The daemon installs signal handlers for the whole process, so these run one at a time.
 @Suite(.serialized) struct DaemonStartTests {

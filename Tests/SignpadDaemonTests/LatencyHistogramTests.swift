@@ -1,5 +1,5 @@
-import Testing
 @testable import SignpadDaemon
+import Testing
 
 @Suite struct LatencyHistogramTests {
     @Test func quantilesAreWithinABucketOfTheTruth() {

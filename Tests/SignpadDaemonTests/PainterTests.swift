@@ -1,11 +1,11 @@
-import SignpadConfig
 import Foundation
-import Testing
+import SignpadConfig
 import SignpadDaemon
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
 import SignpadText
+import Testing
 
 @Suite struct PainterTests {
     @Test func aBackgroundImageBrandsTheScreenBehindTheFurniture() throws {

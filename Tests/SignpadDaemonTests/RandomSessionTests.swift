@@ -1,13 +1,13 @@
-@testable import SignpadOutbox
-import SignpadConfig
 import Foundation
-import Testing
-@testable import SignpadSession
+import SignpadConfig
 @testable import SignpadDaemon
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
+@testable import SignpadOutbox
+@testable import SignpadSession
 import SignpadTestSupport
+import Testing
 
 /// A customer who does anything at all, in any order: signs in the box, starts outside it, taps
 /// Clear and Done, erases with a pen's other end, rests a hand, leaves a finger down, pauses

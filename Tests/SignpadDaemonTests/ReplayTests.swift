@@ -1,16 +1,16 @@
-@testable import SignpadOutbox
-import SignpadConfig
 import Foundation
-import SignpadText
-import Testing
-@testable import SignpadSession
+import SignpadConfig
+import SignpadCrypto
 @testable import SignpadDaemon
 import SignpadExport
-import SignpadCrypto
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+@testable import SignpadOutbox
+@testable import SignpadSession
 import SignpadTestSupport
+import SignpadText
+import Testing
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

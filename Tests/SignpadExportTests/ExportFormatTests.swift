@@ -1,10 +1,10 @@
 import Foundation
-import Testing
-@testable import SignpadExport
 import FoundationXML
 import SignpadCrypto
+@testable import SignpadExport
 import SignpadInk
 import SignpadTestSupport
+import Testing
 
 @Suite struct ExportFormatTests {
     @Test func sha256MatchesKnownVectors() {

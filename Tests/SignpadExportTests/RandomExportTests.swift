@@ -1,10 +1,10 @@
-import SignpadOutbox
 import Foundation
-import Testing
-import SignpadExport
 import SignpadCrypto
+import SignpadExport
 import SignpadInk
+import SignpadOutbox
 import SignpadTestSupport
+import Testing
 
 /// Signatures no hand-written sample has: single-sample strokes, samples on the screen's very
 /// edges, repeated samples and times, with and without pressure, on screens from 200x150 to 1080p, at

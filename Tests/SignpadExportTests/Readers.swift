@@ -1,6 +1,6 @@
 import Foundation
-import SignpadTestSupport
 import FoundationXML
+import SignpadTestSupport
 
 /// Reads InkML back with libxml2 (FoundationXML's parser), as a back office's XML tooling would:
 /// the file must be well-formed XML in the InkML namespace, and each trace's points are read by

@@ -1,7 +1,7 @@
-import Testing
 import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import Testing
 
 /// What reaches the kiosk from the pipeline, in order.
 private final class Recorder: InputSink {

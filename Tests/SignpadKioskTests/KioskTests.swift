@@ -1,6 +1,6 @@
-import Testing
 import SignpadInk
 @testable import SignpadKiosk
+import Testing
 
 func at(_ p: Point, _ t: Double = 0) -> Sample { Sample(p, time: t) }
 

@@ -1,9 +1,9 @@
 import Foundation
-import SignpadTestSupport
-import Testing
-@testable import SignpadOutbox
 import SignpadExport
 import SignpadInk
+@testable import SignpadOutbox
+import SignpadTestSupport
+import Testing
 
 @Suite struct ExporterSpoolTests {
     @Test func signaturesTheFolderRefusesAreSpooledAndWrittenAtTheNextStart() throws {

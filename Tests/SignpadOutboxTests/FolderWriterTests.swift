@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-@testable import SignpadOutbox
 import SignpadExport
 import SignpadInk
+@testable import SignpadOutbox
 import SignpadTestSupport
+import Testing
 
 @Suite struct FolderWriterTests {
     @Test func writesAtomicallyWithTheRightModesAndCleansUpCrashLeftovers() throws {

@@ -1,5 +1,5 @@
-import Testing
 @testable import SignpadOutbox
+import Testing
 
 @Suite struct RepeatedMessageTests {
     @Test func theSameMessageIsHeldBackForItsIntervalThenSaidWithItsCount() {

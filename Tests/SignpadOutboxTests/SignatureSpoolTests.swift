@@ -1,9 +1,9 @@
 import Foundation
+import SignpadExport
+import SignpadInk
+@testable import SignpadOutbox
 import SignpadTestSupport
 import Testing
-import SignpadExport
-@testable import SignpadOutbox
-import SignpadInk
 
 @Suite struct SignatureSpoolTests {
     @Test func aKeptSignatureComesBackExactlyAndIsGoneOnceReleased() throws {

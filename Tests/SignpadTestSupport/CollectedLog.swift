@@ -1,5 +1,5 @@
-import Logging
 import Synchronization
+import Logging
 
 /// Every message logged, for tests to read; appended from any thread.
 public final class CollectedLog: Sendable {
