@@ -84,9 +84,20 @@ public struct FolderWriter: Sendable {
     /// Writes the files, creating the folder if it went missing (and that is allowed). It never lists the folder:
     /// that takes time in proportion to all it holds, and a back office may let years of
     /// signatures collect in it, on a network share.
+    /// One that fails (a disk full) takes back the files it had put in place before: the folder
+    /// holds complete signatures only, and the caller still has the files to write again.
     public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
         try createFolder()
-        for file in files { try writeOne(name: file.name, bytes: file.bytes) }
+        var placed: [String] = []
+        do {
+            for file in files {
+                try writeOne(name: file.name, bytes: file.bytes)
+                placed.append(file.name)
+            }
+        } catch {
+            for name in placed { unlink("\(directory)/\(name)") }
+            throw error
+        }
         try syncDirectory()
     }
 

@@ -24,6 +24,25 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir + "/a.png") == Data([1, 2, 3]))
     }
 
+    /// A write that fails part way (a full disk; here the manifest's name taken by a folder) used
+    /// to leave the image files without their manifest; it takes them back. Files it did not
+    /// touch stay; one it replaced goes too, as the caller (the spool) writes the signature again.
+    @Test func aWriteThatFailsPartWayLeavesNoneOfItsFiles() throws {
+        let dir = scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = FolderWriter(directory: dir)
+        try writer.prepare()
+        try writer.write([("kept.png", [9])])
+        try FileManager.default.createDirectory(atPath: dir + "/a.meta.json/in-the-way", withIntermediateDirectories: true)
+        #expect(throws: ExportError.self) {
+            try writer.write([("a.png", [1, 2, 3]), ("a.svg", Array("<svg/>".utf8)), ("a.meta.json", Array("{}".utf8))])
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(names == ["a.meta.json", "kept.png"], "only what was there before")
+        #expect(throws: ExportError.self) { try writer.write([("kept.png", [7]), ("a.meta.json", [1])]) }
+        #expect(FileManager.default.contents(atPath: dir + "/kept.png") == nil, "a rewrite that failed takes back what it put in place")
+    }
+
     @Test func aFolderThatMayNotBeMadeIsNamedMissingAndAMissingParentIsNamed() throws {
         let parent = scratch()
         defer { try? FileManager.default.removeItem(atPath: parent) }
