@@ -59,6 +59,9 @@ public struct TouchDecoder: Sendable {
     private var eraserEnd = false
     private var inContact = false
     private var followed: Int?
+    /// When the contact followed last landed: one that landed with it, in the same frame, is a
+    /// second finger and never drawn as a tap.
+    private var followedLanding = -Double.infinity
     /// Single touch: the contact down must lift before it is followed (multitouch lets contacts go instead).
     private var ignoreUntilAllLift = false
     private var dropping = false
@@ -304,6 +307,7 @@ public struct TouchDecoder: Sendable {
         // Nothing followed: the first contact that landed now is.
         followed = slots.indices.first { landedNow($0) && slots[$0].live && !slots[$0].palm }
         guard let index = followed else { return }
+        followedLanding = time
         update(contact: true, x: slots[index].x, y: slots[index].y, pressure: slots[index].pressure, time: time, emit: emit)
     }
 
@@ -325,8 +329,11 @@ public struct TouchDecoder: Sendable {
         guard index != followed, before.trackingID >= 0, !before.letGo, !before.palm, !before.wrote,
               slots[index].trackingID < 0, let landing = before.landing, time - landing.time <= Self.tapSeconds,
               mapping.point(x: slots[index].x, y: slots[index].y).distance(to: landing.point) <= StrokeEvent.stillRadius else { return false }
+        // Landing later than the followed contact, not with it: two that land in one frame are a
+        // finger and a second finger, and the second draws nothing.
+        guard landing.time > followedLanding else { return false }
         guard let resting = followed else { return true }
-        return liesStill(resting) && landing.time >= (slots[resting].landing?.time ?? -.infinity)
+        return liesStill(resting)
     }
 
     /// The tap is the customer's (a button pressed, a dot) and the still contact beside it a hand
@@ -346,6 +353,7 @@ public struct TouchDecoder: Sendable {
     /// Follows `index` from where it landed: its samples since are drawn at once.
     private mutating func follow(_ index: Int, emit: (StrokeEvent) -> Void) {
         followed = index
+        followedLanding = unfollowedPaths[index].first?.time ?? followedLanding
         guard let landing = unfollowedPaths[index].first else { return }
         emit(.down(landing))
         for sample in unfollowedPaths[index].dropFirst() { emit(.move(sample)) }

@@ -150,13 +150,13 @@ import SignpadTestSupport
             if !writingBeside { #expect(followedContacts.contains { $0.id == id }, "seed \(seed): contact \(id) wrote at frame \(wrote) beside no writing, and drew nothing") }
         }
         // A tap (lifted within a second, never having written) beside a followed contact that
-        // landed no later and lies still then is followed.
+        // landed before it (not in the same frame: that is a second finger) and lies still then is followed.
         for (id, contact) in run.contacts where contact.palmFrames.isEmpty && contact.wroteAt == nil {
             guard let lift = contact.liftFrame, run.frameTimes[lift] - contact.landing.time <= 1 else { continue }
             let besideStill = followedContacts.contains { other in
                 let beside = run.contacts[other.id]!
                 return other.id != id && other.stroke.startFrame < lift && (other.stroke.endFrame ?? .max) >= lift
-                    && beside.landingFrame <= contact.landingFrame && (beside.wroteAt ?? .max) > lift && beside.palmFrames.isEmpty
+                    && beside.landingFrame < contact.landingFrame && (beside.wroteAt ?? .max) > lift && beside.palmFrames.isEmpty
             }
             if besideStill { #expect(followedContacts.contains { $0.id == id }, "seed \(seed): contact \(id) tapped beside a still one and drew nothing") }
         }

@@ -219,6 +219,19 @@ func points(_ events: [StrokeEvent]) -> [Point] {
                 "the contact that waited since before the still one landed is no tap beside it")
     }
 
+    /// Two contacts landing in one frame (two fingers, or a finger and a knuckle): the first is
+    /// followed, and the second draws nothing, not even a dot once the first has lifted; nor does
+    /// it take the first one's dot back as a tap beside a resting hand would.
+    @Test func twoContactsLandingInOneFrameDrawOneDot() throws {
+        for secondLiftsFirst in [false, true] {
+            var s = Stream()
+            s.frame(touch(slot: 0, id: 1, x: 900, y: 900) + touch(slot: 1, id: 2, x: 100, y: 100))
+            s.frame(lift(slot: secondLiftsFirst ? 1 : 0))
+            s.frame(lift(slot: secondLiftsFirst ? 0 : 1))
+            #expect(try s.decode() == [.down(Sample(Point(900, 900), time: 1.01)), .up], "the second lifting \(secondLiftsFirst ? "first" : "last")")
+        }
+    }
+
     /// The followed finger writes: another that lands and writes meanwhile is not followed.
     @Test func aContactThatWroteIsNeverWithdrawn() throws {
         var s = Stream()
