@@ -70,9 +70,12 @@ public struct SignatureRecord: Equatable, Sendable {
     public var screenWidth: Int
     public var screenHeight: Int
     public var settings: CaptureSettings
+    /// Where the screen drew ink (the signature box, less its border): the images are clipped to
+    /// it as the screen was. nil: nowhere but the screen's edges (a record from before it was kept).
+    public var inkArea: PixelRect?
 
     public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int,
-                settings: CaptureSettings = CaptureSettings()) {
+                settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil) {
         self.id = id
         self.signature = signature
         self.startedAt = startedAt
@@ -81,6 +84,7 @@ public struct SignatureRecord: Equatable, Sendable {
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
         self.settings = settings
+        self.inkArea = inkArea
     }
 
     /// The time of the first sample, which every format measures from.

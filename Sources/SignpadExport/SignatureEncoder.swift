@@ -18,7 +18,7 @@ public enum SignatureEncoder {
     /// Files in the order they must appear: the metadata last, so a reader that sees it sees all.
     public static func files(for record: SignatureRecord, options: ExportOptions) throws -> [(name: String, bytes: [UInt8])] {
         var files: [(name: String, bytes: [UInt8])] = []
-        let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
+        let image = SignatureImage(record.signature, pen: record.settings.pen, options: options, inkArea: record.inkArea)
         let ink = record.settings.inkColor
         for format in options.formats {
             let name = "\(record.id).\(format.rawValue)"

@@ -10,21 +10,44 @@ public struct SignatureImage {
     public let scale: Double
     public let pieces: [[InkPiece]]
     public let pen: SmootherOptions
+    /// Where ink may be, in the image's pixels: the screen's ink area, moved and scaled as the
+    /// strokes are; the whole image when the record has none.
+    public let clip: PixelRect
 
-    public init(_ signature: Signature, pen screenPen: SmootherOptions, options: ExportOptions) {
+    /// `inkArea` in screen pixels (`SignatureRecord.inkArea`): ink outside it, clipped on the
+    /// screen, is clipped here too, so the image is what the customer saw.
+    public init(_ signature: Signature, pen screenPen: SmootherOptions, options: ExportOptions, inkArea: PixelRect? = nil) {
         let pen = screenPen.scaled(options.scale)
-        let pad = screenPen.maxWidth / 2 + 1 + Double(options.margin) / options.scale
+        // The ink's extent (the samples and half the widest pen, and a pixel of antialiasing),
+        // within the ink area, then the margin around it.
+        let inkPad = screenPen.maxWidth / 2 + 1
         let bounds = signature.bounds ?? (Point(0, 0), Point(0, 0))
-        offset = Point(pad - bounds.min.x, pad - bounds.min.y)
+        var low = Point(bounds.min.x - inkPad, bounds.min.y - inkPad), high = Point(bounds.max.x + inkPad, bounds.max.y + inkPad)
+        if let inkArea {
+            low = Point(max(low.x, Double(inkArea.minX)), max(low.y, Double(inkArea.minY)))
+            high = Point(max(min(high.x, Double(inkArea.maxX)), low.x), max(min(high.y, Double(inkArea.maxY)), low.y))
+        }
+        let margin = Double(options.margin) / options.scale
+        offset = Point(margin - low.x, margin - low.y)
         scale = options.scale
-        width = max(Int(((bounds.max.x - bounds.min.x + 2 * pad) * scale).rounded(.up)), 1)
-        height = max(Int(((bounds.max.y - bounds.min.y + 2 * pad) * scale).rounded(.up)), 1)
+        width = max(Int(((high.x - low.x + 2 * margin) * scale).rounded(.up)), 1)
+        height = max(Int(((high.y - low.y + 2 * margin) * scale).rounded(.up)), 1)
         self.pen = pen
         pieces = signature.transformed(offset: offset, scale: scale).pieces(options: pen)
+        let whole = PixelRect(minX: 0, minY: 0, maxX: width, maxY: height)
+        if let area = inkArea {
+            let shift = offset, factor = scale
+            func place(_ v: Int, _ by: Double) -> Int { Int(((Double(v) + by) * factor).rounded()) }
+            clip = PixelRect(minX: place(area.minX, shift.x), minY: place(area.minY, shift.y),
+                             maxX: place(area.maxX, shift.x), maxY: place(area.maxY, shift.y)).intersection(whole)
+        } else {
+            clip = whole
+        }
     }
 
     public func render(background: UInt32, ink: UInt32) -> InkRenderer {
         var renderer = InkRenderer(width: width, height: height, backgroundColor: background, inkColor: ink)
+        renderer.clip = clip
         var dirty = DirtyRegion()
         for stroke in pieces { for piece in stroke { renderer.drawDry(piece, dirty: &dirty) } }
         return renderer

@@ -16,7 +16,10 @@ public enum SVGEncoder {
         if !lines.isEmpty { out += "<desc>\(FileText.xmlEscaped(lines.joined(separator: "\n")))</desc>\n" }
         if !transparent { out += "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n" }
         let color = XRGB.hex(ink)
-        out += "<g fill=\"none\" stroke=\"\(color)\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
+        // The screen's ink area: ink beyond it was clipped on the screen, and is here.
+        let c = image.clip
+        out += "<clipPath id=\"ink-area\"><rect x=\"\(c.minX)\" y=\"\(c.minY)\" width=\"\(c.maxX - c.minX)\" height=\"\(c.maxY - c.minY)\"/></clipPath>\n"
+        out += "<g clip-path=\"url(#ink-area)\" fill=\"none\" stroke=\"\(color)\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n"
         for stroke in image.pieces {
             for piece in stroke {
                 switch piece {

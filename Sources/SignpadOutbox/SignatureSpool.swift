@@ -88,6 +88,8 @@ private struct SpooledSignature: Codable {
     /// "#RRGGBB".
     var inkColor: String?
     var pen: SpooledPen?
+    /// The screen's ink area as [minX, minY, maxX, maxY]; absent in files from before it was kept.
+    var inkArea: [Int]?
 
     /// A `SmootherOptions`, named as the configuration names its keys.
     struct SpooledPen: Codable {
@@ -138,6 +140,7 @@ private struct SpooledSignature: Codable {
         kiosk = record.settings.kiosk
         inkColor = XRGB.hex(record.settings.inkColor)
         pen = SpooledPen(record.settings.pen)
+        inkArea = record.inkArea.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }
     }
 
     func encoded() throws -> [UInt8] {
@@ -205,12 +208,20 @@ private struct SpooledSignature: Codable {
             kept.inkColor = color
         }
         if let pen { kept.pen = try pen.options(path: path) }
+        var area: PixelRect?
+        if let inkArea {
+            guard inkArea.count == 4, 0 <= inkArea[0], inkArea[0] < inkArea[2], inkArea[2] <= screenWidth,
+                  0 <= inkArea[1], inkArea[1] < inkArea[3], inkArea[3] <= screenHeight else {
+                throw SpoolError(path: path, reason: "inkArea: expected [minX, minY, maxX, maxY] of a rectangle on the \(screenWidth)x\(screenHeight) screen, found \(inkArea)")
+            }
+            area = PixelRect(minX: inkArea[0], minY: inkArea[1], maxX: inkArea[2], maxY: inkArea[3])
+        }
         // Nothing the customer drew: exported, it would be a blank signature under their name.
         guard !strokes.isEmpty else { throw SpoolError(path: path, reason: "expected at least one stroke, found none") }
         let signature = Signature(strokes: strokes.map { stroke in
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })
         return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
-                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept)
+                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept, inkArea: area)
     }
 }

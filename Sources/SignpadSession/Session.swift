@@ -251,7 +251,8 @@ public final class Session: InputSink {
         return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
-                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings)
+                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
+                               inkArea: renderer.clip)
     }
 
     private func repaintChrome(whole: Bool = false) {

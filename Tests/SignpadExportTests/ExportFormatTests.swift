@@ -80,6 +80,39 @@ import Testing
         #expect(Double(unmatched) / Double(inkPixels) < 0.01, "\(unmatched) of \(inkPixels) ink pixels have no SVG ink near them")
     }
 
+    /// A stroke that left the signature box was clipped on the screen, but the images drew it on
+    /// across the buttons. Both images (the PNG read by Python's zlib, the SVG drawn by
+    /// rsvg-convert) now hold ink only inside the screen's ink area, as the customer saw it.
+    @Test(.enabled(if: toolExists("rsvg-convert"), "skipped: rsvg-convert is not installed (scripts/install-deps installs it)"))
+    func theImagesAreClippedAsTheScreenWas() throws {
+        var record = sampleRecord()
+        // The first stroke runs on to x = 305 and the dot is at x = 320: past the area's edge.
+        record.inkArea = PixelRect(minX: 90, minY: 100, maxX: 250, maxY: 300)
+        let options = ExportOptions(formats: [.png, .svg], margin: 8, scale: 2)
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for file in try SignatureEncoder.files(for: record, options: options) {
+            try Data(file.bytes).write(to: URL(fileURLWithPath: "\(dir)/\(file.name)"))
+        }
+        let conversion = try run("rsvg-convert", ["-o", dir + "/svg.png", "\(dir)/\(record.id).svg"])
+        #expect(conversion.status == 0, "\(conversion.output)")
+        let clip = SignatureImage(record.signature, pen: record.settings.pen, options: options, inkArea: record.inkArea).clip
+        for (name, path) in [("PNG", "\(dir)/\(record.id).png"), ("SVG", dir + "/svg.png")] {
+            let image = try PNGReader.rgb(path)
+            var inside = 0, outside = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width where image.pixel(x, y) & 0xFF < 200 {
+                    if (clip.minX..<clip.maxX).contains(x) && (clip.minY..<clip.maxY).contains(y) { inside += 1 } else { outside += 1 }
+                }
+            }
+            #expect(inside > 500, "\(name): the ink inside the area is there")
+            #expect(outside == 0, "\(name): \(outside) ink pixels outside the screen's ink area \(clip)")
+        }
+        let unclipped = SignatureImage(record.signature, pen: record.settings.pen, options: options)
+        #expect(unclipped.width > clip.maxX + 16, "without the area the image reaches the dot at x = 320")
+    }
+
     @Test func inkmlRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
         let text = InkMLEncoder.encode(record)

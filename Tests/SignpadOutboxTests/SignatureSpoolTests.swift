@@ -13,6 +13,8 @@ import Testing
         var record = sampleRecord()
         // Times and positions no short decimal holds, and both with and without pressure.
         record.signature.strokes[1][3] = Sample(Point(1.0 / 3, 2.0 / 7), time: 12_345.000_000_123, pressure: nil)
+        // The ink area comes back too, so the images clip as the live ones did.
+        record.inkArea = PixelRect(minX: 90, minY: 100, maxX: 250, maxY: 300)
         try spool.keep(record)
         let (records, problems) = try spool.recover(olderFilesAs: CaptureSettings())
         #expect(problems.isEmpty)
@@ -67,6 +69,8 @@ import Testing
         // A screen no panel has: its samples' extent would be an image of gigabytes, at every start.
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":32768,\"screenHeight\":32768,\"strokes\":[[[0,0,0],[32768,32768,0]]]}", "expected a screen from 1x1 to 8192x4608 (either way up), found 32768x32768"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":8192,\"screenHeight\":8192,\"strokes\":[[[0,0,0]]]}", "expected a screen from 1x1 to 8192x4608 (either way up), found 8192x8192"),
+        // An ink area off the screen would clip the images to nothing, or to more than was shown.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]],\"inkArea\":[0,0,900,10]}", "inkArea: expected [minX, minY, maxX, maxY] of a rectangle on the 800x480 screen, found [0, 0, 900, 10]"),
         // No stroke: exported, a blank signature under the customer's name.
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[]}", "expected at least one stroke, found none"),
         // Times no export can write (milliseconds overflow to infinity, which JSON cannot hold):
