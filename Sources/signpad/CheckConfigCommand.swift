@@ -8,6 +8,7 @@ import SignpadEvdev
 import SignpadInk
 import SignpadInput
 import SignpadOutbox
+import SignpadText
 import SignpadSession
 
 struct CheckConfig: ParsableCommand {
@@ -17,6 +18,14 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         let config = try ConfigOptions.parse(["--config", file] + overrides.flatMap { ["--set", $0] }).load(defaultToSystemFile: false)
+        // What `run` refuses at start is refused here, with the same status: a background image
+        // that does not load would stop the kiosk.
+        if let path = config.backgroundImage {
+            do { _ = try ChromePainter.loadPNG(path) } catch {
+                FileHandle.standardError.write(Data("Error: \(file): kiosk.background_image: \(error)\n".utf8))
+                throw ExitCode(Config.unusableExitStatus)
+            }
+        }
         print(config.effectiveTOML, terminator: "")
         for problem in config.fontProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
         // The unit runs signpad as this user; a drop-in's SupplementaryGroups= may add the group, which /etc/group does not show.

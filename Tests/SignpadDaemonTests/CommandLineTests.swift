@@ -20,4 +20,20 @@ import Testing
         #expect(result.status == 64, "\(result.output)")
         #expect(result.output.contains("Error: \(expected)"), "\(result.output)")
     }
+
+    /// check-config reads a file as `run` does: a background image that does not load stops
+    /// the kiosk at start with status 78, and so it fails the check with that status.
+    @Test func checkConfigRefusesABackgroundImageThatDoesNotLoad() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: dir + "/brand.png", contents: Data("not a png".utf8))
+        for (image, reason) in [(dir + "/missing.png", "not a readable PNG"), (dir + "/brand.png", "not a PNG file")] {
+            let file = dir + "/kiosk.toml"
+            try "[kiosk]\nbackground_image = \"\(image)\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try run(Self.signpad, ["check-config", file])
+            #expect(result.status == 78, "\(result.output)")
+            #expect(result.output.contains("Error: \(file): kiosk.background_image: \(image): \(reason)"), "\(result.output)")
+        }
+    }
 }
