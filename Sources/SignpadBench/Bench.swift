@@ -225,15 +225,16 @@ public struct BenchReport: Codable, Sendable {
     public var recording: String
     public var screen: String
     public var strategies: [Bench.Row]
-    /// Mean heap allocations per raw input event on the live path; nil when not counted.
+    /// Mean heap allocations per raw input event on the live path (`allocations.mean`, at the top
+    /// for whoever reads only that); nil when not counted.
     public var allocationsPerEvent: Double?
     public var allocations: LivePathAllocations?
 
-    public init(recording: String, screen: String, strategies: [Bench.Row], allocationsPerEvent: Double?, allocations: LivePathAllocations?) {
+    public init(recording: String, screen: String, strategies: [Bench.Row], allocations: LivePathAllocations?) {
         self.recording = recording
         self.screen = screen
         self.strategies = strategies
-        self.allocationsPerEvent = allocationsPerEvent
+        allocationsPerEvent = allocations?.mean
         self.allocations = allocations
     }
 

@@ -60,21 +60,12 @@ public struct InputPipeline: Sendable {
         return devices.count - 1
     }
 
-    /// Whether a pen is in proximity, held or lying still.
-    public var penNear: Bool { arbiter.penNear }
-
     /// One event of device `index`; the stroke events it completes go to `sink`.
     public mutating func feed(_ event: InputEvent, from index: Int, now: Double, into sink: some InputSink) {
         typealias C = EventCode
         let path = devices[index].path
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
-        // Swapped out, not copied: a copy would share the buffer and the next append would allocate.
-        var frame: [StrokeEvent] = []
-        swap(&frame, &emitted)
-        defer { swap(&frame, &emitted) }
-        frame.removeAll(keepingCapacity: true)
-        devices[index].decoder.feed(event) { frame.append($0) }
-        for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+        decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
         if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
         if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
@@ -84,46 +75,60 @@ public struct InputPipeline: Sendable {
         }
     }
 
+    /// Runs `step` on device `index`'s decoder and routes the stroke events it emits. They are
+    /// collected in `emitted`, swapped out and back rather than copied: a copy would share the
+    /// buffer, and the next append would allocate.
+    private mutating func decode(_ index: Int, now: Double, into sink: some InputSink,
+                                 _ step: (inout TouchDecoder, (StrokeEvent) -> Void) -> Void) {
+        var frame: [StrokeEvent] = []
+        swap(&frame, &emitted)
+        defer { swap(&frame, &emitted) }
+        frame.removeAll(keepingCapacity: true)
+        step(&devices[index].decoder) { frame.append($0) }
+        for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+    }
+
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {
-        let device = devices[index]
-        switch arbiter.route(stroke, from: device.path, kind: device.kind, now: now) {
+        // The fields, not the device: a copy of it would retain every array of its decoder.
+        let path = devices[index].path, name = devices[index].name, kind = devices[index].kind
+        switch arbiter.route(stroke, from: path, kind: kind, now: now) {
         case .drop:
             return
         case .withdrawOwnerThenPass:
-            sink.inputNotice(.penTookBackTouch(path: device.path, landed: true), now: now)
-            sink.handle(.withdraw, device: device.name, now: now)
+            sink.inputNotice(.penTookBackTouch(path: path, landed: true), now: now)
+            sink.handle(.withdraw, device: name, now: now)
         case .pass:
             switch stroke {
-            case .down: notePutDownPen(touchOn: device, now: now, into: sink)
-            case .withdraw: sink.inputNotice(.touchTakenBack(path: device.path), now: now)
+            case .down: notePutDownPen(touchOn: path, kind: kind, now: now, into: sink)
+            case .withdraw: sink.inputNotice(.touchTakenBack(path: path), now: now)
             case .move, .up, .cancel: break
             }
         }
-        sink.handle(stroke, device: device.name, now: now)
+        sink.handle(stroke, device: name, now: now)
     }
 
     /// Tells, once until the pen is used or gone, that touches draw beside a pen put down.
-    private mutating func notePutDownPen(touchOn device: Device, now: Double, into sink: some InputSink) {
-        guard device.kind != .pen && arbiter.penNear else {
+    private mutating func notePutDownPen(touchOn path: String, kind: DeviceKind, now: Double, into sink: some InputSink) {
+        guard kind != .pen && arbiter.penNear else {
             putDownPenTold = false
             return
         }
         guard !putDownPenTold else { return }
         putDownPenTold = true
-        sink.inputNotice(.touchBesidePutDownPen(path: device.path), now: now)
+        sink.inputNotice(.touchBesidePutDownPen(path: path), now: now)
     }
 
     /// The kiosk gave up the touch down now (`KioskEffect.letGoOfTouch`): its device stops
     /// following that contact, and the paper is free for the next one to land.
     public mutating func letGoOfTouch(now: Double, into sink: some InputSink) {
-        guard let owner = arbiter.letGo(), let index = devices.firstIndex(where: { $0.path == owner }) else { return }
+        guard let owner = arbiter.letGo(), let index = index(of: owner) else { return }
         devices[index].decoder.letGoOfContacts()
         sink.inputNotice(.touchLetGo(path: owner), now: now)
     }
 
     /// Device `path` is gone (closed or unplugged): a stroke of its in progress ends at its last sample.
     public mutating func remove(_ path: String, now: Double, into sink: some InputSink) {
-        guard let index = devices.firstIndex(where: { $0.path == path }) else { return }
+        guard let index = index(of: path) else { return }
         let name = devices[index].name
         devices.remove(at: index)
         if arbiter.remove(path, now: now) { sink.handle(.cancel, device: name, now: now) }
@@ -131,12 +136,7 @@ public struct InputPipeline: Sendable {
 
     /// Ends what is in progress on device `index`, as at the end of a recording.
     public mutating func finish(_ index: Int, now: Double, into sink: some InputSink) {
-        var frame: [StrokeEvent] = []
-        swap(&frame, &emitted)
-        defer { swap(&frame, &emitted) }
-        frame.removeAll(keepingCapacity: true)
-        devices[index].decoder.cancel { frame.append($0) }
-        for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+        decode(index, now: now, into: sink) { decoder, emit in decoder.cancel(emit: emit) }
     }
 
     /// Forgets every device, with the display they map to gone: nothing is drawn.

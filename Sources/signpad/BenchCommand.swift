@@ -40,7 +40,7 @@ struct Bench: ParsableCommand {
             }
             let (w, h) = try parseScreen(screen ?? "1920x1080")
             let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: counter)
-            let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocationsPerEvent: figures.mean, allocations: figures)
+            let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocations: figures)
             try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
             return
         }
@@ -70,7 +70,7 @@ struct Bench: ParsableCommand {
         }
         let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: $0) }
         if json {
-            let report = BenchReport(recording: recording, screen: name, strategies: rows, allocationsPerEvent: counted?.mean,
+            let report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)
             print(try report.json())
         } else {
