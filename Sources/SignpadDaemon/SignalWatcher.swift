@@ -26,6 +26,13 @@ public final class SignalWatcher {
             }
             sigaction(s, &action, nil)
         }
+        // A mask inherited blocked (from a test runner or a supervisor that forgot to reset it)
+        // would leave the handlers unreached and signpad deaf to SIGTERM. Threads started after
+        // this (the exporter's) take the mask of this one.
+        var watched = sigset_t()
+        sigemptyset(&watched)
+        for s in signals { sigaddset(&watched, s) }
+        pthread_sigmask(SIG_UNBLOCK, &watched, nil)
     }
 
     func take() -> Int32? {
