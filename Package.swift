@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // Counts heap allocations for `signpad bench`, preloaded (never linked into signpad).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
         .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
         // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
-        .target(name: "SignpadOutbox", dependencies: ["SignpadInk", "SignpadExport"]),
+        .target(name: "SignpadOutbox", dependencies: ["SignpadInk", "SignpadExport", "SignpadCrypto"]),
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
         .target(name: "SignpadSession", dependencies: [
             "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
@@ -51,10 +52,19 @@ let package = Package(
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
 
+        // The point of sale's way in: Varlink on a Unix socket, framed and served without blocking.
+        .target(name: "SignpadVarlink", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+
+        // The point of sale's API: org.signpad.Kiosk on the control socket, and the results it keeps.
+        .target(name: "SignpadControl", dependencies: [
+            "SignpadVarlink", "SignpadSession", "SignpadKiosk", "SignpadExport", "SignpadOutbox",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
             "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
-            "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd",
+            "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The command line, one file per command.

@@ -58,7 +58,7 @@ struct FuzzedSession {
             case .save(_, let exportID):
                 saves += 1
                 apply(kiosk.exportFinished(exportID, error: saves % 2 == 0 ? "the folder failed" : nil, now: now), now: now)
-            case .repaintChrome, .sleep, .letGoOfTouch, .flickerHeld:
+            case .repaintChrome, .sleep, .letGoOfTouch, .flickerHeld, .layoutChanged, .requestProgress, .requestEnded:
                 break
             }
         }

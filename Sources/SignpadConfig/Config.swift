@@ -25,6 +25,12 @@ public struct Config: Sendable {
     /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
     public var spoolDirectory: String? = "/var/lib/signpad/spool"
     public var logLevel = "info"
+    /// The point of sale's Varlink socket; nil: no API.
+    public var controlSocket: String? = "/run/signpad/control.sock"
+    /// The group whose members may connect to it; nil: the signpad user's own.
+    public var controlGroup: String? = "signpad-pos"
+    /// Where the results of the last requests are kept across restarts, for `GetResult`.
+    public var requestResults = "/var/lib/signpad/requests.json"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
     /// Where it came from, for the log: the file (or "(defaults)") and how many --set overrode it.
@@ -43,7 +49,7 @@ public struct Config: Sendable {
     public var labelsByKey: [(key: String, text: String)] {
         [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
          ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
-         ("kiosk.save_failed", labels.saveFailed)]
+         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.idle_text", labels.idle)]
     }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
@@ -125,6 +131,12 @@ public struct Config: Sendable {
         rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength, in: 0..., "a length ≥ 0 (px)")
         rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent, in: 0..., "a length ≥ 0 (px)")
         rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
+        let modeName = try r.string("kiosk.mode", default: KioskMode.walkUp.rawValue)
+        guard let kioskMode = KioskMode(rawValue: modeName) else { throw r.error("kiosk.mode", "expected \"walk-up\" or \"requested\", got \"\(modeName)\"") }
+        rules.mode = kioskMode
+        labels.decline = try r.optionalString("kiosk.decline_label", default: "") ?? ""
+        rules.offersDecline = !labels.decline.isEmpty
+        labels.idle = try r.string("kiosk.idle_text", default: labels.idle)
 
         exportDirectory = try r.string("export.directory", default: exportDirectory)
         // A relative folder would be relative to wherever the daemon was started (/ under systemd).
@@ -162,6 +174,15 @@ public struct Config: Sendable {
         if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }
+
+        controlSocket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
+        if let socket = controlSocket, !socket.hasPrefix("/") {
+            throw r.error("control.socket", "expected an absolute path (starting with /), or \"\" for no point-of-sale API, got \"\(socket)\"")
+        }
+        // Its group is looked up when the socket is made: the package creates it, a build tree has none.
+        controlGroup = try r.optionalString("control.group", default: "signpad-pos")
+        requestResults = try r.string("control.results", default: requestResults)
+        guard requestResults.hasPrefix("/") else { throw r.error("control.results", "expected an absolute path (starting with /), got \"\(requestResults)\"") }
 
         logLevel = try r.string("daemon.log_level", default: "info")
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {

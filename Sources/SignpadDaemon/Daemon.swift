@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SignpadConfig
+import SignpadControl
 import SignpadDRM
 import SignpadExport
 import SignpadInk
@@ -10,6 +11,7 @@ import SignpadOutbox
 import SignpadSession
 import SignpadSystemd
 import SignpadText
+import SignpadVarlink
 
 /// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
 public final class Daemon {
@@ -39,11 +41,32 @@ public final class Daemon {
     var nextDeviceCheck = 0.0
     var nodesLookedAt: [String] = []
     var retryFailedAt = Double.infinity
+    /// Instead of the panel and its devices: a screen in memory, and a recording for input.
+    let offscreen: Offscreen?
+    /// The point of sale's API; nil without `control.socket`.
+    var control: ControlService?
 
-    public init(config: Config, logger: Logger, loadConfig: @escaping () throws -> Config) {
+    /// A daemon without devices, for tests and demos: the recording is played each time a request
+    /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
+    public struct Offscreen {
+        public var width: Int
+        public var height: Int
+        public var recording: EvemuRecording
+        public var confirmAtEnd: Bool
+
+        public init(width: Int, height: Int, recording: EvemuRecording, confirmAtEnd: Bool) {
+            self.width = width
+            self.height = height
+            self.recording = recording
+            self.confirmAtEnd = confirmAtEnd
+        }
+    }
+
+    public init(config: Config, logger: Logger, offscreen: Offscreen? = nil, loadConfig: @escaping () throws -> Config) {
         self.config = config
         self.loadConfig = loadConfig
         self.logger = logger
+        self.offscreen = offscreen
     }
 
     /// Whether an error that ended the daemon is its configuration not fitting this kiosk: a
@@ -57,7 +80,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenSizeError, is ExportGroupError: return true
+        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError: return true
         default: return false
         }
     }
@@ -82,6 +105,14 @@ public final class Daemon {
         exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
+        control = try makeControl()
+        defer { control?.detach(reason: "signpad stopped") }
+        if let offscreen {
+            let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
+            let exit = try serve(display, exporter: exporter, service: service, signals: signals) ?? .stopped
+            if exit == .stopped { finishExports(exporter, lastFailure: nil) }
+            return exit
+        }
         var lost = false
         while true {
             let display: DRMDisplay
@@ -99,11 +130,20 @@ public final class Daemon {
 
     /// The kiosk on one display, until a signal ends it (its `Exit`) or the display goes away (nil:
     /// the caller waits for one again; the exporter and its spool go on meanwhile).
-    func serve(_ display: DRMDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
+    func serve(_ display: some DaemonDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
         defer { display.close() }
         let session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { [logger] in logger.info("\($0)") }
-        openInputs(session: session, now: Self.monotonic())
-        let shown = "\(display.connectorName) \(display.modeName)"
+        let playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
+        if playback == nil { openInputs(session: session, now: Self.monotonic()) }
+        if config.rules.mode == .walkUp { playback?.start(now: Self.monotonic()) }
+        var playedFor = session.request?.id
+        let shown = display.shownName
+        control?.attach(session)
+        control?.status = { [unowned self] in controlStatus(shown, session: session, exporter: exporter) }
+        control?.notReady = { [unowned self] in
+            playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
+        }
+        defer { control?.attach(nil) }
         var status = serviceStatus(shown, session: session, exporter: exporter)
         service.ready(status: status.line)
         logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
@@ -116,13 +156,19 @@ public final class Daemon {
                 service.watchdog()
                 nextWatchdog = now + interval
             }
-            if inputs.isEmpty && now >= nextRescan { openInputs(session: session, now: now) }
-            if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: session, now: now) }
+            if playback == nil {
+                if inputs.isEmpty && now >= nextRescan { openInputs(session: session, now: now) }
+                if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: session, now: now) }
+            }
             var deadline = min(session.nextDeadline, now + 1)
             if service.watchdogInterval != nil { deadline = min(deadline, nextWatchdog) }
-            if inputs.isEmpty { deadline = min(deadline, nextRescan) }
+            if playback == nil && inputs.isEmpty { deadline = min(deadline, nextRescan) }
+            if let playback { deadline = min(deadline, playback.nextDeadline) }
+            if let server = control?.server { deadline = min(deadline, server.nextDeadline(now: now)) }
             var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
+            control?.server.descriptors(into: &fds)
+            let firstInput = fds.count
             for input in inputs { fds.append(pollfd(fd: input.device.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout = Int32(max(0, min((deadline - now) * 1000, 1000)).rounded(.up))
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
@@ -138,8 +184,15 @@ public final class Daemon {
             }
             // Read in the order polled: a device closed while reading leaves the others' indices alone.
             let polled = inputs
-            for (index, input) in polled.enumerated() where fds[index + 2].revents != 0 {
-                readInput(input, session: session, hangup: fds[index + 2].revents & Int16(POLLHUP | POLLERR) != 0)
+            for (index, input) in polled.enumerated() where fds[firstInput + index].revents != 0 {
+                readInput(input, session: session, hangup: fds[firstInput + index].revents & Int16(POLLHUP | POLLERR) != 0)
+            }
+            if let control { control.handle(control.server.handle(Array(fds[2..<firstInput]), now: Self.monotonic()), now: Self.monotonic()) }
+            if let playback {
+                // Each request shown gets the recording from its start.
+                if let id = session.request?.id, id != playedFor { playback.start(now: Self.monotonic()) }
+                playedFor = session.request?.id
+                playback.play(until: Self.monotonic(), into: session)
             }
             session.tick(now: Self.monotonic())
             if Self.monotonic() >= nextPresenceCheck {
@@ -151,8 +204,9 @@ public final class Daemon {
                     service.status(status.line)
                 }
             }
-            if let loss = display.loss {
+            if let loss = display.lossReason {
                 logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
+                control?.detach(reason: "the display was lost: \(loss)")
                 // Their decoders map touches to this display's size.
                 closeInputs(session: session)
                 report(session: session, display: display)
@@ -174,6 +228,7 @@ public final class Daemon {
         } else {
             service.stopping()
         }
+        control?.detach(reason: "signpad stopped (\(exit == .reload ? "reloading its configuration" : "a signal")) during the request")
         if exit == .stopped { finishExports(exporter, lastFailure: session.lastFailure) }
         session.tick(now: Self.monotonic())
         session.blank()
@@ -234,10 +289,15 @@ public final class Daemon {
                 }
                 let deadline = service.watchdogInterval == nil ? retry : min(retry, nextWatchdog)
                 var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
-                let timeout = Int32(max(0, (deadline - now) * 1000).rounded(.up))
+                control?.server.descriptors(into: &fds)
+                let controlDeadline = control?.server.nextDeadline(now: now) ?? .infinity
+                let timeout = Int32(max(0, (min(deadline, controlDeadline) - now) * 1000).rounded(.up))
                 if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
                     throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
                 }
+                // Answered meanwhile: a request is NotReady, the status says what is awaited.
+                control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
+                if let control { control.handle(control.server.handle(Array(fds[2...]), now: Self.monotonic()), now: Self.monotonic()) }
                 if fds[1].revents != 0 {
                     for result in exporter.results() {
                         for line in journal.lines(for: result, now: Self.monotonic()) {
@@ -263,6 +323,47 @@ public final class Daemon {
         }
     }
 
+    /// The control socket and its service, if `control.socket` is set.
+    func makeControl() throws -> ControlService? {
+        guard let path = config.controlSocket else { return nil }
+        var groupID: gid_t?
+        if let group = config.controlGroup {
+            guard let entry = getgrnam(group) else {
+                throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
+            }
+            groupID = entry.pointee.gr_gid
+        }
+        let server: VarlinkServer
+        do {
+            server = try VarlinkServer(path: path, mode: 0o660, groupID: groupID, interfaces: [KioskInterface.varlink], vendor: "signpad",
+                                       product: "signpad kiosk signature pad", version: SignpadVersion.current, url: "https://github.com/signpad/signpad")
+        } catch {
+            throw ControlSocketError(description: "\(error)")
+        }
+        let now = Date().timeIntervalSince1970
+        let results: RequestResults
+        do {
+            results = try RequestResults(path: config.requestResults, now: now)
+        } catch {
+            logger.error("request results not read; starting with none", metadata: ["path": "\(config.requestResults)", "reason": "\(error.reason)"])
+            results = RequestResults(emptyAt: config.requestResults)
+        }
+        logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.controlGroup ?? "(signpad's own)")"])
+        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png), logger: logger)
+    }
+
+    /// `GetStatus`: what `systemctl status` says, as data.
+    func controlStatus(_ shown: String?, session: Session?, exporter: Exporter) -> [String: JSONValue] {
+        var status: [String: JSONValue] = [
+            "kiosk": .string(config.kioskName), "mode": .string(config.rules.mode == .walkUp ? "walkUp" : "requested"),
+            "inputs": .array(offscreen.map { [.string("recording \($0.recording.device.name)")] } ?? inputs.map { .string("\($0.path) \"\($0.name)\"") }),
+            "exportFolder": .string(config.exportDirectory), "unwritten": .number(Double(exporter.pending)),
+        ]
+        if let shown { status["display"] = .string(shown) }
+        if let failure = session?.lastFailure, exporter.pending > 0 { status["exportFailing"] = .string(failure) }
+        return status
+    }
+
     func openDisplay() -> Result<DRMDisplay, DisplayError> {
         Result { () throws(DisplayError) in try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") } }
     }
@@ -286,7 +387,7 @@ public final class Daemon {
 
     /// SIGHUP: reload at once if nobody is at the pad, else once the customer is done. A memory-only
     /// signature (the spool failed too) also holds the reload back until it is written.
-    func requestReload(session: Session, display: DRMDisplay, exporter: Exporter) {
+    func requestReload(session: Session, display: any DaemonDisplay, exporter: Exporter) {
         let inMemory = exporter.pendingOutsideSpool
         let waitFor = !session.kiosk.isBetweenCustomers ? "; reloading once nobody is at the pad"
             : inMemory > 0 ? "; reloading once the \(inMemory) signature(s) held in memory only are written" : ""
@@ -298,7 +399,7 @@ public final class Daemon {
     /// also be able to start on it: a connector or mode the panel does not have, a mode too
     /// small for the kiosk, or a background image that does not load would fail the new start
     /// and leave the kiosk dark.
-    func configurationLoads(then message: String, shown display: DRMDisplay? = nil) -> Bool {
+    func configurationLoads(then message: String, shown display: (any DaemonDisplay)? = nil) -> Bool {
         do {
             let next = try loadConfig()
             if let display {
@@ -338,16 +439,21 @@ public final class Daemon {
         }
     }
 
-    func report(session: Session, display: DRMDisplay) {
+    func report(session: Session, display: some DaemonDisplay) {
         let frame = Double(display.scanout.width * display.scanout.height * 4)
         let perEvent = Double(session.inkBytes) / Double(max(session.inkEvents, 1))
         if latencies.total == 0 {
             logger.notice("latency: no ink events")
         } else {
             let p50 = Int(latencies.quantile(0.5)), p99 = Int(latencies.quantile(0.99))
-            logger.notice("latency event→DirtyFB: n=\(latencies.total) p50=\(p50) µs p99=\(p99) µs (±9%); flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.dirtyFB.rawValue)")
+            logger.notice("latency event→DirtyFB: n=\(latencies.total) p50=\(p50) µs p99=\(p99) µs (±9%); flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.flushDescription)")
         }
     }
+}
+
+/// The control socket cannot be made as configured: a misconfiguration, which a restart would meet again.
+public struct ControlSocketError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 public struct DaemonError: Error, CustomStringConvertible {

@@ -59,6 +59,35 @@ public struct CaptureSettings: Equatable, Sendable {
 }
 
 /// One confirmed signature with what is known about its capture.
+/// What a point of sale asked the customer to sign, as the record keeps it: the exact text
+/// shown, and what it said of the signer, the reason and the document.
+public struct SignatureRequest: Codable, Equatable, Sendable {
+    public var reference: String
+    public var title: String?
+    public var lines: [String]
+    public var signer: String?
+    public var reason: String?
+    /// The SHA-256 of the document signed, 64 lowercase hex digits.
+    public var documentSha256: String?
+
+    public init(reference: String, title: String? = nil, lines: [String] = [], signer: String? = nil, reason: String? = nil, documentSha256: String? = nil) {
+        self.reference = reference
+        self.title = title
+        self.lines = lines
+        self.signer = signer
+        self.reason = reason
+        self.documentSha256 = documentSha256
+    }
+
+    /// The reference as the start of a file name on any file system: letters, digits, `.`, `-`
+    /// and `_` kept, anything else `_`, and no leading dot.
+    public var fileNamePrefix: String {
+        var safe = String(reference.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) ? Character($0) : "_" })
+        if safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
+        return safe
+    }
+}
+
 public struct SignatureRecord: Equatable, Sendable {
     /// The basename of its files, e.g. 20261121T170502Z-<uuid>.
     public var id: String
@@ -73,9 +102,12 @@ public struct SignatureRecord: Equatable, Sendable {
     /// Where the screen drew ink (the signature box, less its border): the images are clipped to
     /// it as the screen was. nil: nowhere but the screen's edges (a record from before it was kept).
     public var inkArea: PixelRect?
+    /// The point of sale's request it answers; nil: signed at the pad unasked.
+    public var request: SignatureRequest?
 
     public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int,
-                settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil) {
+                settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil, request: SignatureRequest? = nil) {
+        self.request = request
         self.id = id
         self.signature = signature
         self.startedAt = startedAt

@@ -12,7 +12,16 @@ public enum SignatureEncoder {
     /// says what it is: PNG's registered keywords where one fits (Title, Creation Time, Source:
     /// the device), and Kiosk.
     static func imageText(_ record: SignatureRecord) -> [(keyword: String, value: String)] {
-        [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", record.settings.kiosk)]
+        var text = [("Title", record.id), ("Creation Time", ISO8601.string(record.startedAt)), ("Source", record.device), ("Kiosk", record.settings.kiosk)]
+        if let request = record.request {
+            text.append(("Reference", request.reference))
+            if let title = request.title { text.append(("Shown", ([title] + request.lines).joined(separator: "\n"))) }
+            else if !request.lines.isEmpty { text.append(("Shown", request.lines.joined(separator: "\n"))) }
+            if let signer = request.signer { text.append(("Author", signer)) }
+            if let reason = request.reason { text.append(("Reason", reason)) }
+            if let hash = request.documentSha256 { text.append(("Document SHA-256", hash)) }
+        }
+        return text
     }
 
     /// Files in the order they must appear: the metadata last, so a reader that sees it sees all.
@@ -33,7 +42,8 @@ public enum SignatureEncoder {
             id: record.id, kiosk: record.settings.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
             device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
             strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
-            files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }))
+            files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }),
+            request: record.request)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         files.append(("\(record.id).meta.json", Array(try encoder.encode(metadata))))

@@ -150,8 +150,8 @@ public enum SignaturePadJSON {
     }
 }
 
-enum ISO8601 {
-    static func string(_ seconds: Double) -> String {
+public enum ISO8601 {
+    public static func string(_ seconds: Double) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
@@ -186,4 +186,6 @@ public struct SignatureMetadata: Codable, Equatable {
     public var strokes: Int
     public var samples: Int
     public var files: [String: FileEntry]
+    /// The point of sale's request, when it asked for this signature.
+    public var request: SignatureRequest?
 }

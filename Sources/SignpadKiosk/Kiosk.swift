@@ -34,6 +34,10 @@ public struct KioskRules: Equatable, Sendable {
     public var eraser = StrokeEraser()
     /// The widest the ink is drawn (px): the eraser reaches its edge.
     public var inkWidth = 4.0
+    /// Walk-up, or only on a point of sale's request (see `KioskMode`).
+    public var mode = KioskMode.walkUp
+    /// A request shows a button that declines it.
+    public var offersDecline = false
 
     public init() {}
 }
@@ -73,12 +77,23 @@ public enum KioskEffect: Equatable, Sendable {
     case redrawInk(removed: [Int])
     /// The stroke being drawn is taken back (a resting hand's): the signature without it is redrawn.
     case withdrawInk
+    /// `Kiosk.layout` changed (a request's text came or went): the box and all around it move.
+    case layoutChanged
+    /// The customer did something a point of sale following the request hears of.
+    case requestProgress(KioskRequestProgress)
+    /// The request is over; after `.save` when signed, so the export is the request's.
+    case requestEnded(KioskRequestEnd)
 }
 
 /// The kiosk state machine.
 public struct Kiosk: Sendable {
-    public let layout: KioskLayout
+    /// Where things are now: `baseLayout`, or a request's with its text.
+    public private(set) var layout: KioskLayout
+    /// The screen without a request.
+    public let baseLayout: KioskLayout
     public let rules: KioskRules
+    /// The point of sale's request shown now.
+    public private(set) var request: KioskRequest?
     public private(set) var message = KioskMessage.none
     public private(set) var pressedButton: KioskLayout.Button?
     /// The signature being written now.
@@ -127,6 +142,7 @@ public struct Kiosk: Sendable {
 
     public init(layout: KioskLayout, rules: KioskRules = KioskRules()) {
         self.layout = layout
+        baseLayout = layout
         self.rules = rules
         // As long as either clock, so a phantom flickering slower could not hold it off either.
         flicker = FlickerGuard(memorySeconds: max(rules.idleTimeout, rules.sleepAfter))
@@ -153,7 +169,7 @@ public struct Kiosk: Sendable {
     /// Nobody is at the pad: no ink, no finger down, and no "Saving" or "Saved" a customer is
     /// waiting to see. A staff message may show. The daemon reloads its configuration only then.
     public var isBetweenCustomers: Bool {
-        guard !hasInk, case .none = touch else { return false }
+        guard !hasInk, request == nil, case .none = touch else { return false }
         return message != .saving && message != .saved
     }
 
@@ -227,6 +243,9 @@ public struct Kiosk: Sendable {
             return
         }
         switch event {
+        case .down where showsIdlePage:
+            // Nobody is asked to sign: the touch means nothing, as one that woke the screen.
+            touch = .waking
         case .down(let sample) where sample.erasing:
             touch = .erasing(last: sample.point)
             erase(from: sample.point, to: sample.point, into: &effects)
@@ -318,6 +337,7 @@ public struct Kiosk: Sendable {
 
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {
         touch = .ink
+        if request != nil && signature.isEmpty { effects.append(.requestProgress(.ink)) }
         if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
         var stroke = spareStrokes.popLast() ?? []
         stroke.append(sample)
@@ -337,6 +357,10 @@ public struct Kiosk: Sendable {
             effects += press(.done, now: now)
         }
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
+        if let request, request.timeout > 0, now - lastActivity >= request.timeout {
+            if touchIsDown { letGoOfTouch(now: now, into: &effects) }
+            endRequest(.timedOut, now: now, into: &effects)
+        }
         if idleTimeIsUp(now: now) {
             if hasInk {
                 signature = Signature()
@@ -359,6 +383,7 @@ public struct Kiosk: Sendable {
         if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
         if rules.idleTimeout > 0 && touchIsDown { deadline = min(deadline, (heldSince ?? lastActivity) + rules.idleTimeout) }
         if mayFallAsleep { deadline = min(deadline, lastWakingActivity + rules.sleepAfter) }
+        if let request, request.timeout > 0 { deadline = min(deadline, lastActivity + request.timeout) }
         return deadline
     }
 
@@ -424,7 +449,10 @@ public struct Kiosk: Sendable {
         case .clear:
             signature = Signature()
             effects.append(.clearInk)
+            if request != nil { effects.append(.requestProgress(.cleared)) }
             if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
+        case .decline:
+            endRequest(.declined, now: now, into: &effects)
         case .done:
             guard meetsMinimum else {
                 setMessage(.tooLittleInk, now: now, into: &effects, seconds: rules.hintSeconds)
@@ -434,12 +462,60 @@ public struct Kiosk: Sendable {
             nextExportID += 1
             pendingExports.insert(id)
             effects.append(.save(signature, exportID: id))
+            if request != nil { endRequest(.signed(exportID: id), now: now, into: &effects) }
             signature = Signature()
             effects.append(.clearInk)
             if case .saveFailed = message {} else { setMessage(.saving, now: now, into: &effects, seconds: .infinity) }
         }
         return effects
     }
+
+    /// Shows a point of sale's request: its text above the box, which it takes from whoever
+    /// was signing (a walk-up customer's ink is wiped, unsaved). The request's timeout counts
+    /// from now.
+    public mutating func beginRequest(_ new: KioskRequest, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        if asleep { wake(into: &effects) }
+        if touchIsDown { letGoOfTouch(now: now, into: &effects) }
+        if hasInk {
+            signature = Signature()
+            effects.append(.clearInk)
+        }
+        request = new
+        layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lines.count, decline: rules.offersDecline)
+        effects.append(.layoutChanged)
+        noteActivity(now: now, idle: true, sleep: true)
+        switch message {
+        case .tooLittleInk, .saved: setMessage(.none, now: now, into: &effects)
+        case .none, .saving, .saveFailed: break
+        }
+        return effects
+    }
+
+    /// The point of sale ends its request: the screen goes back to where it was without one,
+    /// with no ink and nothing of the request on it.
+    public mutating func cancelRequest(now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        guard request != nil else { return effects }
+        if touchIsDown { letGoOfTouch(now: now, into: &effects) }
+        endRequest(.cancelled, now: now, into: &effects)
+        return effects
+    }
+
+    private mutating func endRequest(_ end: KioskRequestEnd, now: Double, into effects: inout [KioskEffect]) {
+        if case .signed = end {} else if hasInk {
+            signature = Signature()
+            effects.append(.clearInk)
+        }
+        request = nil
+        layout = baseLayout
+        if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
+        effects.append(.requestEnded(end))
+        effects.append(.layoutChanged)
+    }
+
+    /// In requested mode with no request, the idle page: no box, no buttons, and touches draw nothing.
+    public var showsIdlePage: Bool { rules.mode == .requested && request == nil }
 
     /// The minimum-ink rule: enough length and a large enough box, so a dot or a tick is refused.
     public var meetsMinimum: Bool {

@@ -6,6 +6,10 @@ public struct KioskLabels: Equatable, Sendable {
     public var tooLittleInk = "Please sign with your full signature"
     public var saving = "Saving…"
     public var saved = "Thank you — saved"
+    /// The declining button of a request; empty: none.
+    public var decline = ""
+    /// The idle page's text, in requested mode between requests.
+    public var idle = "Welcome"
     /// Shown with the reason when an export fails; meant for staff.
     public var saveFailed = "Not saved yet — staff: "
 

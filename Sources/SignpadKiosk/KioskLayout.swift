@@ -13,7 +13,7 @@ public struct ScreenSizeError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Where everything is on a screen of a given size: prompt, signature box, two buttons.
+/// Where everything is on a screen of a given size: prompt, a request's text, signature box, buttons.
 public struct KioskLayout: Equatable, Sendable {
     /// Below this the buttons (at least 80x40 each) crowd out the box.
     public static let minimumWidth = 200
@@ -37,16 +37,27 @@ public struct KioskLayout: Equatable, Sendable {
     /// Where hints and staff messages appear.
     public let message: PixelRect
 
-    public init(width: Int, height: Int) {
+    /// Under a request's title, one row per line of its text; empty otherwise.
+    public let lines: PixelRect
+    public let lineCount: Int
+    /// The button that declines a request, between Clear and Done; nil: none.
+    public let declineButton: PixelRect?
+
+    /// The kiosk's screen; with `requestLines`, a request's: the box gives up room to that many
+    /// rows of text under the title, never shrinking below `minimumBoxHeight`, and `decline`
+    /// adds its button.
+    public init(width: Int, height: Int, requestLines: Int = 0, decline: Bool = false) {
         self.width = width
         self.height = height
         // Scaled to the screen, but never more than its short side allows: on a bar display
         // (3840x150, 240x1920) a margin from the long side would crowd out the box and buttons.
-        let margin = min(max(width, height) / 40, min(width, height) / 12)
+        let margin = Self.margin(width: width, height: height)
         let promptHeight = height / 10
         let buttonHeight = max(height / 9, 40)
         prompt = PixelRect(x: margin, y: margin, width: width - 2 * margin, height: promptHeight)
-        let boxTop = prompt.maxY + margin / 2
+        lineCount = requestLines
+        lines = PixelRect(x: margin, y: prompt.maxY, width: width - 2 * margin, height: requestLines * Self.lineHeight(height: height))
+        let boxTop = lines.maxY + margin / 2
         let buttonsTop = height - margin - buttonHeight
         message = PixelRect(x: margin, y: buttonsTop - margin / 2 - promptHeight / 2, width: width - 2 * margin, height: promptHeight / 2)
         box = PixelRect(minX: margin, minY: boxTop, maxX: width - margin, maxY: message.minY - margin / 4)
@@ -55,14 +66,31 @@ public struct KioskLayout: Equatable, Sendable {
         let buttonWidth = max(width / 4, 80)
         clearButton = PixelRect(x: margin, y: buttonsTop, width: buttonWidth, height: buttonHeight)
         doneButton = PixelRect(x: width - margin - buttonWidth, y: buttonsTop, width: buttonWidth, height: buttonHeight)
+        declineButton = decline ? PixelRect(x: (width - buttonWidth) / 2, y: buttonsTop, width: buttonWidth, height: buttonHeight) : nil
     }
 
-    public enum Button: String, Equatable, Sendable { case clear, done }
+    private static func margin(width: Int, height: Int) -> Int { min(max(width, height) / 40, min(width, height) / 12) }
+
+    /// One row of a request's text: half the prompt's height, and never under 12 px.
+    private static func lineHeight(height: Int) -> Int { max(height / 20, 12) }
+
+    /// The least a request's text leaves of the signing box: half its height without text. A
+    /// signature squeezed into less is no longer the customer's usual hand.
+    public static func minimumBoxHeight(width: Int, height: Int) -> Int { KioskLayout(width: width, height: height).box.height / 2 }
+
+    /// How many rows of text a request may show under its title on this screen.
+    public static func maxRequestLines(width: Int, height: Int) -> Int {
+        let full = KioskLayout(width: width, height: height).box.height
+        return max(0, (full - minimumBoxHeight(width: width, height: height)) / lineHeight(height: height))
+    }
+
+    public enum Button: String, Equatable, Sendable { case clear, done, decline }
 
     public func button(at p: Point) -> Button? {
         let x = Int(p.x), y = Int(p.y)
         if clearButton.contains(x: x, y: y) { return .clear }
         if doneButton.contains(x: x, y: y) { return .done }
+        if let declineButton, declineButton.contains(x: x, y: y) { return .decline }
         return nil
     }
 

@@ -38,18 +38,39 @@ public struct ChromeItem: Equatable, Sendable {
 
 /// What the screen shows for a kiosk state: the furniture around the ink.
 public enum KioskScreen {
+    public static func items(kiosk: Kiosk, labels: KioskLabels, style: KioskStyle) -> [ChromeItem] {
+        items(layout: kiosk.layout, labels: labels, style: style, message: kiosk.message, pressed: kiosk.pressedButton,
+              request: kiosk.request, idlePage: kiosk.showsIdlePage)
+    }
+
+    /// `request`: its title and lines, shown where `layout` (a request's) has room for them.
+    /// `idlePage`: the idle page of requested mode instead of the box and buttons.
     public static func items(layout: KioskLayout, labels: KioskLabels, style: KioskStyle, message: KioskMessage,
-                             pressed: KioskLayout.Button?) -> [ChromeItem] {
+                             pressed: KioskLayout.Button?, request: KioskRequest? = nil, idlePage: Bool = false) -> [ChromeItem] {
         let box = layout.box
-        var items: [ChromeItem] = [
-            ChromeItem(layout.prompt, .text(labels.prompt, size: Double(layout.prompt.height) * 0.45, color: style.text)),
-            ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)),
-            ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
-                                  to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)),
-            ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)),
-            ChromeItem(layout.clearButton, .button(labels.clear, pressed: pressed == .clear)),
-            ChromeItem(layout.doneButton, .button(labels.done, pressed: pressed == .done)),
-        ]
+        var items: [ChromeItem] = []
+        if idlePage {
+            items.append(ChromeItem(layout.prompt, .text(labels.idle, size: Double(layout.prompt.height) * 0.45, color: style.text)))
+        } else {
+            let title = request?.title ?? labels.prompt
+            items.append(ChromeItem(layout.prompt, .text(title, size: Double(layout.prompt.height) * 0.45, color: style.text)))
+            for (index, line) in (request?.lines ?? []).enumerated() {
+                let row = layout.lines.height / max(layout.lineCount, 1)
+                let rect = PixelRect(x: layout.lines.minX, y: layout.lines.minY + index * row, width: layout.lines.width, height: row)
+                items.append(ChromeItem(rect, .text(line, size: Double(row) * 0.7, color: style.text)))
+            }
+            items += [
+                ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)),
+                ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
+                                      to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)),
+                ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)),
+                ChromeItem(layout.clearButton, .button(labels.clear, pressed: pressed == .clear)),
+                ChromeItem(layout.doneButton, .button(labels.done, pressed: pressed == .done)),
+            ]
+            if let decline = layout.declineButton {
+                items.append(ChromeItem(decline, .button(labels.decline, pressed: pressed == .decline)))
+            }
+        }
         if let text = labels.text(for: message) {
             let color = switch message {
             case .saved: style.confirmation

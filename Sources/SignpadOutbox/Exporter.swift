@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 
 /// Writes signatures on a thread of its own, so ink stays live while files are written. A
@@ -16,6 +17,30 @@ public final class Exporter: @unchecked Sendable {
         public var error: String?
         /// Why the spool could not keep (or let go of) it; nil when all went well.
         public var spoolError: String?
+        /// Its files as the manifest lists them; empty if they could not be made.
+        public var files: [ExportedFile] = []
+        /// The spool held it when the write ended (on a failure: it is kept there).
+        public var spooled = false
+        /// Its PNG, when it has one, for a point of sale that asked for the image.
+        public var image: [UInt8]?
+
+        public init(exportID: Int?, recordID: String, error: String?, spoolError: String? = nil, files: [ExportedFile] = [], spooled: Bool = false,
+                    image: [UInt8]? = nil) {
+            self.image = image
+            self.exportID = exportID
+            self.recordID = recordID
+            self.error = error
+            self.spoolError = spoolError
+            self.files = files
+            self.spooled = spooled
+        }
+    }
+
+    /// One file of a signature, as its `.meta.json` lists it.
+    public struct ExportedFile: Equatable, Sendable {
+        public var name: String
+        public var bytes: Int
+        public var sha256: String
     }
 
     private struct Job {
@@ -41,7 +66,7 @@ public final class Exporter: @unchecked Sendable {
     private var finished: [Result] = []
     /// What the writer thread is doing and since when (monotonic nanoseconds): writing a job, or
     /// preparing the folder (no job).
-    private var busy: (job: Job?, since: UInt64)?
+    private var busy: (job: Job?, since: UInt64, files: [ExportedFile])?
     /// A preparation of the folder the writer thread is to run before its next write, with what
     /// to call on its failure (see `prepareBeforeWriting`).
     private var preparation: (@Sendable (Error) -> Void)?
@@ -155,8 +180,9 @@ public final class Exporter: @unchecked Sendable {
 
     /// What has kept the folder from answering for longer than `seconds`.
     public enum Stall: Equatable, Sendable {
-        /// A signature's write, or the preparation it waits behind.
-        case signature(exportID: Int?, recordID: String)
+        /// A signature's write, or the preparation it waits behind: its files (when made) and
+        /// whether the spool holds it.
+        case signature(exportID: Int?, recordID: String, files: [ExportedFile], spooled: Bool)
         /// The preparation of the folder, with no signature waiting on it yet (see `prepareBeforeWriting`).
         case preparing
     }
@@ -168,7 +194,8 @@ public final class Exporter: @unchecked Sendable {
         defer { condition.unlock() }
         guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds else { return nil }
         guard let job = busy.job ?? queue.first else { return .preparing }
-        return .signature(exportID: job.exportID, recordID: job.record.id)
+        let spooled = queue.first { $0.record.id == job.record.id }?.spooled ?? job.spooled
+        return .signature(exportID: job.exportID, recordID: job.record.id, files: busy.job == nil ? [] : busy.files, spooled: spooled)
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
@@ -243,7 +270,7 @@ public final class Exporter: @unchecked Sendable {
         while true {
             if let failed = preparation, !(stopping && queue.isEmpty) {
                 preparation = nil
-                busy = (nil, DispatchTime.now().uptimeNanoseconds)
+                busy = (nil, DispatchTime.now().uptimeNanoseconds, [])
                 condition.unlock()
                 do { try prepareFolder() } catch { failed(error) }
                 condition.lock()
@@ -257,17 +284,26 @@ public final class Exporter: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            busy = (job, DispatchTime.now().uptimeNanoseconds)
+            busy = (job, DispatchTime.now().uptimeNanoseconds, [])
             condition.unlock()
             var failure: String?
+            var listed: [ExportedFile] = []
+            var image: [UInt8]?
             do {
-                try writeFiles(try SignatureEncoder.files(for: job.record, options: options))
+                let files = try SignatureEncoder.files(for: job.record, options: options)
+                image = files.first { $0.name.hasSuffix(".png") }?.bytes
+                listed = files.map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
+                condition.lock()
+                busy?.files = listed
+                condition.unlock()
+                try writeFiles(files)
             } catch {
                 failure = "\(error)"
             }
             condition.lock()
             busy = nil
             let index = queue.firstIndex { $0.record.id == job.record.id }
+            let spooledNow = index.map { queue[$0].spooled } ?? job.spooled
             var spoolError = index.flatMap { queue[$0].spoolError }
             if failure == nil, let index {
                 // Read now, not when the write began: the spool may have kept it meanwhile.
@@ -283,7 +319,8 @@ public final class Exporter: @unchecked Sendable {
                     condition.lock()
                 }
             }
-            finished.append(Result(exportID: job.exportID, recordID: job.record.id, error: failure, spoolError: spoolError))
+            finished.append(Result(exportID: job.exportID, recordID: job.record.id, error: failure, spoolError: spoolError,
+                                   files: listed, spooled: spooledNow, image: image))
             var one: UInt8 = 1
             _ = write(wakeWriteFD, &one, 1)
             condition.broadcast()

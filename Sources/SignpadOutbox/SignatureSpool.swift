@@ -90,6 +90,8 @@ private struct SpooledSignature: Codable {
     var pen: SpooledPen?
     /// The screen's ink area as [minX, minY, maxX, maxY]; absent in files from before it was kept.
     var inkArea: [Int]?
+    /// The point of sale's request it answers; absent when none.
+    var request: SignatureRequest?
 
     /// A `SmootherOptions`, named as the configuration names its keys.
     struct SpooledPen: Codable {
@@ -141,6 +143,7 @@ private struct SpooledSignature: Codable {
         inkColor = XRGB.hex(record.settings.inkColor)
         pen = SpooledPen(record.settings.pen)
         inkArea = record.inkArea.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }
+        request = record.request
     }
 
     func encoded() throws -> [UInt8] {
@@ -222,6 +225,6 @@ private struct SpooledSignature: Codable {
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })
         return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
-                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept, inkArea: area)
+                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept, inkArea: area, request: request)
     }
 }

@@ -33,6 +33,17 @@ public final class Session: InputSink {
     public private(set) var savedCount = 0
     public private(set) var lastFailure: String?
     public var onSaved: (String) -> Void = { _ in }
+    /// Told every export's result, written or not, and a write that hangs as a failure.
+    public var onExportResult: (Exporter.Result) -> Void = { _ in }
+    /// The point of sale's request on screen, with what its record keeps.
+    public private(set) var request: (id: String, context: SignatureRequest)?
+    /// Told what the customer does during a request, and how it ends.
+    public var onRequest: (RequestEvent) -> Void = { _ in }
+
+    public enum RequestEvent: Equatable, Sendable {
+        case progress(id: String, KioskRequestProgress)
+        case ended(id: String, KioskRequestEnd)
+    }
     /// A folder that stays unwritable fails every `retry_seconds`: said once, then every ten minutes.
     private var journal: ExportJournal
 
@@ -146,6 +157,7 @@ public final class Session: InputSink {
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
             for line in journal.lines(for: result, now: now) { log(line) }
+            onExportResult(result)
             if let error = result.error {
                 lastFailure = error
             } else {
@@ -159,16 +171,26 @@ public final class Session: InputSink {
             // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
             reportedPreparationStall = true
             log("export folder \(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s since the start (a network share whose server is down?); signatures confirmed meanwhile are \(keptWhere) and written once it answers")
-        case .signature(let exportID, let recordID)? where recordID != reportedStall:
+        case .signature(let exportID, let recordID, let files, let spooled)? where recordID != reportedStall:
             reportedStall = recordID
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
             log("export of \(recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
             lastFailure = reason
+            onExportResult(Exporter.Result(exportID: exportID, recordID: recordID, error: reason, files: files, spooled: spooled))
             apply(kiosk.exportFinished(exportID, error: reason, now: now), now: now)
         default:
             break
         }
     }
+
+    /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
+    public func beginRequest(id: String, context: SignatureRequest, timeout: Double, now: Double) {
+        request = (id, context)
+        apply(kiosk.beginRequest(KioskRequest(id: id, title: context.title, lines: context.lines, timeout: timeout), now: now), now: now)
+    }
+
+    /// Ends the request on screen unsaved: `onRequest` hears `.cancelled`.
+    public func cancelRequest(now: Double) { apply(kiosk.cancelRequest(now: now), now: now) }
 
     /// Confirms as the Done button does (the end of a replay).
     public func confirm(now: Double) { apply(kiosk.confirm(now: now), now: now) }
@@ -217,6 +239,14 @@ public final class Session: InputSink {
                 log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
             case .letGoOfTouch:
                 break  // The input's part: see `tick`.
+            case .layoutChanged:
+                renderer.clip = kiosk.layout.box.insetBy(2)
+                repaintChrome(whole: true)
+            case .requestProgress(let progress):
+                if let request { onRequest(.progress(id: request.id, progress)) }
+            case .requestEnded(let end):
+                if let request { onRequest(.ended(id: request.id, end)) }
+                request = nil
             case .flickerHeld(let place):
                 log("input: touches on \(lastDevice) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")
             }
@@ -248,20 +278,19 @@ public final class Session: InputSink {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
-        return SignatureRecord(id: SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
+        return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
-                               inkArea: renderer.clip)
+                               inkArea: renderer.clip, request: request?.context)
     }
 
     private func repaintChrome(whole: Bool = false) {
-        let items = KioskScreen.items(layout: kiosk.layout, labels: config.labels, style: config.style,
-                                      message: kiosk.message, pressed: kiosk.pressedButton)
+        let items = KioskScreen.items(kiosk: kiosk, labels: config.labels, style: config.style)
         painter.paint(items, into: &chrome)
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
-        let changing = whole ? [renderer.canvas.bounds] : [layout.message, layout.clearButton, layout.doneButton]
+        let changing = whole ? [renderer.canvas.bounds] : [layout.message, layout.clearButton, layout.doneButton] + (layout.declineButton.map { [$0] } ?? [])
         for rect in changing { renderer.updateBackground(rect, from: chrome, dirty: &dirty) }
     }
 }

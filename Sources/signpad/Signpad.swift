@@ -53,11 +53,11 @@ func makeLogger(level: String) -> Logger {
     return logger
 }
 
-func parseScreen(_ text: String) throws -> (Int, Int) {
+func parseScreen(_ text: String, option: String = "--screen") throws -> (Int, Int) {
     let parts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
     // No display DRM drives is larger; a canvas of 4 bytes a pixel beyond it would only exhaust memory.
     guard parts.count == 2, let width = parts[0], let height = parts[1], (1...16384).contains(width), (1...16384).contains(height) else {
-        throw ValidationError("--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got \(text)")
+        throw ValidationError("\(option): expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got \(text)")
     }
     return (width, height)
 }

@@ -19,7 +19,11 @@ func demoRecording() throws -> EvemuRecording {
     return try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
 }
 
-func quietConfig(_ overrides: [String] = []) throws -> Config { try Config.load(text: "", file: "(test)", overrides: overrides) }
+/// The defaults, with no control socket: the daemon tests here are about the panel and the folder
+/// (the socket is ControlAPITests').
+func quietConfig(_ overrides: [String] = []) throws -> Config {
+    try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""] + overrides)
+}
 
 /// Appends a tap at a screen point (in a 0…4095 panel mapped to the replay's screen) to a recording.
 func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), id: Int32) -> EvemuRecording {

@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import SignpadExport
+import SignpadKiosk
+import SignpadOutbox
+import SignpadSession
+import SignpadVarlink
+
+/// `org.signpad.Kiosk` served on the control socket: a point of sale's requests shown in the
+/// session, their progress and results answered, and the results kept for `GetResult`.
+public final class ControlService {
+    public let server: VarlinkServer
+    private let logger: Logger
+    private var results: RequestResults
+    /// The kiosk on the display; nil while there is none (requests are `NotReady`).
+    public private(set) var session: Session?
+    /// Why a request cannot be shown now, besides no session (no input device, say).
+    public var notReady: () -> String? = { nil }
+    /// `GetStatus`'s answer, from the daemon.
+    public var status: () -> [String: JSONValue] = { [:] }
+    private let exportsPNG: Bool
+
+    /// The request under way.
+    private struct Active {
+        var id: String
+        var reference: String
+        var startedAt: Double
+        /// The call waiting for its result; nil once its client hung up.
+        var call: VarlinkCallID?
+        var more: Bool
+        var returnImage: Bool
+        /// Set once Done saved it: the export whose result ends the request.
+        var exportID: Int?
+    }
+    private var active: Active?
+
+    public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
+        self.server = server
+        self.results = results
+        self.exportsPNG = exportsPNG
+        self.logger = logger
+    }
+
+    /// The request under way, for `GetStatus`.
+    public var requestUnderWay: (id: String, reference: String, since: Double)? { active.map { ($0.id, $0.reference, $0.startedAt) } }
+
+    /// The session requests are shown in from now on (nil: the display went away).
+    public func attach(_ session: Session?) {
+        self.session = session
+        guard let session else { return }
+        session.onRequest = { [unowned self] in self.requestEvent($0) }
+        session.onExportResult = { [unowned self] in self.exportResult($0) }
+    }
+
+    /// The session went away (the display was lost) or signpad stops: a request under way fails.
+    public func detach(reason: String) {
+        session = nil
+        if let active, active.exportID == nil { finish(RequestResult.Status.failed, reason: reason) }
+    }
+
+    /// Handles what the server saw in one turn of the loop.
+    public func handle(_ events: [VarlinkEvent], now: Double) {
+        for event in events {
+            switch event {
+            case .call(let id, let call, let caller):
+                var log = logger
+                log[metadataKey: "caller"] = "uid=\(caller.uid) pid=\(caller.pid)"
+                log[metadataKey: "method"] = "\(call.methodName)"
+                log.info("control call")
+                do {
+                    try answer(call, id: id, now: now, log: log)
+                } catch {
+                    log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
+                    if !call.oneway { server.fail(id, error.name, error.parameters) }
+                }
+            case .dropped(let caller, let reason):
+                logger.notice("control client dropped", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
+            case .refused(let caller):
+                logger.warning("control client refused: too many connections",
+                               metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "limit": "\(server.limits.connections)"])
+            case .hungUp(let id, let caller):
+                guard active?.call == id else { continue }
+                active?.call = nil
+                logger.notice("control client hung up; the request goes on, its result waits for GetResult",
+                              metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "request": "\(active?.id ?? "")"])
+            }
+        }
+    }
+
+    private func answer(_ call: VarlinkCall, id: VarlinkCallID, now: Double, log: Logger) throws(ControlError) {
+        var parameters = CallParameters(call.parameters)
+        switch call.methodName {
+        case "RequestSignature":
+            try requestSignature(&parameters, call: call, id: id, now: now, log: log)
+        case "CancelRequest":
+            let requestID = try parameters.string("id")
+            try parameters.rejectOthers()
+            guard let active, active.id == requestID, active.exportID == nil, let session else { throw .noSuchRequest(requestID) }
+            session.cancelRequest(now: now)
+            server.reply(id, [:])
+        case "GetResult":
+            let requestID = try parameters.string("id")
+            try parameters.rejectOthers()
+            if let active, active.id == requestID { throw .busy(id: active.id, reference: active.reference) }
+            guard let result = results.result(requestID) else { throw .noSuchRequest(requestID) }
+            var answer = result.parameters
+            answer["endedAt"] = .string(ISO8601.string(result.endedAt ?? result.startedAt))
+            server.reply(id, answer)
+        case "GetStatus":
+            try parameters.rejectOthers()
+            var answer = status()
+            if let active {
+                answer["request"] = ["id": .string(active.id), "reference": .string(active.reference), "since": .string(ISO8601.string(active.startedAt))]
+            }
+            server.reply(id, answer)
+        default:
+            throw .methodNotFound(call.method)
+        }
+    }
+
+    private func requestSignature(_ parameters: inout CallParameters, call: VarlinkCall, id: VarlinkCallID, now: Double, log: Logger) throws(ControlError) {
+        let reference = try parameters.string("reference")
+        let title = try parameters.optionalString("title")
+        let lines = try parameters.optionalStrings("lines") ?? []
+        let signer = try parameters.optionalString("signer")
+        let reason = try parameters.optionalString("reason")
+        let hash = try parameters.optionalString("documentSha256")
+        let timeout = try parameters.optionalNumber("timeoutSeconds")
+        let returnImage = try parameters.optionalBool("returnImage") ?? false
+        try parameters.rejectOthers()
+        if let active { throw .busy(id: active.id, reference: active.reference) }
+        guard let session else { throw .notReady("no display yet") }
+        if let reason = notReady() { throw .notReady(reason) }
+
+        try RequestLimits.check(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash,
+                                timeout: timeout, maxLines: KioskLayout.maxRequestLines(width: session.kiosk.baseLayout.width, height: session.kiosk.baseLayout.height))
+        if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG (export.formats)") }
+
+        let context = SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash?.lowercased())
+        let wallNow = Date().timeIntervalSince1970
+        let requestID = "\(context.fileNamePrefix)_\(SignatureEncoder.newID(at: wallNow))"
+        active = Active(id: requestID, reference: reference, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
+        record(RequestResult(id: requestID, reference: reference, startedAt: wallNow))
+        log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(reference)"])
+        session.beginRequest(id: requestID, context: context, timeout: timeout ?? session.kiosk.rules.idleTimeout, now: now)
+        progress("shown")
+    }
+
+    private func progress(_ name: String) {
+        guard let active, active.more, let call = active.call else { return }
+        server.reply(call, ["id": .string(active.id), "reference": .string(active.reference), "progress": .string(name)], continues: true)
+    }
+
+    private func requestEvent(_ event: Session.RequestEvent) {
+        switch event {
+        case .progress(_, .ink): progress("ink")
+        case .progress(_, .cleared): progress("cleared")
+        case .ended(_, .signed(let exportID)): active?.exportID = exportID
+        case .ended(_, .declined): finish(.cancelled, reason: "declined by the customer")
+        case .ended(_, .timedOut): finish(.timedOut, reason: "nobody touched the pad for the request's timeout")
+        case .ended(_, .cancelled): finish(.cancelled, reason: "cancelled by the point of sale")
+        }
+    }
+
+    private func exportResult(_ result: Exporter.Result) {
+        guard let active, let exportID = active.exportID, result.exportID == exportID else { return }
+        let stored: RequestResult.Stored = result.error == nil ? .saved : result.spooled ? .kept : .held
+        let files = result.files.map { RequestResult.File(name: $0.name, bytes: $0.bytes, sha256: $0.sha256) }
+        finish(.signed, reason: result.error.map { "not in the export folder yet: \($0)" }, stored: stored, files: files,
+               image: active.returnImage ? result.image : nil)
+    }
+
+    private func finish(_ status: RequestResult.Status, reason: String?, stored: RequestResult.Stored? = nil,
+                        files: [RequestResult.File]? = nil, image: [UInt8]? = nil) {
+        guard let active else { return }
+        self.active = nil
+        var result = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
+        result.status = status
+        result.reason = reason
+        result.stored = stored
+        result.files = files
+        result.endedAt = Date().timeIntervalSince1970
+        record(result)
+        logger.info("request ended", metadata: ["request": "\(active.id)", "status": "\(status.rawValue)", "stored": "\(stored?.rawValue ?? "-")"])
+        guard let call = active.call else { return }
+        var answer = result.parameters
+        if let image { answer["image"] = .string(Data(image).base64EncodedString()) }
+        server.reply(call, answer)
+    }
+
+    private func record(_ result: RequestResult) {
+        do { try results.record(result, now: Date().timeIntervalSince1970) } catch {
+            logger.error("request results not kept", metadata: ["path": "\(results.path)", "reason": "\(error.reason)"])
+        }
+    }
+}

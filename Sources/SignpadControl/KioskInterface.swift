@@ -1,0 +1,99 @@
+import SignpadVarlink
+
+/// The interface `org.signpad.Kiosk`, as `GetInterfaceDescription` returns it. The same text is
+/// `varlink/org.signpad.Kiosk.varlink` in the repository and the package (a test holds them equal).
+public enum KioskInterface {
+    public static let name = "org.signpad.Kiosk"
+
+    public static let varlink = VarlinkInterface(
+        name: name, description: description,
+        methods: ["RequestSignature", "CancelRequest", "GetResult", "GetStatus"])
+
+    public static let description = """
+        # signpad, the kiosk signature pad: a point of sale asks the customer for a
+        # signature, shows what is being signed, and gets the result back.
+        # One request is under way at a time. A request's id is also the signature's:
+        # its exported files are named after it, and start with the reference.
+        interface org.signpad.Kiosk
+
+        # One exported file, as the signature's .meta.json lists it.
+        type File (name: string, bytes: int, sha256: string)
+
+        # A request under way.
+        type Request (id: string, reference: string, since: string)
+
+        # Asks the customer to sign. title and lines (an amount, consent wording) are
+        # shown above the signing box. signer, reason and documentSha256 go into the
+        # record. timeoutSeconds: how long the pad may go untouched before the
+        # request ends timedOut (default: the kiosk's idle_timeout, 5 to 3600). Called with "more", progress comes first, one reply each:
+        # shown (on screen; the id is known from here on), ink (the first stroke),
+        # cleared (the customer cleared the box); the last reply has the status.
+        # signed: files lists what was written, stored says where (saved: in the export
+        # folder; kept: in the spool, the folder failing, written once it answers;
+        # held: in memory only, the folder and the spool failing); image is the PNG,
+        # base64, when returnImage was true. failed: reason says why.
+        method RequestSignature(
+          reference: string,
+          title: ?string,
+          lines: ?[]string,
+          signer: ?string,
+          reason: ?string,
+          documentSha256: ?string,
+          timeoutSeconds: ?float,
+          returnImage: ?bool
+        ) -> (
+          id: string,
+          reference: string,
+          progress: ?(shown, ink, cleared),
+          status: ?(signed, cancelled, timedOut, failed),
+          reason: ?string,
+          stored: ?(saved, kept, held),
+          files: ?[]File,
+          image: ?string
+        )
+
+        # Ends the request under way: the screen goes back to idle, the request
+        # answers cancelled, nothing is saved.
+        method CancelRequest(id: string) -> ()
+
+        # The result of a request that ended, for a point of sale that lost its
+        # connection or restarted: kept for the last 100 requests, or 24 hours, across
+        # restarts of signpad. A request under way when signpad stopped answers failed;
+        # the request still under way answers Busy.
+        method GetResult(id: string) -> (
+          id: string,
+          reference: string,
+          status: (signed, cancelled, timedOut, failed),
+          reason: ?string,
+          stored: ?(saved, kept, held),
+          files: ?[]File,
+          endedAt: string
+        )
+
+        # What the kiosk is doing: its display and input devices, the export folder's
+        # health, signatures waiting to be written, and the request under way.
+        method GetStatus() -> (
+          kiosk: string,
+          mode: (walkUp, requested),
+          display: ?string,
+          inputs: []string,
+          exportFolder: string,
+          exportFailing: ?string,
+          unwritten: int,
+          request: ?Request
+        )
+
+        # A request is under way; one at a time.
+        error Busy (id: string, reference: string)
+
+        # No request has this id (or its result is older than what is kept).
+        error NoSuchRequest (id: string)
+
+        # A parameter's value is outside what signpad takes: expected says what is.
+        error InvalidParameter (parameter: string, expected: string)
+
+        # The kiosk cannot take a request now: no display, or no input device.
+        error NotReady (reason: string)
+
+        """
+}

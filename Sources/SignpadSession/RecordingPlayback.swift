@@ -1,0 +1,59 @@
+import SignpadConfig
+import SignpadInput
+
+/// A recording played into a session as if a panel sent it, in real time: the input of a daemon
+/// without devices (`signpad run --offscreen`), for tests and demos. Each `start` plays it from its
+/// beginning, its times moved to the moment of the start.
+public final class RecordingPlayback {
+    public let recording: EvemuRecording
+    private let input: Int
+    private let confirmAtEnd: Bool
+    /// Added to each event's time: where the recording's first event falls on the monotonic clock.
+    private var shift: Int64 = 0
+    private var next: Int?
+
+    /// Adds the recording's device to `session`'s input; with `confirmAtEnd`, Done is pressed
+    /// after its last event, as a customer would.
+    public init(_ recording: EvemuRecording, session: Session, confirmAtEnd: Bool) throws {
+        self.recording = recording
+        self.confirmAtEnd = confirmAtEnd
+        let scanout = session.display.scanout, config = session.config
+        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
+                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
+        input = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+    }
+
+    /// Plays from the beginning, its first event at `now` (monotonic seconds).
+    public func start(now: Double) {
+        guard let first = recording.events.first else { return }
+        shift = Int64((now * 1e6).rounded()) - first.microseconds
+        next = 0
+    }
+
+    public var isPlaying: Bool { next != nil }
+
+    /// When the next event is due; infinity when none is.
+    public var nextDeadline: Double {
+        guard let next else { return .infinity }
+        return Double(recording.events[next].microseconds + shift) / 1e6
+    }
+
+    /// Feeds every event due by `now`; after the last, ends the touch and, if asked, presses Done.
+    public func play(until now: Double, into session: Session) {
+        guard var index = next else { return }
+        while index < recording.events.count {
+            var event = recording.events[index]
+            event.microseconds += shift
+            guard event.seconds <= now else {
+                next = index
+                return
+            }
+            session.feed(event, from: input, now: event.seconds)
+            index += 1
+        }
+        next = nil
+        session.finishInput(input, now: now)
+        if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
+    }
+}

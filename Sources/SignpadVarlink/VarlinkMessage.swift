@@ -1,0 +1,128 @@
+/// A call as a client sent it (varlink.org: one JSON object, ended by a NUL byte).
+public struct VarlinkCall: Equatable, Sendable {
+    /// The fully qualified method: `org.signpad.Kiosk.RequestSignature`.
+    public var method: String
+    public var parameters: [String: JSONValue]
+    /// The client takes several replies, the last without `continues`.
+    public var more: Bool
+    /// The client takes no reply.
+    public var oneway: Bool
+
+    public init(method: String, parameters: [String: JSONValue] = [:], more: Bool = false, oneway: Bool = false) {
+        self.method = method
+        self.parameters = parameters
+        self.more = more
+        self.oneway = oneway
+    }
+
+    /// `org.signpad.Kiosk` of `org.signpad.Kiosk.RequestSignature`.
+    public var interface: String {
+        guard let dot = method.lastIndex(of: ".") else { return "" }
+        return String(method[..<dot])
+    }
+
+    /// `RequestSignature` of `org.signpad.Kiosk.RequestSignature`.
+    public var methodName: String {
+        guard let dot = method.lastIndex(of: ".") else { return method }
+        return String(method[method.index(after: dot)...])
+    }
+
+    /// Reads one message (without its NUL).
+    public init(message: some Collection<UInt8>) throws(VarlinkProtocolError) {
+        guard let value = JSONValue(parsing: message) else { throw .notJSON }
+        guard case .object(let fields) = value else { throw .notAnObject(value.typeName) }
+        guard case .string(let method)? = fields["method"] else { throw .field("method", expected: "a string") }
+        self.method = method
+        switch fields["parameters"] {
+        case nil, .null?: parameters = [:]
+        case .object(let given)?: parameters = given
+        case let other?: throw .field("parameters", expected: "an object, got \(other.typeName)")
+        }
+        more = try Self.flag("more", in: fields)
+        oneway = try Self.flag("oneway", in: fields)
+        if try Self.flag("upgrade", in: fields) { throw .field("upgrade", expected: "false: signpad's interface has no upgrade") }
+    }
+
+    private static func flag(_ name: String, in fields: [String: JSONValue]) throws(VarlinkProtocolError) -> Bool {
+        switch fields[name] {
+        case nil, .null?: return false
+        case .bool(let value)?: return value
+        case let other?: throw .field(name, expected: "true or false, got \(other.typeName)")
+        }
+    }
+}
+
+/// A message that is not a Varlink call: the connection is dropped, as there is no telling
+/// what the client meant or whether it would understand a reply.
+public enum VarlinkProtocolError: Error, Equatable, CustomStringConvertible {
+    case notJSON
+    case notAnObject(String)
+    case field(String, expected: String)
+    /// Past `VarlinkLimits.messageBytes` with no NUL yet.
+    case tooLarge(limit: Int)
+    /// The client closed its side in the middle of a message.
+    case unfinished(bytes: Int)
+
+    public var description: String {
+        switch self {
+        case .notJSON: "a message that is not JSON"
+        case .notAnObject(let type): "a message that is a JSON \(type), not an object"
+        case .field(let name, let expected): "a message whose \"\(name)\" is not \(expected)"
+        case .tooLarge(let limit): "a message longer than \(limit) bytes"
+        case .unfinished(let bytes): "a message of \(bytes) bytes without its closing NUL byte before the connection closed"
+        }
+    }
+}
+
+/// What goes back to a client: replies and errors, each one message.
+public enum VarlinkReply {
+    public static func parameters(_ parameters: [String: JSONValue], continues: Bool = false) -> [UInt8] {
+        var message: [String: JSONValue] = ["parameters": .object(parameters)]
+        if continues { message["continues"] = true }
+        return JSONValue.object(message).encoded + [0]
+    }
+
+    public static func error(_ name: String, parameters: [String: JSONValue] = [:]) -> [UInt8] {
+        JSONValue.object(["error": .string(name), "parameters": .object(parameters)]).encoded + [0]
+    }
+}
+
+/// Splits what a connection reads into messages at their NUL bytes.
+public struct VarlinkFramer: Sendable {
+    public let limit: Int
+    private var buffer: [UInt8] = []
+    /// Where the next message starts in `buffer`.
+    private var start = 0
+
+    public init(limit: Int) { self.limit = limit }
+
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole message, without its NUL; nil until one has arrived.
+    public mutating func next() throws(VarlinkProtocolError) -> [UInt8]? {
+        guard let end = buffer[start...].firstIndex(of: 0) else {
+            if buffer.count - start > limit { throw .tooLarge(limit: limit) }
+            return nil
+        }
+        guard end - start <= limit else { throw .tooLarge(limit: limit) }
+        let message = Array(buffer[start..<end])
+        start = end + 1
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return message
+    }
+
+    /// Whether a whole message waits to be taken.
+    public var hasMessage: Bool { buffer[start...].contains(0) }
+
+    /// Bytes of a message begun and not ended.
+    public var partialBytes: Int { buffer.count - start }
+}

@@ -1,0 +1,409 @@
+import Glibc
+import SystemPackage
+
+/// What one client may cost the daemon. A client past these is dropped with a journal line; none
+/// of them can hold up the loop that draws ink, as every socket is non-blocking.
+public struct VarlinkLimits: Equatable, Sendable {
+    /// The longest message taken (a request with its text is a few KiB).
+    public var messageBytes = 65_536
+    /// Connections open at once; more are refused (closed at once) until one ends.
+    public var connections = 32
+    /// A connection with no call under way that sends nothing for this long is closed.
+    public var idleSeconds = 60.0
+    /// A client that leaves its replies unread this long is dropped.
+    public var unreadSeconds = 10.0
+    /// Replies waiting for a client to read them, at most (an image is a few hundred KiB).
+    public var unreadBytes = 8 << 20
+
+    public init() {}
+}
+
+/// Who called, from the socket's peer credentials (SO_PEERCRED), for the journal.
+public struct VarlinkCaller: Equatable, Sendable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+}
+
+/// One interface the server offers besides `org.varlink.service`, with its description text as
+/// `GetInterfaceDescription` returns it.
+public struct VarlinkInterface: Sendable {
+    public var name: String
+    public var description: String
+    public var methods: Set<String>
+
+    public init(name: String, description: String, methods: Set<String>) {
+        self.name = name
+        self.description = description
+        self.methods = methods
+    }
+}
+
+/// A call waiting for its reply; a connection takes one call at a time, in order.
+public struct VarlinkCallID: Hashable, Sendable {
+    let connection: Int
+}
+
+/// What happened on the socket, for the daemon to act on or log.
+public enum VarlinkEvent: Sendable {
+    /// A call of one of the server's interfaces; answer it with `reply` or `fail` (unless oneway).
+    case call(VarlinkCallID, VarlinkCall, VarlinkCaller)
+    /// A connection was closed by signpad: why, and whose it was.
+    case dropped(VarlinkCaller, reason: String)
+    /// A connection past `VarlinkLimits.connections` was refused.
+    case refused(VarlinkCaller)
+    /// A client hung up while its call was under way.
+    case hungUp(VarlinkCallID, VarlinkCaller)
+}
+
+public struct VarlinkServerError: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "control socket \(path): \(reason)" }
+}
+
+/// The Varlink service on a Unix stream socket: accepts connections, frames their messages,
+/// answers `org.varlink.service` itself and hands every other call to the daemon as an event.
+/// It never blocks: the daemon polls its descriptors with the others in its loop.
+public final class VarlinkServer {
+    public let path: String
+    public let limits: VarlinkLimits
+    private let listener: FileDescriptor
+    private let interfaces: [String: VarlinkInterface]
+    private let info: [String: JSONValue]
+    private var connections: [Int: Connection] = [:]
+    private var nextConnection = 0
+
+    private final class Connection {
+        let fd: FileDescriptor
+        let caller: VarlinkCaller
+        var framer: VarlinkFramer
+        var unread: [UInt8] = []
+        /// The call under way: more messages wait in the framer until it is answered.
+        var pending = false
+        var lastActivity: Double
+        /// Since when replies wait unread.
+        var unreadSince: Double?
+        var closing: String?
+
+        init(fd: FileDescriptor, caller: VarlinkCaller, limit: Int, now: Double) {
+            self.fd = fd
+            self.caller = caller
+            framer = VarlinkFramer(limit: limit)
+            lastActivity = now
+        }
+    }
+
+    /// Listens at `path` (replacing a socket no one answers on), mode `mode`, owned by `groupID`
+    /// when given, so that only members of that group (a point of sale) may connect.
+    public init(path: String, mode: mode_t, groupID: gid_t?, limits: VarlinkLimits = VarlinkLimits(),
+                interfaces: [VarlinkInterface], vendor: String, product: String, version: String, url: String) throws(VarlinkServerError) {
+        self.path = path
+        self.limits = limits
+        self.interfaces = Dictionary(uniqueKeysWithValues: interfaces.map { ($0.name, $0) })
+        info = ["vendor": .string(vendor), "product": .string(product), "version": .string(version), "url": .string(url),
+                "interfaces": .array((["org.varlink.service"] + interfaces.map(\.name)).map { .string($0) })]
+        func fail(_ reason: String) -> VarlinkServerError { VarlinkServerError(path: path, reason: reason) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else { throw fail("the path is longer than the \(capacity - 1) bytes a socket's path may have") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        try Self.clearStale(path, address: address)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw fail("cannot create a socket: \(Errno(rawValue: errno))") }
+        listener = FileDescriptor(rawValue: fd)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let error = Errno(rawValue: errno)
+            try? listener.close()
+            throw fail("cannot listen there: \(error)\(error == .noSuchFileOrDirectory ? " (its folder does not exist)" : "")")
+        }
+        // Before listen: nobody outside the group may connect in between.
+        if chmod(path, mode) != 0 || (groupID.map { chown(path, uid_t.max, $0) != 0 } ?? false) || listen(fd, 16) != 0 {
+            let error = Errno(rawValue: errno)
+            try? listener.close()
+            unlink(path)
+            throw fail("cannot set its mode and group or listen: \(error)")
+        }
+    }
+
+    /// A socket file left by a signpad that ended without removing it is replaced; one that
+    /// answers belongs to a signpad still running, and anything else is not signpad's to remove.
+    private static func clearStale(_ path: String, address: sockaddr_un) throws(VarlinkServerError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw VarlinkServerError(path: path, reason: "a file that is not a socket is there; remove it or set control.socket elsewhere")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = address
+        let answered = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+        close(probe)
+        if answered { throw VarlinkServerError(path: path, reason: "another program (a signpad still running?) listens there") }
+        unlink(path)
+    }
+
+    deinit {
+        for connection in connections.values { try? connection.fd.close() }
+        try? listener.close()
+        unlink(path)
+    }
+
+    public var connectionCount: Int { connections.count }
+
+    /// The descriptors to poll, each with its events; pass back what poll returned to `handle`.
+    public func descriptors(into list: inout [pollfd]) {
+        list.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0))
+        for key in connections.keys.sorted() {
+            let connection = connections[key]!
+            var events = connection.pending ? 0 : Int16(POLLIN)
+            if !connection.unread.isEmpty { events |= Int16(POLLOUT) }
+            list.append(pollfd(fd: connection.fd.rawValue, events: events, revents: 0))
+        }
+    }
+
+    /// The next time `handle` has something to do without any descriptor being ready.
+    public func nextDeadline(now: Double) -> Double {
+        var deadline = Double.infinity
+        for connection in connections.values {
+            if !connection.pending && connection.framer.hasMessage { deadline = min(deadline, now) }
+            if let since = connection.unreadSince { deadline = min(deadline, since + limits.unreadSeconds) }
+            if !connection.pending && connection.unread.isEmpty { deadline = min(deadline, connection.lastActivity + limits.idleSeconds) }
+        }
+        return deadline
+    }
+
+    /// Accepts, reads, writes and times out; returns what the daemon must answer or log.
+    public func handle(_ polled: [pollfd], now: Double) -> [VarlinkEvent] {
+        var events: [VarlinkEvent] = []
+        let ready = Dictionary(polled.map { ($0.fd, $0.revents) }) { a, _ in a }
+        if let revents = ready[listener.rawValue], revents != 0 { accept(now: now, events: &events) }
+        for key in connections.keys.sorted() {
+            guard let connection = connections[key] else { continue }
+            let revents = ready[connection.fd.rawValue] ?? 0
+            if revents & Int16(POLLOUT) != 0 { flush(connection, now: now) }
+            if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                // A client waiting for its answer is not read (its next call waits), but its hanging up is seen.
+                if !connection.pending {
+                    read(connection, key: key, now: now, events: &events)
+                } else if revents & Int16(POLLHUP | POLLERR) != 0 {
+                    connection.closing = ""
+                }
+            }
+            if connection.closing == nil && !connection.pending { process(connection, key: key, now: now, events: &events) }
+            if connection.closing == nil {
+                if let since = connection.unreadSince, now - since >= limits.unreadSeconds {
+                    connection.closing = "left its replies unread for \(Int(limits.unreadSeconds)) s"
+                } else if !connection.pending && connection.unread.isEmpty && now - connection.lastActivity >= limits.idleSeconds {
+                    connection.closing = connection.framer.partialBytes > 0
+                        ? "sent \(connection.framer.partialBytes) bytes of a message without its closing NUL and nothing more for \(Int(limits.idleSeconds)) s"
+                        : "sent nothing for \(Int(limits.idleSeconds)) s"
+                }
+            }
+            if let reason = connection.closing {
+                if connection.pending { events.append(.hungUp(VarlinkCallID(connection: key), connection.caller)) }
+                if !reason.isEmpty { events.append(.dropped(connection.caller, reason: reason)) }
+                try? connection.fd.close()
+                connections[key] = nil
+            }
+        }
+        return events
+    }
+
+    /// Answers call `id`: with `continues` more replies follow, else the call is done.
+    public func reply(_ id: VarlinkCallID, _ parameters: [String: JSONValue], continues: Bool = false) {
+        send(VarlinkReply.parameters(parameters, continues: continues), to: id, final: !continues)
+    }
+
+    /// Answers call `id` with the error `name`.
+    public func fail(_ id: VarlinkCallID, _ name: String, _ parameters: [String: JSONValue] = [:]) {
+        send(VarlinkReply.error(name, parameters: parameters), to: id, final: true)
+    }
+
+    /// Whether the client of call `id` is still connected.
+    public func isConnected(_ id: VarlinkCallID) -> Bool { connections[id.connection].map { $0.closing == nil } ?? false }
+
+    private func send(_ message: [UInt8], to id: VarlinkCallID, final: Bool) {
+        guard let connection = connections[id.connection], connection.closing == nil else { return }
+        if final {
+            connection.pending = false
+            connection.lastActivity = uptime()
+        }
+        connection.unread += message
+        guard connection.unread.count <= limits.unreadBytes else {
+            connection.closing = "left more than \(limits.unreadBytes) bytes of replies unread"
+            return
+        }
+        flush(connection, now: uptime())
+    }
+
+    private func accept(now: Double, events: inout [VarlinkEvent]) {
+        // A few at a time, so a flood of connections cannot keep the loop here.
+        for _ in 0..<16 {
+            let fd = Glibc.accept(listener.rawValue, nil, nil)
+            guard fd >= 0 else { return }
+            // The loop is single-threaded and no other thread execs: set before anything could exec.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            // struct ucred (pid, uid, gid), which Glibc's module leaves out without _GNU_SOURCE.
+            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+            var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+            getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
+            let caller = VarlinkCaller(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+            guard connections.count < limits.connections else {
+                close(fd)
+                events.append(.refused(caller))
+                continue
+            }
+            connections[nextConnection] = Connection(fd: FileDescriptor(rawValue: fd), caller: caller, limit: limits.messageBytes, now: now)
+            nextConnection += 1
+        }
+    }
+
+    private func read(_ connection: Connection, key: Int, now: Double, events: inout [VarlinkEvent]) {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        // Bounded, so one client streaming bytes cannot keep the loop here.
+        for _ in 0..<8 {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try connection.fd.read(into: $0, retryOnInterrupt: true) }
+            } catch .wouldBlock {
+                return
+            } catch {
+                connection.closing = "reading failed: \(error)"
+                return
+            }
+            if count == 0 {
+                let partial = connection.framer.partialBytes
+                connection.closing = partial > 0 ? "\(VarlinkProtocolError.unfinished(bytes: partial))" : ""
+                return
+            }
+            connection.framer.append(chunk[..<count])
+            if connection.framer.partialBytes > limits.messageBytes {
+                // Checked as it comes, so a client cannot make signpad hold more than the limit.
+                do { _ = try connection.framer.next() } catch { connection.closing = "\(error)"; return }
+            }
+        }
+    }
+
+    /// Takes the next whole message, if any, while no call of the connection is under way.
+    private func process(_ connection: Connection, key: Int, now: Double, events: inout [VarlinkEvent]) {
+        while !connection.pending && connection.closing == nil {
+            let message: [UInt8]
+            do {
+                guard let next = try connection.framer.next() else { return }
+                message = next
+            } catch {
+                connection.closing = "\(error)"
+                return
+            }
+            connection.lastActivity = now
+            let call: VarlinkCall
+            do { call = try VarlinkCall(message: message) } catch {
+                connection.closing = "\(error)"
+                return
+            }
+            let id = VarlinkCallID(connection: key)
+            if !call.oneway { connection.pending = true }
+            if call.interface == "org.varlink.service" {
+                answerService(call, id: id)
+            } else if let interface = interfaces[call.interface] {
+                if interface.methods.contains(call.methodName) {
+                    events.append(.call(id, call, connection.caller))
+                } else {
+                    fail(id, "org.varlink.service.MethodNotFound", ["method": .string(call.method)])
+                }
+            } else {
+                fail(id, "org.varlink.service.InterfaceNotFound", ["interface": .string(call.interface)])
+            }
+            if call.oneway { connection.pending = false }
+        }
+    }
+
+    private func answerService(_ call: VarlinkCall, id: VarlinkCallID) {
+        switch call.methodName {
+        case "GetInfo":
+            reply(id, info)
+        case "GetInterfaceDescription":
+            guard case .string(let name)? = call.parameters["interface"] else {
+                fail(id, "org.varlink.service.InvalidParameter", ["parameter": "interface"])
+                return
+            }
+            if name == "org.varlink.service" {
+                reply(id, ["description": .string(Self.serviceDescription)])
+            } else if let interface = interfaces[name] {
+                reply(id, ["description": .string(interface.description)])
+            } else {
+                fail(id, "org.varlink.service.InterfaceNotFound", ["interface": .string(name)])
+            }
+        default:
+            fail(id, "org.varlink.service.MethodNotFound", ["method": .string(call.method)])
+        }
+    }
+
+    private func flush(_ connection: Connection, now: Double) {
+        guard !connection.unread.isEmpty else { return }
+        let sent = connection.unread.withUnsafeBytes { Glibc.send(connection.fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent < 0 {
+            let error = Errno(rawValue: errno)
+            if error != .wouldBlock && error != .interrupted { connection.closing = "writing failed: \(error)" }
+        } else {
+            connection.unread.removeFirst(sent)
+        }
+        connection.unreadSince = connection.unread.isEmpty ? nil : (connection.unreadSince ?? now)
+    }
+
+    private func uptime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// org.varlink.service as varlink.org defines it.
+    static let serviceDescription = """
+        # The Varlink Service Interface is provided by every varlink service. It
+        # describes the service and the interfaces it implements.
+        interface org.varlink.service
+
+        # Get a list of all the interfaces a service provides and information
+        # about the implementation.
+        method GetInfo() -> (
+          vendor: string,
+          product: string,
+          version: string,
+          url: string,
+          interfaces: []string
+        )
+
+        # Get the description of an interface that is implemented by this service.
+        method GetInterfaceDescription(interface: string) -> (description: string)
+
+        # The requested interface was not found.
+        error InterfaceNotFound (interface: string)
+
+        # The requested method was not found
+        error MethodNotFound (method: string)
+
+        # The interface defines the requested method, but the service does not
+        # implement it.
+        error MethodNotImplemented (method: string)
+
+        # One of the passed parameters is invalid.
+        error InvalidParameter (parameter: string)
+
+        # Client is denied access
+        error PermissionDenied ()
+
+        # Method is expected to be called with 'more' set to true, but wasn't
+        error ExpectedMore ()
+
+        """
+}

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""The point-of-sale API (org.signpad.Kiosk) driven by an independent peer, PyPI's varlink
+client, against the whole daemon on an offscreen display (`signpad run --offscreen`), a
+recording standing in for the customer. Run by `swift test` (ControlAPITests); on its own:
+
+    SIGNPAD=.build/debug/signpad python3 Tests/api/control_api_test.py
+"""
+import base64
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import varlink
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SIGNPAD = os.environ.get("SIGNPAD", os.path.join(ROOT, ".build/debug/signpad"))
+RECORDING = os.path.join(ROOT, "demo/signature.evemu")
+INTERFACE = os.path.join(ROOT, "varlink/org.signpad.Kiosk.varlink")
+
+
+class Kiosk:
+    """One offscreen signpad daemon in a folder of its own."""
+
+    def __init__(self, folder, mode="requested", confirm=True, extra=()):
+        self.folder = folder
+        self.socket = os.path.join(folder, "control.sock")
+        self.exports = os.path.join(folder, "out")
+        self.mode, self.confirm, self.extra = mode, confirm, list(extra)
+        self.process = None
+
+    def start(self):
+        args = [SIGNPAD, "run", "--offscreen", "800x480", "--input-recording", RECORDING,
+                "--set", f'export.directory="{self.exports}"',
+                "--set", f'export.spool_directory="{self.folder}/spool"',
+                "--set", f'control.socket="{self.socket}"', "--set", 'control.group=""',
+                "--set", f'control.results="{self.folder}/requests.json"',
+                "--set", f'kiosk.mode="{self.mode}"', "--set", 'kiosk.decline_label="Decline"'] + self.extra
+        if self.confirm:
+            args.append("--confirm-at-end")
+        self.log = open(os.path.join(self.folder, "log"), "ab")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=self.log)
+        deadline = time.time() + 30
+        while not os.path.exists(self.socket):
+            if self.process.poll() is not None or time.time() > deadline:
+                raise RuntimeError("signpad did not start: " + self.journal())
+            time.sleep(0.05)
+        return self
+
+    def journal(self):
+        with open(os.path.join(self.folder, "log"), encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+        self.log.close()
+
+    def client(self):
+        return varlink.Client(address="unix:" + self.socket)
+
+
+def raw_call(path, payload, read=True):
+    """Sends bytes as they are; returns the decoded reply, or None when signpad hung up."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(path)
+        s.sendall(payload)
+        if not read:
+            return None
+        data = b""
+        while not data.endswith(b"\0"):
+            chunk = s.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+        return json.loads(data[:-1])
+
+
+class ControlAPITest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="signpad-api-")
+        self.kiosks = []
+
+    def tearDown(self):
+        for kiosk in self.kiosks:
+            kiosk.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def kiosk(self, **kwargs):
+        kiosk = Kiosk(self.folder, **kwargs).start()
+        self.kiosks.append(kiosk)
+        return kiosk
+
+    def test_the_interface_served_is_the_repository_file(self):
+        kiosk = self.kiosk()
+        with kiosk.client() as client:
+            with client.open("org.varlink.service") as service:
+                info = service.GetInfo()
+                self.assertEqual(info["interfaces"], ["org.varlink.service", "org.signpad.Kiosk"])
+                described = service.GetInterfaceDescription("org.signpad.Kiosk")["description"]
+        with open(INTERFACE, encoding="utf-8") as f:
+            self.assertEqual(described, f.read())
+        # The client's own parser reads it (varlink.Interface raises on a bad definition).
+        self.assertIn("RequestSignature", varlink.Interface(described).members)
+
+    def test_a_signed_request_streams_progress_and_names_files_that_exist(self):
+        kiosk = self.kiosk()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            replies = list(pad.RequestSignature(reference="SALE 7/42", title="Total 12.50 EUR", lines=["Card ****1234", "I agree to pay"],
+                                                signer="Ada", reason="payment", documentSha256="AB" * 32, returnImage=True, _more=True))
+            result = pad.GetResult(replies[-1]["id"])
+        self.assertEqual([r.get("progress") for r in replies[:-1]], ["shown", "ink"])
+        last = replies[-1]
+        self.assertEqual((last["status"], last["stored"], last["reference"]), ("signed", "saved", "SALE 7/42"))
+        self.assertTrue(last["id"].startswith("SALE_7_42_"), last["id"])
+        names = [f["name"] for f in last["files"]]
+        self.assertTrue(all(n.startswith(last["id"] + ".") for n in names), names)
+        for f in last["files"]:
+            with open(os.path.join(kiosk.exports, f["name"]), "rb") as data:
+                content = data.read()
+            self.assertEqual((len(content), hashlib.sha256(content).hexdigest()), (f["bytes"], f["sha256"]), f["name"])
+        with open(os.path.join(kiosk.exports, last["id"] + ".png"), "rb") as png:
+            self.assertEqual(base64.b64decode(last["image"]), png.read())
+        with open(os.path.join(kiosk.exports, last["id"] + ".meta.json"), encoding="utf-8") as meta:
+            request = json.load(meta)["request"]
+        self.assertEqual(request, {"reference": "SALE 7/42", "title": "Total 12.50 EUR", "lines": ["Card ****1234", "I agree to pay"],
+                                   "signer": "Ada", "reason": "payment", "documentSha256": "ab" * 32})
+        self.assertEqual((result["status"], result["files"]), ("signed", last["files"]))
+
+    def test_busy_cancel_and_status(self):
+        kiosk = self.kiosk(confirm=False)
+        answers = []
+        with kiosk.client() as client:
+            def waiting():
+                with client.open("org.signpad.Kiosk") as pad:
+                    answers.append(pad.RequestSignature(reference="R1", title="Sign, please"))
+            thread = threading.Thread(target=waiting)
+            thread.start()
+            with client.open("org.signpad.Kiosk") as pad:
+                deadline = time.time() + 10
+                while "request" not in (status := pad.GetStatus()) and time.time() < deadline:
+                    time.sleep(0.05)
+                self.assertEqual(status["request"]["reference"], "R1")
+                self.assertEqual((status["mode"], status["display"]), ("requested", "offscreen 800x480"))
+                with self.assertRaises(varlink.VarlinkError) as busy:
+                    pad.RequestSignature(reference="R2")
+                self.assertEqual(busy.exception.error(), "org.signpad.Kiosk.Busy")
+                self.assertEqual(busy.exception.parameters()["id"], status["request"]["id"])
+                pad.CancelRequest(status["request"]["id"])
+                thread.join(10)
+                self.assertEqual(answers[0]["status"], "cancelled")
+                self.assertEqual(pad.GetResult(status["request"]["id"])["status"], "cancelled")
+                self.assertNotIn("request", pad.GetStatus())
+                with self.assertRaises(varlink.VarlinkError) as unknown:
+                    pad.CancelRequest(status["request"]["id"])
+                self.assertEqual(unknown.exception.error(), "org.signpad.Kiosk.NoSuchRequest")
+        self.assertEqual(os.listdir(kiosk.exports) if os.path.exists(kiosk.exports) else [], [], "nothing saved")
+
+    def test_a_request_nobody_signs_times_out(self):
+        kiosk = self.kiosk(confirm=False)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            began = time.time()
+            result = pad.RequestSignature(reference="T1", timeoutSeconds=5)
+        self.assertEqual(result["status"], "timedOut")
+        # The recording's strokes were activity; the timeout counts from the last of them.
+        self.assertGreaterEqual(time.time() - began, 5)
+
+    def test_values_out_of_range_are_typed_errors_naming_the_parameter(self):
+        kiosk = self.kiosk()
+        cases = [
+            (dict(reference=""), "reference"),
+            (dict(reference="x" * 65), "reference"),
+            (dict(reference="bad\nline"), "reference"),
+            (dict(reference="R", documentSha256="1234"), "documentSha256"),
+            (dict(reference="R", timeoutSeconds=1.0), "timeoutSeconds"),
+            (dict(reference="R", lines=["a line"] * 40), "lines"),
+            (dict(reference="R", title="t" * 201), "title"),
+        ]
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            for parameters, name in cases:
+                with self.assertRaises(varlink.VarlinkError) as refused:
+                    pad.RequestSignature(**parameters)
+                self.assertEqual(refused.exception.error(), "org.signpad.Kiosk.InvalidParameter", parameters)
+                self.assertEqual(refused.exception.parameters()["parameter"], name)
+                self.assertTrue(refused.exception.parameters()["expected"])
+            self.assertNotIn("request", pad.GetStatus(), "nothing was shown")
+
+    def test_malformed_calls_get_varlink_errors(self):
+        kiosk = self.kiosk()
+        def call(message):
+            return raw_call(kiosk.socket, json.dumps(message).encode() + b"\0")
+        self.assertEqual(call({"method": "org.signpad.Kiosk.Nope"})["error"], "org.varlink.service.MethodNotFound")
+        self.assertEqual(call({"method": "com.example.Other.Do"})["error"], "org.varlink.service.InterfaceNotFound")
+        wrong = call({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": 42}})
+        self.assertEqual((wrong["error"], wrong["parameters"]), ("org.varlink.service.InvalidParameter", {"parameter": "reference"}))
+        typo = call({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": "R", "titel": "x"}})
+        self.assertEqual((typo["error"], typo["parameters"]), ("org.varlink.service.InvalidParameter", {"parameter": "titel"}))
+        self.assertEqual(call({"method": "org.signpad.Kiosk.GetResult", "parameters": {}})["parameters"], {"parameter": "id"})
+
+    def test_bad_clients_are_dropped_and_the_kiosk_goes_on(self):
+        kiosk = self.kiosk()
+        self.assertIsNone(raw_call(kiosk.socket, b"{not json\0"), "garbage: hung up")
+        self.assertIsNone(raw_call(kiosk.socket, b"[1, 2]\0"), "not an object: hung up")
+        self.assertIsNone(raw_call(kiosk.socket, b'{"method": "' + b"x" * 70000), "past 64 KiB: hung up")
+        # More connections than the limit: the extra ones are closed at once, the kiosk answers on.
+        held = []
+        for _ in range(40):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(kiosk.socket)
+            held.append(s)
+        time.sleep(0.5)
+        closed = 0
+        for s in held:
+            s.settimeout(0.2)
+            try:
+                closed += s.recv(1) == b""
+            except socket.timeout:
+                pass
+        self.assertEqual(closed, 40 - 32, "connections past the limit are refused")
+        for s in held:
+            s.close()
+        time.sleep(0.3)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            self.assertEqual(pad.RequestSignature(reference="after")["status"], "signed")
+        journal = kiosk.journal()
+        self.assertIn("too many connections", journal)
+        self.assertIn("a message that is not JSON", journal)
+
+    def test_a_request_under_way_when_signpad_is_killed_answers_failed_after_the_restart(self):
+        kiosk = self.kiosk(confirm=False)
+        with kiosk.client() as client:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(kiosk.socket)
+            s.sendall(json.dumps({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": "K1"}, "more": True}).encode() + b"\0")
+            first = json.loads(s.recv(65536).split(b"\0")[0])
+            self.assertEqual(first["parameters"]["progress"], "shown")
+            kiosk.stop(signal.SIGKILL)
+            s.close()
+        os.unlink(kiosk.socket)
+        again = self.kiosk(confirm=False)
+        with again.client() as client, client.open("org.signpad.Kiosk") as pad:
+            result = pad.GetResult(first["parameters"]["id"])
+        self.assertEqual((result["status"], result["reference"]), ("failed", "K1"))
+        self.assertIn("signpad stopped", result["reason"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
