@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Pango on cairo: shaping (HarfBuzz), bidirectional text, font fallback and wrapping.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -47,7 +49,7 @@ let package = Package(
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput"]),
         .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
-        .target(name: "SignpadText", dependencies: ["CCairo", "SignpadInk", "SignpadKiosk"]),
+        .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),

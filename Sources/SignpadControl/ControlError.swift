@@ -102,7 +102,7 @@ public enum RequestLimits {
     public static let timeout: ClosedRange<Double> = 5...3600
 
     public static func check(reference: String, title: String?, lines: [String], signer: String?, reason: String?,
-                             documentSha256: String?, timeout: Double?, maxLines: Int) throws(ControlError) {
+                             documentSha256: String?, timeout: Double?) throws(ControlError) {
         guard (1...referenceCharacters).contains(reference.count), printable(reference) else {
             throw .invalidParameter("reference", expected: "1 to \(referenceCharacters) printable characters (no control characters)")
         }
@@ -111,9 +111,6 @@ public enum RequestLimits {
             guard text.count <= textCharacters, printable(text) else {
                 throw .invalidParameter(name, expected: "at most \(textCharacters) printable characters (no control characters)")
             }
-        }
-        guard lines.count <= maxLines else {
-            throw .invalidParameter("lines", expected: "at most \(maxLines) lines on this screen, which keeps room to sign")
         }
         for line in lines where line.count > textCharacters || !printable(line) {
             throw .invalidParameter("lines", expected: "lines of at most \(textCharacters) printable characters each (no control characters)")

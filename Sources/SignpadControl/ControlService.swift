@@ -132,8 +132,12 @@ public final class ControlService {
         guard let session else { throw .notReady("no display yet") }
         if let reason = notReady() { throw .notReady(reason) }
 
-        try RequestLimits.check(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash,
-                                timeout: timeout, maxLines: KioskLayout.maxRequestLines(width: session.kiosk.baseLayout.width, height: session.kiosk.baseLayout.height))
+        try RequestLimits.check(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash, timeout: timeout)
+        let base = session.kiosk.baseLayout
+        let rows = session.requestRows(lines).reduce(0, +), room = KioskLayout.maxRequestLines(width: base.width, height: base.height)
+        guard rows <= room else {
+            throw .invalidParameter("lines", expected: "at most \(room) rows of text on this \(base.width)x\(base.height) screen, which keeps at least half the box to sign in; these lines wrap to \(rows) rows")
+        }
         if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG (export.formats)") }
 
         let context = SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash?.lowercased())

@@ -482,7 +482,7 @@ public struct Kiosk: Sendable {
             effects.append(.clearInk)
         }
         request = new
-        layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lines.count, decline: rules.offersDecline)
+        layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lineRows.reduce(0, +), decline: rules.offersDecline)
         effects.append(.layoutChanged)
         noteActivity(now: now, idle: true, sleep: true)
         switch message {

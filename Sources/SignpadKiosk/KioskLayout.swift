@@ -72,7 +72,10 @@ public struct KioskLayout: Equatable, Sendable {
     private static func margin(width: Int, height: Int) -> Int { min(max(width, height) / 40, min(width, height) / 12) }
 
     /// One row of a request's text: half the prompt's height, and never under 12 px.
-    private static func lineHeight(height: Int) -> Int { max(height / 20, 12) }
+    public static func lineHeight(height: Int) -> Int { max(height / 20, 12) }
+
+    /// The size (px) of a request's lines of text.
+    public var lineTextSize: Double { Double(Self.lineHeight(height: height)) * 0.7 }
 
     /// The least a request's text leaves of the signing box: half its height without text. A
     /// signature squeezed into less is no longer the customer's usual hand.

@@ -13,15 +13,19 @@ public struct KioskRequest: Equatable, Sendable {
     public var id: String
     /// Shown in the prompt's place; nil: the prompt.
     public var title: String?
-    /// Shown under the title, one row each (an amount, consent wording).
+    /// Shown under the title (an amount, consent wording), each in the rows it wraps to.
     public var lines: [String]
+    /// How many rows each line takes, wrapped at the screen's width (see `KioskLayout.lineTextSize`).
+    public var lineRows: [Int]
     /// Seconds without a touch after which the request ends `timedOut` (0: never).
     public var timeout: Double
 
-    public init(id: String, title: String?, lines: [String], timeout: Double) {
+    /// `lineRows`: nil, one row each.
+    public init(id: String, title: String?, lines: [String], lineRows: [Int]? = nil, timeout: Double) {
         self.id = id
         self.title = title
         self.lines = lines
+        self.lineRows = lineRows ?? lines.map { _ in 1 }
         self.timeout = timeout
     }
 }

@@ -54,10 +54,14 @@ public enum KioskScreen {
         } else {
             let title = request?.title ?? labels.prompt
             items.append(ChromeItem(layout.prompt, .text(title, size: Double(layout.prompt.height) * 0.45, color: style.text)))
-            for (index, line) in (request?.lines ?? []).enumerated() {
-                let row = layout.lines.height / max(layout.lineCount, 1)
-                let rect = PixelRect(x: layout.lines.minX, y: layout.lines.minY + index * row, width: layout.lines.width, height: row)
-                items.append(ChromeItem(rect, .text(line, size: Double(row) * 0.7, color: style.text)))
+            if let request {
+                let row = KioskLayout.lineHeight(height: layout.height)
+                var top = layout.lines.minY
+                for (line, rows) in zip(request.lines, request.lineRows) {
+                    items.append(ChromeItem(PixelRect(x: layout.lines.minX, y: top, width: layout.lines.width, height: rows * row),
+                                            .text(line, size: layout.lineTextSize, color: style.text)))
+                    top += rows * row
+                }
             }
             items += [
                 ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)),

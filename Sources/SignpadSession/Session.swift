@@ -186,7 +186,15 @@ public final class Session: InputSink {
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
     public func beginRequest(id: String, context: SignatureRequest, timeout: Double, now: Double) {
         request = (id, context)
-        apply(kiosk.beginRequest(KioskRequest(id: id, title: context.title, lines: context.lines, timeout: timeout), now: now), now: now)
+        let shown = KioskRequest(id: id, title: context.title, lines: context.lines, lineRows: requestRows(context.lines), timeout: timeout)
+        apply(kiosk.beginRequest(shown, now: now), now: now)
+    }
+
+    /// The rows each of a request's lines takes on this screen, long ones wrapping.
+    public func requestRows(_ lines: [String]) -> [Int] {
+        let base = kiosk.baseLayout
+        let size = base.lineTextSize
+        return lines.map { max(painter.textRows($0, width: base.prompt.width, size: size), 1) }
     }
 
     /// Ends the request on screen unsaved: `onRequest` hears `.cancelled`.

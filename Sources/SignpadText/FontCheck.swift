@@ -1,9 +1,9 @@
 import CCairo
+import CPango
 
-/// Whether the kiosk's words will look right in its font, said before a customer sees them.
-/// cairo draws each label with the one font fontconfig resolves `kiosk.font` to, with no fallback:
-/// a character that font lacks shows as a box. And it lays text out left to right, glyph by glyph:
-/// right-to-left scripts come out reversed, Arabic letters unjoined.
+/// Whether the kiosk's words will look right, said before a customer sees them. Pango draws each
+/// character in `kiosk.font` where it has it and in another installed font where not, and shapes
+/// and orders every script; a character no installed font has shows as a box.
 public enum FontCheck {
     /// One line per label with a problem, naming its key and what to do; empty when all is well.
     public static func problems(font: String, labels: [(key: String, text: String)]) -> [String] {
@@ -13,20 +13,14 @@ public enum FontCheck {
             cairo_destroy(cr)
             cairo_surface_destroy(surface)
         }
-        cairo_select_font_face(cr, font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        let scaled = cairo_get_scaled_font(cr)
         var problems: [String] = []
         for (key, text) in labels {
-            let missing = distinctScalars(text).filter { isDrawn($0) && !hasGlyph($0, scaled) }
+            let missing = distinctScalars(text).filter { isDrawn($0) && !hasGlyph($0, font: font, cr) }
             if let first = missing.first {
-                problems.append("\(key): the font \"\(font)\" (kiosk.font, as `fc-match \"\(font)\"` resolves it) has no glyph for "
-                                + "\(listed(missing)): customers would see boxes; name a font that has them in kiosk.font "
-                                + "(`fc-list ':charset=\(String(first.value, radix: 16))' family` lists those installed)")
-            }
-            let backwards = distinctScalars(text).filter(isRightToLeft)
-            if !backwards.isEmpty {
-                problems.append("\(key): right-to-left text (\(listed(backwards))) is drawn left to right, letter by letter "
-                                + "and unjoined: signpad lays text out without bidirectional order or shaping")
+                problems.append("\(key): no installed font has a glyph for \(listed(missing)) (kiosk.font \"\(font)\" is used where it has "
+                                + "one, any other installed font where not): customers would see boxes; install a font package that "
+                                + "covers the script, such as one of Debian's fonts-noto-* (`fc-list ':charset=\(String(first.value, radix: 16))' family` "
+                                + "lists the fonts installed that have it)")
             }
         }
         return problems
@@ -45,21 +39,11 @@ public enum FontCheck {
         }
     }
 
-    /// Glyph 0 is the font's "missing glyph", the box.
-    private static func hasGlyph(_ scalar: Unicode.Scalar, _ font: OpaquePointer?) -> Bool {
-        var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
-        var count: Int32 = 0
-        let status = cairo_scaled_font_text_to_glyphs(font, 0, 0, String(scalar), -1, &glyphs, &count, nil, nil, nil)
-        defer { cairo_glyph_free(glyphs) }
-        guard status == CAIRO_STATUS_SUCCESS, let glyphs, count > 0 else { return false }
-        return (0..<Int(count)).allSatisfy { glyphs[$0].index != 0 }
-    }
-
-    /// Hebrew, Arabic and the other scripts of the right-to-left blocks, with their presentation forms.
-    private static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
-        default: false
+    /// Whether Pango finds a glyph for it in the font or one it falls back to.
+    private static func hasGlyph(_ scalar: Unicode.Scalar, font: String, _ cr: OpaquePointer?) -> Bool {
+        TextLayout.with(cr, font: font, text: String(scalar), width: 1 << 20) { layout in
+            _ = layout.fit(size: 20)
+            return pango_layout_get_unknown_glyphs_count(layout.layout) == 0
         }
     }
 

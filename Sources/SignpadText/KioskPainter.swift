@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CCairo
+import CPango
 import SignpadInk
 import SignpadKiosk
 
@@ -10,7 +11,8 @@ public struct PainterError: Error, CustomStringConvertible, Equatable {
     public var description: String
 }
 
-/// Paints text and shapes into a canvas with cairo.
+/// Paints text and shapes into a canvas: shapes with cairo, text with Pango on cairo, so any
+/// script comes out shaped and in order, with fonts found for what `kiosk.font` lacks.
 public struct ChromePainter {
     public let style: KioskStyle
     private let backgroundImage: Canvas?
@@ -39,7 +41,6 @@ public struct ChromePainter {
             setColor(cr, style.background)
             cairo_paint(cr)
             if let image = backgroundImage { paintImage(cr, image) }
-            cairo_select_font_face(cr, style.font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
             for item in items { draw(cr, item) }
         }
     }
@@ -81,20 +82,34 @@ public struct ChromePainter {
         }
     }
 
+    /// Text centred in `r`, wrapped at its width (between words, or within one too long for a
+    /// line); when it still does not fit, smaller, down to 6 px.
     private func centredText(_ cr: OpaquePointer?, _ text: String, in r: PixelRect, size: Double) {
-        var fontSize = size
-        var extents = cairo_text_extents_t()
-        // Shrink long labels (translations can be longer) until they fit their rectangle.
-        repeat {
-            cairo_set_font_size(cr, fontSize)
-            cairo_text_extents(cr, text, &extents)
-            if extents.x_advance <= Double(r.width) * 0.95 { break }
-            fontSize *= 0.9
-        } while fontSize > 6
-        let x = Double(r.minX) + (Double(r.width) - extents.x_advance) / 2
-        let y = Double(r.minY) + (Double(r.height) - extents.height) / 2 - extents.y_bearing
-        cairo_move_to(cr, x, y)
-        cairo_show_text(cr, text)
+        TextLayout.with(cr, font: style.font, text: text, width: Int(Double(r.width) * 0.95)) { layout in
+            var fontSize = size
+            var extents = layout.fit(size: fontSize)
+            while (extents.height > r.height || extents.width > r.width) && fontSize > 6 {
+                fontSize *= 0.9
+                extents = layout.fit(size: fontSize)
+            }
+            cairo_move_to(cr, Double(r.minX) + Double(r.width) * 0.025, Double(r.minY) + Double(r.height - extents.height) / 2)
+            pango_cairo_show_layout(cr, layout.layout)
+        }
+    }
+
+    /// How many lines `text` takes at `size` px when wrapped at `width` px, as `centredText`
+    /// draws it: a request's lines get that many rows.
+    public func textRows(_ text: String, width: Int, size: Double) -> Int {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)
+        let cr = cairo_create(surface)
+        defer {
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+        }
+        return TextLayout.with(cr, font: style.font, text: text, width: Int(Double(width) * 0.95)) { layout in
+            _ = layout.fit(size: size)
+            return Int(pango_layout_get_line_count(layout.layout))
+        }
     }
 
     private func roundedRect(_ cr: OpaquePointer?, _ r: PixelRect, radius: Double) {
@@ -172,5 +187,36 @@ public struct ChromePainter {
         }
         for i in canvas.pixels.indices { canvas.pixels[i] &= 0xFFFFFF }
         return canvas
+    }
+}
+
+/// One Pango layout of a text in a font, wrapped at a width, centred, its direction from its text.
+struct TextLayout {
+    let layout: OpaquePointer
+    let font: OpaquePointer
+
+    static func with<T>(_ cr: OpaquePointer?, font name: String, text: String, width: Int, _ body: (TextLayout) -> T) -> T {
+        let layout = pango_cairo_create_layout(cr)!
+        let font = pango_font_description_from_string(name)!
+        defer {
+            pango_font_description_free(font)
+            signpad_pango_unref(UnsafeMutableRawPointer(layout))
+        }
+        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_width(layout, Int32(width) * PANGO_SCALE)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        // A right-to-left paragraph (Arabic, Hebrew) takes its direction from its first strong letter.
+        pango_layout_set_auto_dir(layout, 1)
+        return body(TextLayout(layout: layout, font: font))
+    }
+
+    /// Sets the size (px) and returns the laid-out text's size in pixels.
+    func fit(size: Double) -> (width: Int, height: Int) {
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, font)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        return (Int(logical.width), Int(logical.height))
     }
 }

@@ -4,6 +4,7 @@ import SignpadDaemon
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
+import SignpadTestSupport
 import SignpadText
 import Testing
 
@@ -82,19 +83,104 @@ import Testing
         #expect(russian.fontProblems.isEmpty, "\(russian.fontProblems)")
     }
 
-    @Test func aLabelTheFontHasNoGlyphsForIsNamedWithTheCharactersAndHowToFindAFont() throws {
-        let config = try Config.load(text: "[kiosk]\nprompt = \"下の枠に署名してください\"\ndone_label = \"完了\"\n", file: "(test)", overrides: [])
+    @Test func aLabelNoInstalledFontHasIsNamedWithTheCharactersAndHowToFindAFont() throws {
+        // Linear B: in no font a kiosk (or this machine) installs.
+        let config = try Config.load(text: "[kiosk]\nprompt = \"Sign 𐀀𐀁𐀂\"\ndone_label = \"𐀃\"\n", file: "(test)", overrides: [])
         let problems = config.fontProblems
         #expect(problems.count == 2, "\(problems)")
         let prompt = problems.first { $0.hasPrefix("kiosk.prompt: ") } ?? ""
-        #expect(prompt.contains("\"DejaVu Sans\"") && prompt.contains("下 (U+4E0B)") && prompt.contains("and 7 more"), "\(prompt)")
-        #expect(prompt.contains("fc-list ':charset=4e0b' family"), "\(prompt)")
-        #expect(problems.contains { $0.hasPrefix("kiosk.done_label: ") && $0.contains("完 (U+5B8C), 了 (U+4E86)") }, "\(problems)")
+        #expect(prompt.contains("𐀀 (U+10000), 𐀁 (U+10001), 𐀂 (U+10002)") && prompt.contains("\"DejaVu Sans\""), "\(prompt)")
+        #expect(prompt.contains("fc-list ':charset=10000' family"), "\(prompt)")
+        #expect(problems.contains { $0.hasPrefix("kiosk.done_label: ") && $0.contains("𐀃 (U+10003)") }, "\(problems)")
     }
 
-    @Test func rightToLeftTextIsSaidToComeOutLeftToRight() throws {
-        let config = try Config.load(text: "[kiosk]\ndone_label = \"סיום\"\n", file: "(test)", overrides: [])
-        let problems = config.fontProblems
-        #expect(problems.count == 1 && problems[0].hasPrefix("kiosk.done_label: right-to-left text (ס (U+05E1)"), "\(problems)")
+    @Test func scriptsDejaVuLacksAreDrawnInAFontThatHasThem() throws {
+        // Pango falls back: Hebrew and Arabic in DejaVu Sans, Hindi in whatever font has Devanagari.
+        let config = try Config.load(text: "[kiosk]\ndone_label = \"סיום\"\nclear_label = \"مسح\"\n", file: "(test)", overrides: [])
+        #expect(config.fontProblems.isEmpty, "\(config.fontProblems)")
+    }
+}
+
+/// Text through Pango: shaped, in order and wrapped, as an independent renderer of the same text
+/// (`pango-view`, Debian's pango1.0-tools) draws it.
+@Suite struct TextShapingTests {
+    /// Dark pixels of `canvas`, cropped to where there are any: (width, height, mask).
+    static func ink(_ canvas: Canvas) -> (width: Int, height: Int, mask: [Bool]) {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        func dark(_ x: Int, _ y: Int) -> Bool {
+            let p = canvas[x, y]
+            return (Int((p >> 16) & 0xFF) + Int((p >> 8) & 0xFF) + Int(p & 0xFF)) / 3 < 128
+        }
+        for y in 0..<canvas.height { for x in 0..<canvas.width where dark(x, y) {
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        } }
+        guard maxX >= 0 else { return (0, 0, []) }
+        let w = maxX - minX + 1, h = maxY - minY + 1
+        return (w, h, (0..<(w * h)).map { dark(minX + $0 % w, minY + $0 / w) })
+    }
+
+    /// Intersection over union of two ink masks laid over each other at their top-left corners.
+    static func overlap(_ a: (width: Int, height: Int, mask: [Bool]), _ b: (width: Int, height: Int, mask: [Bool])) -> Double {
+        var both = 0, either = 0
+        for y in 0..<max(a.height, b.height) {
+            for x in 0..<max(a.width, b.width) {
+                let inA = x < a.width && y < a.height && a.mask[y * a.width + x]
+                let inB = x < b.width && y < b.height && b.mask[y * b.width + x]
+                both += inA && inB ? 1 : 0
+                either += inA || inB ? 1 : 0
+            }
+        }
+        return either == 0 ? 0 : Double(both) / Double(either)
+    }
+
+    static func painted(_ text: String, size: Double = 40) -> Canvas {
+        let painter = try! ChromePainter(style: KioskStyle(), backgroundImage: nil, width: 900, height: 160)
+        var canvas = Canvas(width: 900, height: 160)
+        painter.paint([ChromeItem(PixelRect(x: 0, y: 0, width: 900, height: 160), .text(text, size: size, color: 0x000000))], into: &canvas)
+        return canvas
+    }
+
+    static func pangoView(_ text: String, size: Int = 40) throws -> Canvas {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let out = dir + "/text.png"
+        let result = try run("pango-view", ["-q", "--pixels", "--font=DejaVu Sans \(size)", "--margin=10", "--background=white",
+                                            "--foreground=black", "--text=\(text)", "-o", out])
+        #expect(result.status == 0, "\(result.output)")
+        return try ChromePainter.loadPNG(out)
+    }
+
+    @Test(arguments: [("Arabic", "ادفع الآن من فضلك"), ("Hindi", "कृपया यहाँ हस्ताक्षर करें"), ("Hebrew", "נא לחתום כאן")])
+    func aLabelInAnyScriptIsDrawnAsPangoViewDrawsIt(script: String, text: String) throws {
+        guard toolExists("pango-view") else {
+            print("TextShapingTests: skipped, no pango-view (Debian's pango1.0-tools)")
+            return
+        }
+        let ours = Self.ink(Self.painted(text)), theirs = Self.ink(try Self.pangoView(text))
+        #expect(abs(ours.width - theirs.width) <= 3 && abs(ours.height - theirs.height) <= 3,
+                "\(script): \(ours.width)x\(ours.height) against pango-view's \(theirs.width)x\(theirs.height)")
+        #expect(Self.overlap(ours, theirs) > 0.8, "\(script): \(Self.overlap(ours, theirs))")
+        // The comparison tells text apart: the same letters in the opposite order do not pass.
+        let reversed = Self.ink(Self.painted(String(text.unicodeScalars.reversed().map(Character.init))))
+        #expect(Self.overlap(reversed, theirs) < 0.6, "\(script) reversed: \(Self.overlap(reversed, theirs))")
+    }
+
+    @Test func aLongPromptWrapsInsteadOfShrinking() {
+        let prompt = "By signing you agree to pay the amount above and accept the terms shown at the counter"
+        let painter = try! ChromePainter(style: KioskStyle(), backgroundImage: nil, width: 600, height: 200)
+        #expect(painter.textRows(prompt, width: 600, size: 30) >= 3)
+        var canvas = Canvas(width: 600, height: 200)
+        painter.paint([ChromeItem(PixelRect(x: 0, y: 0, width: 600, height: 200), .text(prompt, size: 30, color: 0x000000))], into: &canvas)
+        // Bands of rows with ink, split by rows without: one per line of text.
+        var bands = 0, inBand = false
+        for y in 0..<canvas.height {
+            let hasInk = (0..<canvas.width).contains { canvas[$0, y] & 0xFF < 128 }
+            if hasInk && !inBand { bands += 1 }
+            inBand = hasInk
+        }
+        #expect(bands >= 3, "wrapped to \(bands) lines")
+        let tallest = Self.ink(canvas).height
+        #expect(tallest > 80, "at its size, not shrunk to one line: \(tallest) px of text")
     }
 }

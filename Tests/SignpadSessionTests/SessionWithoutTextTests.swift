@@ -13,6 +13,9 @@ struct BoxPainter: ScreenPainter {
     func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
         for y in 0..<canvas.height { for x in 0..<canvas.width { canvas[x, y] = 0xFFEEEEEE } }
     }
+
+    /// A character is `size` wide, and lines break anywhere.
+    func textRows(_ text: String, width: Int, size: Double) -> Int { max(1, Int((Double(text.count) * size / Double(width)).rounded(.up))) }
 }
 
 /// The session and replay are the kiosk whole, screen and exports, without cairo.
