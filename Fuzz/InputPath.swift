@@ -1,66 +1,60 @@
-// libFuzzer target for everything an evemu recording goes through: parse, classify, decode, the
-// kiosk (boxes, buttons, eraser, idle timeout, saves), smooth, draw, as a session does it. Bad
-// input may be refused with an error; it must never crash, hang or exhaust memory.
-// Built by scripts/fuzz with the sources of SignpadInk, SignpadInput and SignpadKiosk in one module.
+// libFuzzer target for everything an evemu recording goes through, in the real Session: parse,
+// classify, the input pipeline (decoder, arbiter, let-go), the kiosk (boxes, buttons, undo,
+// eraser, idle timeout, a point of sale's request), smooth, draw, save. Bad input may be refused
+// with an error; it must never crash, hang or exhaust memory.
+// Built by scripts/fuzz with the sources of the modules a Session is made of, in one module.
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzInputPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let (width, height) = (320, 200)
     guard let recording = try? EvemuRecording.parse(text, file: "fuzz.evemu"),
-          (try? recording.requireUsableDevice(file: "fuzz.evemu")) != nil,
-          let events = try? recording.strokeEvents(screenWidth: width, screenHeight: height) else { return 0 }
-    var rules = KioskRules()
-    rules.idleTimeout = 0.5
-    rules.doubleTapConfirms = true
-    var session = FuzzedSession(kiosk: Kiosk(layout: KioskLayout(width: width, height: height), rules: rules), width: width, height: height)
-    for (time, event) in events {
-        session.apply(session.kiosk.tick(now: time), now: time)
-        var effects: [KioskEffect] = []
-        session.kiosk.handle(event, now: time, into: &effects)
-        session.apply(effects, now: time)
+          (try? recording.requireUsableDevice(file: "fuzz.evemu")) != nil else { return 0 }
+    // Writes that succeed and fail in turn, in memory: the point is the session, not the disk.
+    var writes = 0
+    let exporter = Exporter(directory: "/nonexistent", options: FuzzSession.config.export, retrySeconds: 0.01, spool: nil, write: { _ in
+        writes += 1
+        if writes % 2 == 0 { throw FuzzSession.WriteFailed() }
+    }, prepare: {})
+    defer { exporter.stop() }
+    let display = OffscreenDisplay(width: 320, height: 200)
+    guard let session = try? Session(config: FuzzSession.config, display: display, exporter: exporter,
+                                     painter: { _, _ in FuzzSession.Painter() }, log: { _ in }),
+          let decoder = try? TouchDecoder(device: recording.device, screenWidth: 320, screenHeight: 200) else { return 0 }
+    let device = session.addInput(path: "fuzz", name: recording.device.name, kind: decoder.kind, decoder: decoder)
+    // Half the inputs sign for a point of sale's request, its text taking room from the box.
+    let requested = size % 2 == 0
+    if requested {
+        session.beginRequest(id: "fuzz", context: SignatureRequest(reference: "fuzz", title: "Total", lines: ["one line", "and another"]),
+                             timeout: 1, now: recording.events.first?.seconds ?? 0)
     }
+    var now = recording.events.first?.seconds ?? 0
+    for event in recording.events {
+        now = event.seconds
+        if now >= session.nextDeadline { session.tick(now: now) }
+        session.feed(event, from: device, now: now)
+    }
+    session.finishInput(device, now: now)
+    session.tick(now: now)
+    if session.kiosk.hasInk { session.confirm(now: now) }
+    if requested { session.cancelRequest(now: now) }
     return 0
 }
 
-/// What `Session` does with the kiosk's effects, without a display or an exporter: a save
-/// finishes at once, failing every other time.
-struct FuzzedSession {
-    var kiosk: Kiosk
-    var smoother = MidpointSmoother()
-    var renderer: InkRenderer
-    var saves = 0
+enum FuzzSession {
+    /// The shipped defaults, with the rules that have most to do on a short recording.
+    static let config: Config = {
+        try! Config.load(text: "", file: "(fuzz)", overrides: ["kiosk.idle_timeout=0.5", "kiosk.double_tap_confirm=true",
+                                                              "kiosk.decline_label=\"No\"", "control.socket=\"\""])
+    }()
 
-    init(kiosk: Kiosk, width: Int, height: Int) {
-        self.kiosk = kiosk
-        renderer = InkRenderer(background: Canvas(width: width, height: height), clip: kiosk.layout.box)
-    }
+    struct WriteFailed: Error {}
 
-    mutating func apply(_ effects: [KioskEffect], now: Double) {
-        var dirty = DirtyRegion()
-        for effect in effects {
-            switch effect {
-            case .ink(let event):
-                renderer.apply(smoother.handle(event), dirty: &dirty)
-            case .clearInk:
-                smoother = MidpointSmoother()
-                renderer.clearInk(dirty: &dirty)
-            case .redrawInk, .withdrawInk:
-                smoother = MidpointSmoother()
-                renderer.clearInk(dirty: &dirty)
-                for stroke in kiosk.signature.strokes {
-                    var redraw = MidpointSmoother()
-                    for (index, sample) in stroke.enumerated() {
-                        renderer.apply(redraw.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
-                    }
-                    renderer.apply(redraw.handle(.up), dirty: &dirty)
-                }
-            case .save(_, let exportID):
-                saves += 1
-                apply(kiosk.exportFinished(exportID, error: saves % 2 == 0 ? "the folder failed" : nil, now: now), now: now)
-            case .repaintChrome, .sleep, .letGoOfTouch, .flickerHeld, .layoutChanged, .requestProgress, .requestEnded:
-                break
-            }
+    /// The chrome as one colour, and every line of text one row.
+    struct Painter: ScreenPainter {
+        func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
+            for y in 0..<canvas.height { for x in 0..<canvas.width { canvas[x, y] = 0xEEEEEE } }
         }
+        func textRows(_ text: String, width: Int, size: Double) -> Int { 1 }
     }
 }
