@@ -49,7 +49,7 @@ public struct Config: Sendable {
     public var labelsByKey: [(key: String, text: String)] {
         [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
          ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
-         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.idle_text", labels.idle)]
+         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.undo_label", labels.undo), ("kiosk.idle_text", labels.idle)]
     }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
@@ -135,6 +135,7 @@ public struct Config: Sendable {
         guard let kioskMode = KioskMode(rawValue: modeName) else { throw r.error("kiosk.mode", "expected \"walk-up\" or \"requested\", got \"\(modeName)\"") }
         rules.mode = kioskMode
         labels.decline = try r.optionalString("kiosk.decline_label", default: "") ?? ""
+        labels.undo = try r.optionalString("kiosk.undo_label", default: labels.undo) ?? ""
         rules.offersDecline = !labels.decline.isEmpty
         labels.idle = try r.string("kiosk.idle_text", default: labels.idle)
 

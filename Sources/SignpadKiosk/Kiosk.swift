@@ -453,6 +453,12 @@ public struct Kiosk: Sendable {
             if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
         case .decline:
             endRequest(.declined, now: now, into: &effects)
+        case .undo:
+            // The last stroke goes, as if never drawn: the screen and the exports are the
+            // signature without it.
+            guard !signature.isEmpty else { return effects }
+            signature.strokes.removeLast()
+            effects.append(.redrawInk(removed: [signature.strokes.count]))
         case .done:
             guard meetsMinimum else {
                 setMessage(.tooLittleInk, now: now, into: &effects, seconds: rules.hintSeconds)
@@ -482,7 +488,8 @@ public struct Kiosk: Sendable {
             effects.append(.clearInk)
         }
         request = new
-        layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lineRows.reduce(0, +), decline: rules.offersDecline)
+        layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lineRows.reduce(0, +), decline: rules.offersDecline,
+                             undo: baseLayout.undoButton != nil)
         effects.append(.layoutChanged)
         noteActivity(now: now, idle: true, sleep: true)
         switch message {

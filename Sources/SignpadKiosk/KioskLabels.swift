@@ -6,6 +6,8 @@ public struct KioskLabels: Equatable, Sendable {
     public var tooLittleInk = "Please sign with your full signature"
     public var saving = "Saving…"
     public var saved = "Thank you — saved"
+    /// The button that takes back the last stroke; empty: none.
+    public var undo = "Undo"
     /// The declining button of a request; empty: none.
     public var decline = ""
     /// The idle page's text, in requested mode between requests.

@@ -42,11 +42,14 @@ public struct KioskLayout: Equatable, Sendable {
     public let lineCount: Int
     /// The button that declines a request, between Clear and Done; nil: none.
     public let declineButton: PixelRect?
+    /// The button that takes back the last stroke, beside Clear; nil: none.
+    public let undoButton: PixelRect?
 
     /// The kiosk's screen; with `requestLines`, a request's: the box gives up room to that many
     /// rows of text under the title, never shrinking below `minimumBoxHeight`, and `decline`
     /// adds its button.
-    public init(width: Int, height: Int, requestLines: Int = 0, decline: Bool = false) {
+    /// `undo` adds the Undo button beside Clear.
+    public init(width: Int, height: Int, requestLines: Int = 0, decline: Bool = false, undo: Bool = false) {
         self.width = width
         self.height = height
         // Scaled to the screen, but never more than its short side allows: on a bar display
@@ -63,10 +66,15 @@ public struct KioskLayout: Equatable, Sendable {
         box = PixelRect(minX: margin, minY: boxTop, maxX: width - margin, maxY: message.minY - margin / 4)
         baselineY = box.minY + box.height * 3 / 4
         crossCenter = Point(Double(box.minX + margin + box.height / 20), Double(baselineY - box.height / 12))
-        let buttonWidth = max(width / 4, 80)
+        // A quarter of the width each, narrower where three or four would not fit side by side.
+        let count = 2 + (decline ? 1 : 0) + (undo ? 1 : 0)
+        let buttonWidth = min(max(width / 4, 80), (width - 2 * margin - (count - 1) * margin) / count)
         clearButton = PixelRect(x: margin, y: buttonsTop, width: buttonWidth, height: buttonHeight)
         doneButton = PixelRect(x: width - margin - buttonWidth, y: buttonsTop, width: buttonWidth, height: buttonHeight)
-        declineButton = decline ? PixelRect(x: (width - buttonWidth) / 2, y: buttonsTop, width: buttonWidth, height: buttonHeight) : nil
+        undoButton = undo ? PixelRect(x: clearButton.maxX + margin, y: buttonsTop, width: buttonWidth, height: buttonHeight) : nil
+        // Centred in the room between the buttons on its left and Done.
+        let left = (undoButton ?? clearButton).maxX + margin, right = doneButton.minX - margin
+        declineButton = decline ? PixelRect(x: left + (right - left - buttonWidth) / 2, y: buttonsTop, width: buttonWidth, height: buttonHeight) : nil
     }
 
     private static func margin(width: Int, height: Int) -> Int { min(max(width, height) / 40, min(width, height) / 12) }
@@ -87,13 +95,19 @@ public struct KioskLayout: Equatable, Sendable {
         return max(0, (full - minimumBoxHeight(width: width, height: height)) / lineHeight(height: height))
     }
 
-    public enum Button: String, Equatable, Sendable { case clear, done, decline }
+    public enum Button: String, Equatable, Sendable { case clear, done, decline, undo }
+
+    /// Every button shown, with where it is.
+    public var buttons: [(button: Button, rect: PixelRect)] {
+        [(.clear, clearButton)] + (undoButton.map { [(.undo, $0)] } ?? []) + (declineButton.map { [(.decline, $0)] } ?? []) + [(.done, doneButton)]
+    }
 
     public func button(at p: Point) -> Button? {
         let x = Int(p.x), y = Int(p.y)
         if clearButton.contains(x: x, y: y) { return .clear }
         if doneButton.contains(x: x, y: y) { return .done }
         if let declineButton, declineButton.contains(x: x, y: y) { return .decline }
+        if let undoButton, undoButton.contains(x: x, y: y) { return .undo }
         return nil
     }
 

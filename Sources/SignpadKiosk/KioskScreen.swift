@@ -68,11 +68,15 @@ public enum KioskScreen {
                 ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
                                       to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)),
                 ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)),
-                ChromeItem(layout.clearButton, .button(labels.clear, pressed: pressed == .clear)),
-                ChromeItem(layout.doneButton, .button(labels.done, pressed: pressed == .done)),
             ]
-            if let decline = layout.declineButton {
-                items.append(ChromeItem(decline, .button(labels.decline, pressed: pressed == .decline)))
+            for (button, rect) in layout.buttons {
+                let label = switch button {
+                case .clear: labels.clear
+                case .undo: labels.undo
+                case .decline: labels.decline
+                case .done: labels.done
+                }
+                items.append(ChromeItem(rect, .button(label, pressed: pressed == button)))
             }
         }
         if let text = labels.text(for: message) {

@@ -80,7 +80,7 @@ public final class Session: InputSink {
         journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         try KioskLayout.requireRoom(width: width, height: height)
-        let layout = KioskLayout(width: width, height: height)
+        let layout = KioskLayout(width: width, height: height, undo: !config.labels.undo.isEmpty)
         kiosk = Kiosk(layout: layout, rules: config.rules)
         smoother = MidpointSmoother(options: config.pen)
         redrawSmoother = MidpointSmoother(options: config.pen)
@@ -298,7 +298,7 @@ public final class Session: InputSink {
         painter.paint(items, into: &chrome)
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
-        let changing = whole ? [renderer.canvas.bounds] : [layout.message, layout.clearButton, layout.doneButton] + (layout.declineButton.map { [$0] } ?? [])
+        let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)
         for rect in changing { renderer.updateBackground(rect, from: chrome, dirty: &dirty) }
     }
 }

@@ -444,23 +444,29 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         for width in stride(from: KioskLayout.minimumWidth, through: 3840, by: 37) {
             for height in stride(from: KioskLayout.minimumHeight, through: 3840, by: 41) {
                 try KioskLayout.requireRoom(width: width, height: height)
-                let layout = KioskLayout(width: width, height: height)
-                let screen = PixelRect(x: 0, y: 0, width: width, height: height)
-                let parts = [("prompt", layout.prompt), ("box", layout.box), ("message", layout.message),
-                             ("clear", layout.clearButton), ("done", layout.doneButton)]
-                for (name, rect) in parts {
-                    #expect(!rect.isEmpty && rect.intersection(screen) == rect, "\(width)x\(height): \(name) \(rect) is empty or off the screen")
-                }
-                for (i, (a, ra)) in parts.enumerated() {
-                    for (b, rb) in parts[(i + 1)...] where (a, b) != ("box", "message") {
-                        #expect(ra.intersection(rb).isEmpty, "\(width)x\(height): \(a) \(ra) overlaps \(b) \(rb)")
+                let lines = KioskLayout.maxRequestLines(width: width, height: height)
+                // Plain, with Undo, and a request's with Undo, Decline and all the rows of text it may have.
+                for layout in [KioskLayout(width: width, height: height), KioskLayout(width: width, height: height, undo: true),
+                               KioskLayout(width: width, height: height, requestLines: lines, decline: true, undo: true)] {
+                    let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+                    var parts = [("prompt", layout.prompt), ("box", layout.box), ("message", layout.message)]
+                    parts += layout.buttons.map { ($0.button.rawValue, $0.rect) }
+                    if layout.lineCount > 0 { parts.append(("lines", layout.lines)) }
+                    for (name, rect) in parts {
+                        #expect(!rect.isEmpty && rect.intersection(screen) == rect, "\(width)x\(height): \(name) \(rect) is empty or off the screen")
                     }
+                    for (i, (a, ra)) in parts.enumerated() {
+                        for (b, rb) in parts[(i + 1)...] where (a, b) != ("box", "message") {
+                            #expect(ra.intersection(rb).isEmpty, "\(width)x\(height): \(a) \(ra) overlaps \(b) \(rb)")
+                        }
+                    }
+                    #expect(layout.box.height >= 20 && layout.box.width >= 100, "\(width)x\(height): box \(layout.box)")
+                    #expect(layout.box.height >= KioskLayout.minimumBoxHeight(width: width, height: height), "\(width)x\(height): box \(layout.box)")
+                    checked += 1
                 }
-                #expect(layout.box.height >= 20 && layout.box.width >= 100, "\(width)x\(height): box \(layout.box)")
-                checked += 1
             }
         }
-        #expect(checked > 1000)
+        #expect(checked > 3000)
     }
 
     @Test(arguments: [(199, 150), (200, 149), (8, 8), (0, 0)])
