@@ -253,5 +253,50 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("signpad stopped", result["reason"])
 
 
+class RequestCommandTest(unittest.TestCase):
+    """`signpad request`, the command-line client, against the same offscreen daemon."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="signpad-request-")
+        self.kiosk = None
+
+    def tearDown(self):
+        if self.kiosk:
+            self.kiosk.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def request(self, *args):
+        return subprocess.run([SIGNPAD, "request", "--socket", self.kiosk.socket] + list(args),
+                              capture_output=True, text=True, timeout=120)
+
+    def test_signed_prints_progress_and_files_and_exits_0(self):
+        self.kiosk = Kiosk(self.folder).start()
+        image = os.path.join(self.folder, "signature.png")
+        done = self.request("--reference", "SALE-9", "--title", "Total 9.90 EUR", "--line", "Card ****1234", "--image", image)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        lines = done.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("shown: SALE-9_"), done.stdout)
+        self.assertTrue(any(l.startswith("signed: SALE-9_") and "(saved)" in l for l in lines), done.stdout)
+        self.assertTrue(any(l.strip().startswith("SALE-9_") and ".png" in l and "sha256" in l for l in lines), done.stdout)
+        with open(image, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_json_lines_and_the_exit_status_of_each_ending(self):
+        self.kiosk = Kiosk(self.folder, confirm=False).start()
+        timed = self.request("--reference", "T", "--timeout", "5", "--json")
+        self.assertEqual(timed.returncode, 1, timed.stderr)
+        replies = [json.loads(l) for l in timed.stdout.splitlines()]
+        self.assertEqual([r.get("progress") or r.get("status") for r in replies][-1], "timedOut")
+        self.assertEqual(replies[0]["progress"], "shown")
+        refused = self.request("--reference", "x" * 65)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("org.signpad.Kiosk.InvalidParameter", refused.stderr)
+        self.assertIn("parameter=reference", refused.stderr)
+        unreachable = subprocess.run([SIGNPAD, "request", "--socket", os.path.join(self.folder, "none.sock"), "--reference", "R"],
+                                     capture_output=True, text=True, timeout=30)
+        self.assertEqual(unreachable.returncode, 2)
+        self.assertIn("none.sock: cannot connect", unreachable.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
