@@ -63,6 +63,16 @@ public enum InkMLEncoder {
           <annotation type="device">\(FileText.xmlEscaped(record.device))</annotation>
 
         """
+        if let request = record.request {
+            // What the point of sale asked this signature for, and the exact text the customer saw.
+            var fields = [("reference", request.reference)]
+            if let title = request.title { fields.append(("title", title)) }
+            fields += request.lines.map { ("line", $0) }
+            if let signer = request.signer { fields.append(("signer", signer)) }
+            if let reason = request.reason { fields.append(("reason", reason)) }
+            if let hash = request.documentSha256 { fields.append(("documentSha256", hash)) }
+            for (type, value) in fields { out += "  <annotation type=\"\(type)\">\(FileText.xmlEscaped(value))</annotation>\n" }
+        }
         for stroke in record.signature.strokes {
             let points = stroke.map { "\($0.point.x) \($0.point.y) \(record.milliseconds($0)) \($0.pressure ?? -1)" }
             out += "  <trace contextRef=\"#ctx0\">\(points.joined(separator: ", "))</trace>\n"

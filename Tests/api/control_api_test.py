@@ -135,6 +135,19 @@ class ControlAPITest(unittest.TestCase):
         self.assertEqual(request, {"reference": "SALE 7/42", "title": "Total 12.50 EUR", "lines": ["Card ****1234", "I agree to pay"],
                                    "signer": "Ada", "reason": "payment", "documentSha256": "ab" * 32})
         self.assertEqual((result["status"], result["files"]), ("signed", last["files"]))
+        # libxml2 reads the request back out of the InkML, in the order shown.
+        inkml = os.path.join(kiosk.exports, last["id"] + ".inkml")
+        def annotations(kind):
+            out = subprocess.run(["xmllint", "--xpath", f"//*[local-name()='annotation'][@type='{kind}']/text()", inkml],
+                                 capture_output=True, text=True)
+            return out.stdout.splitlines()
+        self.assertEqual(annotations("reference"), ["SALE 7/42"])
+        self.assertEqual(annotations("title") + annotations("line"), ["Total 12.50 EUR", "Card ****1234", "I agree to pay"])
+        self.assertEqual(annotations("documentSha256"), ["ab" * 32])
+        svg = subprocess.run(["xmllint", "--xpath", "//*[local-name()='desc']/text()", os.path.join(kiosk.exports, last["id"] + ".svg")],
+                             capture_output=True, text=True).stdout
+        self.assertIn("Reference: SALE 7/42", svg)
+        self.assertIn("Shown: Total 12.50 EUR\nCard ****1234\nI agree to pay", svg)
 
     def test_busy_cancel_and_status(self):
         kiosk = self.kiosk(confirm=False)
