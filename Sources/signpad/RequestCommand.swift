@@ -5,9 +5,16 @@ import SignpadVarlink
 struct Request: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ask the kiosk for a signature, as a point of sale does, and print the progress and the result.",
-        discussion: "Exit status: 0 signed, 1 cancelled or timed out, 2 failed, refused, or signpad not reached.")
+        discussion: """
+            With --cancel, --result or --status instead of --reference: cancel the request under way, print the \
+            result of one that ended, or print the kiosk's status.
+            Exit status: 0 signed (or done), 1 cancelled or timed out, 2 failed, refused, or signpad not reached.
+            """)
     @Option(name: .long, help: "The sale or document the signature is for (1 to 64 printable characters); files are named after it.")
-    var reference: String
+    var reference: String?
+    @Option(name: .long, help: ArgumentHelp("Cancel the request under way with this id.", valueName: "id")) var cancel: String?
+    @Option(name: .long, help: ArgumentHelp("Print the result of the request with this id.", valueName: "id")) var result: String?
+    @Flag(name: .long, help: "Print the kiosk's status.") var status = false
     @Option(name: .long, help: "Shown above the box in the prompt's place.") var title: String?
     @Option(name: .customLong("line"), help: "A line of text shown under the title (an amount, consent wording); repeat for more.")
     var lines: [String] = []
@@ -19,8 +26,16 @@ struct Request: ParsableCommand {
     @Option(name: .long, help: "The control socket.", completion: .file()) var socket = "/run/signpad/control.sock"
     @Flag(name: .long, help: "Print each reply as one line of JSON instead.") var json = false
 
+    func validate() throws {
+        let modes = [reference != nil, cancel != nil, result != nil, status].filter { $0 }.count
+        guard modes == 1 else { throw ValidationError("give one of --reference (ask for a signature), --cancel ID, --result ID or --status") }
+    }
+
     func run() throws {
-        var parameters: [String: JSONValue] = ["reference": .string(reference)]
+        if let cancel { return try call("CancelRequest", ["id": .string(cancel)]) }
+        if let result { return try call("GetResult", ["id": .string(result)]) }
+        if status { return try call("GetStatus", [:]) }
+        var parameters: [String: JSONValue] = ["reference": .string(reference ?? "")]
         if let title { parameters["title"] = .string(title) }
         if !lines.isEmpty { parameters["lines"] = .array(lines.map { .string($0) }) }
         if let signer { parameters["signer"] = .string(signer) }
@@ -28,17 +43,22 @@ struct Request: ParsableCommand {
         if let documentSha256 { parameters["documentSha256"] = .string(documentSha256) }
         if let timeout { parameters["timeoutSeconds"] = .number(timeout) }
         if image != nil { parameters["returnImage"] = true }
+        try call("RequestSignature", parameters, more: true)
+    }
+
+    /// Calls `method` of org.signpad.Kiosk and prints its replies; exits with the result's status.
+    private func call(_ method: String, _ parameters: [String: JSONValue], more: Bool = false) throws {
         do {
             let client = try VarlinkClient(path: socket)
-            try client.send("org.signpad.Kiosk.RequestSignature", parameters, more: true)
+            try client.send("org.signpad.Kiosk." + method, parameters, more: more)
             while true {
                 switch try client.next() {
                 case .parameters(let reply, let continues):
                     try show(reply)
-                    if !continues { throw ExitCode(Self.exitStatus(reply["status"])) }
+                    if !continues { throw ExitCode(reply["status"].map { Self.exitStatus($0) } ?? 0) }
                 case .error(let name, let details):
                     if json {
-                        print(String(decoding: JSONValue.object(["error": .string(name), "parameters": .object(details)]).encoded, as: UTF8.self))
+                        FileHandle.standardOutput.write(Data(JSONValue.object(["error": .string(name), "parameters": .object(details)]).encoded + [0x0A]))
                     }
                     let said = details.keys.sorted().map { "\($0)=\(Self.text(details[$0]!))" }.joined(separator: ", ")
                     FileHandle.standardError.write(Data("signpad request: \(name)\(said.isEmpty ? "" : ": " + said)\n".utf8))
@@ -53,31 +73,38 @@ struct Request: ParsableCommand {
 
     private func show(_ reply: [String: JSONValue]) throws {
         var shown = reply
+        var out = ""
+        func say(_ line: String) { out += line + "\n" }
         if let picture = image, case .string(let base64)? = reply["image"] {
             guard let bytes = Data(base64Encoded: base64) else { throw ValidationError("the image signpad sent is not base64") }
             try bytes.write(to: URL(fileURLWithPath: picture))
             shown["image"] = .string(picture)
         }
         if json {
-            print(String(decoding: JSONValue.object(shown).encoded, as: UTF8.self))
+            say(String(decoding: JSONValue.object(shown).encoded, as: UTF8.self))
+        } else if reply["status"] == nil && reply["progress"] == nil {
+            // The status, or a cancel's empty answer: each field on a line.
+            for key in reply.keys.sorted() { say("\(key): \(Self.text(reply[key]!))") }
         } else if let progress = reply["progress"] {
-            print("\(Self.text(progress)): \(Self.text(reply["id"] ?? ""))")
+            say("\(Self.text(progress)): \(Self.text(reply["id"] ?? ""))")
         } else {
             var line = "\(Self.text(reply["status"] ?? "")): \(Self.text(reply["id"] ?? ""))"
             if let stored = reply["stored"] { line += " (\(Self.text(stored)))" }
             if let reason = reply["reason"] { line += ": \(Self.text(reason))" }
-            print(line)
+            say(line)
             if case .array(let files)? = reply["files"] {
-                for file in files { print("  \(Self.text(file["name"] ?? ""))  \(Self.text(file["bytes"] ?? "")) bytes  sha256 \(Self.text(file["sha256"] ?? ""))") }
+                for file in files { say("  \(Self.text(file["name"] ?? ""))  \(Self.text(file["bytes"] ?? "")) bytes  sha256 \(Self.text(file["sha256"] ?? ""))") }
             }
-            if let picture = image, reply["image"] != nil { print("  image: \(picture)") }
+            if let picture = image, reply["image"] != nil { say("  image: \(picture)") }
         }
+        // Written at once, also into a pipe: a script reads "shown" and the id as they happen.
+        FileHandle.standardOutput.write(Data(out.utf8))
     }
 
-    static func exitStatus(_ status: JSONValue?) -> Int32 {
+    static func exitStatus(_ status: JSONValue) -> Int32 {
         switch status {
-        case "signed"?: 0
-        case "cancelled"?, "timedOut"?: 1
+        case "signed": 0
+        case "cancelled", "timedOut": 1
         default: 2
         }
     }

@@ -310,6 +310,24 @@ class RequestCommandTest(unittest.TestCase):
         self.assertEqual(unreachable.returncode, 2)
         self.assertIn("none.sock: cannot connect", unreachable.stderr)
 
+    def test_status_cancel_and_result_from_the_shell(self):
+        self.kiosk = Kiosk(self.folder, confirm=False).start()
+        waiting = subprocess.Popen([SIGNPAD, "request", "--socket", self.kiosk.socket, "--reference", "C1", "--json"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        shown = json.loads(waiting.stdout.readline())
+        status = self.request("--status")
+        self.assertEqual(status.returncode, 0, status.stderr)
+        self.assertIn(f'request: {{"id":"{shown["id"]}"', status.stdout)
+        cancelled = self.request("--cancel", shown["id"])
+        self.assertEqual(cancelled.returncode, 0, cancelled.stderr)
+        self.assertEqual(waiting.wait(30), 1)
+        self.assertEqual(json.loads(waiting.stdout.read().splitlines()[-1])["status"], "cancelled")
+        result = self.request("--result", shown["id"], "--json")
+        self.assertEqual((result.returncode, json.loads(result.stdout)["status"]), (1, "cancelled"))
+        unknown = self.request("--result", "nope")
+        self.assertEqual(unknown.returncode, 2)
+        self.assertIn("org.signpad.Kiosk.NoSuchRequest: id=nope", unknown.stderr)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
