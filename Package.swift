@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),
+        .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",

@@ -33,6 +33,7 @@ public final class ControlService {
         var exportID: Int?
     }
     private var active: Active?
+    private var clientLines = ClientLogBudget()
 
     public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
         self.server = server
@@ -74,8 +75,10 @@ public final class ControlService {
                     if !call.oneway { server.fail(id, error.name, error.parameters) }
                 }
             case .dropped(let caller, let reason):
+                guard budget(now) else { continue }
                 logger.notice("control client dropped", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .refused(let caller):
+                guard budget(now) else { continue }
                 logger.warning("control client refused: too many connections",
                                metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "limit": "\(server.limits.connections)"])
             case .hungUp(let id, let caller):
@@ -85,6 +88,16 @@ public final class ControlService {
                               metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "request": "\(active?.id ?? "")"])
             }
         }
+    }
+
+    /// Whether a line about a bad client may go to the journal now; says how many were held back.
+    private func budget(_ now: Double) -> Bool {
+        let (log, heldBack) = clientLines.take(now: now)
+        if heldBack > 0 {
+            logger.warning("control clients: more lines about dropped or refused clients held back",
+                           metadata: ["count": "\(heldBack)", "seconds": "\(Int(clientLines.interval))"])
+        }
+        return log
     }
 
     private func answer(_ call: VarlinkCall, id: VarlinkCallID, now: Double, log: Logger) throws(ControlError) {

@@ -56,6 +56,7 @@ public struct RequestResults {
         } catch {
             throw RequestResultsError(path: path, reason: "expected a JSON list of request results: \(error)")
         }
+        let count = entries.count
         var changed = false
         for index in entries.indices where entries[index].status == nil {
             entries[index].status = .failed
@@ -63,7 +64,8 @@ public struct RequestResults {
             entries[index].endedAt = now
             changed = true
         }
-        if changed { try save() }
+        prune(now: now)
+        if changed || entries.count != count { try save() }
     }
 
     /// An empty book at `path` (when the file could not be read).
@@ -75,9 +77,14 @@ public struct RequestResults {
     public mutating func record(_ result: RequestResult, now: Double) throws(RequestResultsError) {
         entries.removeAll { $0.id == result.id }
         entries.append(result)
-        let recent = entries.suffix(Self.keepCount).map(\.id)
-        entries.removeAll { entry in !recent.contains(entry.id) && (entry.endedAt ?? now) < now - Self.keepSeconds }
+        prune(now: now)
         try save()
+    }
+
+    /// Keeps the last `keepCount`, and any that ended within `keepSeconds`.
+    private mutating func prune(now: Double) {
+        let recent = Set(entries.suffix(Self.keepCount).map(\.id))
+        entries.removeAll { entry in !recent.contains(entry.id) && (entry.endedAt ?? now) < now - Self.keepSeconds }
     }
 
     private func save() throws(RequestResultsError) {

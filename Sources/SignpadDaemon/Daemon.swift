@@ -192,7 +192,7 @@ public final class Daemon {
                 // Each request shown gets the recording from its start.
                 if let id = session.request?.id, id != playedFor { playback.start(now: Self.monotonic()) }
                 playedFor = session.request?.id
-                playback.play(until: Self.monotonic(), into: session)
+                playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
             }
             session.tick(now: Self.monotonic())
             if Self.monotonic() >= nextPresenceCheck {

@@ -40,7 +40,8 @@ public final class RecordingPlayback {
     }
 
     /// Feeds every event due by `now`; after the last, ends the touch and, if asked, presses Done.
-    public func play(until now: Double, into session: Session) {
+    /// `drew` is told the time of each event that drew ink, for the latency figures.
+    public func play(until now: Double, into session: Session, drew: (Double) -> Void = { _ in }) {
         guard var index = next else { return }
         while index < recording.events.count {
             var event = recording.events[index]
@@ -49,7 +50,9 @@ public final class RecordingPlayback {
                 next = index
                 return
             }
+            let moves = session.movesDrawn
             session.feed(event, from: input, now: event.seconds)
+            if session.movesDrawn != moves { drew(event.seconds) }
             index += 1
         }
         next = nil

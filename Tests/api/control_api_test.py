@@ -248,6 +248,86 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("too many connections", journal)
         self.assertIn("a message that is not JSON", journal)
 
+    def test_a_flood_of_bad_clients_holds_up_no_ink(self):
+        """Hundreds of connections, garbage, half messages and a client that never reads its replies,
+        all while a walk-up customer signs: the signature comes out the same, and no event waits on
+        them (the daemon's latency report; a client that could block the loop would add seconds)."""
+        def signed(flood):
+            folder = tempfile.mkdtemp(prefix="signpad-flood-", dir=self.folder)
+            kiosk = Kiosk(folder, mode="walk-up").start()
+            stop = threading.Event()
+            def garbage():
+                while not stop.is_set():
+                    try:
+                        raw_call(kiosk.socket, os.urandom(512) + b"\0", read=False)
+                    except OSError:
+                        pass
+            unread_dropped = []
+            def unread():
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                    s.connect(kiosk.socket)
+                    s.settimeout(1)
+                    try:
+                        for _ in range(20000):
+                            s.sendall(json.dumps({"method": "org.signpad.Kiosk.GetStatus"}).encode() + b"\0")
+                    except OSError:
+                        pass
+                    stop.wait()
+                    # Dropped: what was sent before comes, then the end of the stream.
+                    s.settimeout(5)
+                    try:
+                        while s.recv(1 << 20):
+                            pass
+                        unread_dropped.append(True)
+                    except OSError:
+                        pass
+            held, threads = [], []
+            if flood:
+                # First the client that never reads, then the connections that take the other places.
+                threads = [threading.Thread(target=unread)]
+                threads[0].start()
+                time.sleep(0.5)
+                for _ in range(300):
+                    try:
+                        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                        c.connect(kiosk.socket)
+                        c.sendall(b'{"method": "org.signpad.Kiosk.GetSt')
+                        held.append(c)
+                    except OSError:
+                        pass
+                threads += [threading.Thread(target=garbage) for _ in range(4)]
+                for t in threads[1:]:
+                    t.start()
+            deadline = time.time() + 60
+            while not (os.path.isdir(kiosk.exports) and any(n.endswith(".meta.json") for n in os.listdir(kiosk.exports))):
+                self.assertLess(time.time(), deadline, "the walk-up signature was not saved")
+                time.sleep(0.2)
+            # The client that never reads is dropped after 10 s.
+            if flood:
+                time.sleep(11)
+            stop.set()
+            for t in threads:
+                t.join(10)
+            for c in held:
+                c.close()
+            kiosk.stop()
+            inkml = next(n for n in os.listdir(kiosk.exports) if n.endswith(".inkml"))
+            with open(os.path.join(kiosk.exports, inkml), encoding="utf-8") as f:
+                traces = [l for l in f if "<trace" in l]
+            latency = next((l for l in kiosk.journal().splitlines() if "latency event" in l), "")
+            return traces, latency, kiosk.journal(), unread_dropped
+
+        quiet, quiet_latency, _, _ = signed(False)
+        flooded, flooded_latency, journal, unread_dropped = signed(True)
+        print(f"\n  quiet:   {quiet_latency.split('signpad: ')[-1]}\n  flooded: {flooded_latency.split('signpad: ')[-1]}")
+        self.assertEqual(flooded, quiet, "the same signature")
+        self.assertIn("too many connections", journal)
+        self.assertEqual(unread_dropped, [True], "the client that never read its replies was dropped")
+        # Thousands of bad connections, a few dozen journal lines.
+        self.assertLess(journal.count("control client"), 30, "the journal is not flooded in turn")
+        p99 = int(flooded_latency.split("p99=")[1].split(" ")[0])
+        self.assertLess(p99, 250_000, "no ink event waited on a client: " + flooded_latency)
+
     def test_a_request_under_way_when_signpad_is_killed_answers_failed_after_the_restart(self):
         kiosk = self.kiosk(confirm=False)
         with kiosk.client() as client:
