@@ -108,10 +108,9 @@ public final class Daemon {
         control = try makeControl()
         defer { control?.detach(reason: "signpad stopped") }
         if let offscreen {
+            // A display in memory is never lost: serve returns only on a signal, having finished the exports.
             let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
-            let exit = try serve(display, exporter: exporter, service: service, signals: signals) ?? .stopped
-            if exit == .stopped { finishExports(exporter, lastFailure: nil) }
-            return exit
+            return try serve(display, exporter: exporter, service: service, signals: signals) ?? .stopped
         }
         var lost = false
         while true {

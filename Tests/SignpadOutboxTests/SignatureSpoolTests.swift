@@ -15,6 +15,9 @@ import Testing
         record.signature.strokes[1][3] = Sample(Point(1.0 / 3, 2.0 / 7), time: 12_345.000_000_123, pressure: nil)
         // The ink area comes back too, so the images clip as the live ones did.
         record.inkArea = PixelRect(minX: 90, minY: 100, maxX: 250, maxY: 300)
+        // And the point of sale's request, with the exact text shown.
+        record.request = SignatureRequest(reference: "SALE 7/42", title: "Total", lines: ["Card ****1234", "I agree"],
+                                          signer: "Ada", reason: "payment", documentSha256: String(repeating: "ab", count: 32))
         try spool.keep(record)
         let (records, problems) = try spool.recover(olderFilesAs: CaptureSettings())
         #expect(problems.isEmpty)

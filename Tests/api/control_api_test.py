@@ -149,6 +149,38 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("Reference: SALE 7/42", svg)
         self.assertIn("Shown: Total 12.50 EUR\nCard ****1234\nI agree to pay", svg)
 
+    def test_a_dropped_connection_leaves_the_request_to_finish_and_its_result_waits(self):
+        kiosk = self.kiosk()
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(kiosk.socket)
+            s.sendall(json.dumps({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": "D1"}, "more": True}).encode() + b"\0")
+            shown = json.loads(s.recv(65536).split(b"\0")[0])["parameters"]
+        # The point of sale is gone; the customer signs on (the recording, then Done).
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            deadline = time.time() + 30
+            while True:
+                try:
+                    result = pad.GetResult(shown["id"])
+                    break
+                except varlink.VarlinkError as busy:
+                    self.assertEqual(busy.error(), "org.signpad.Kiosk.Busy")
+                    self.assertLess(time.time(), deadline)
+                    time.sleep(0.2)
+        self.assertEqual((result["status"], result["stored"]), ("signed", "saved"))
+        self.assertIn("control client hung up", kiosk.journal())
+
+    def test_a_signature_the_folder_cannot_take_is_kept_in_the_spool_and_said_so(self):
+        blocker = os.path.join(self.folder, "not-a-folder")
+        open(blocker, "w").close()
+        kiosk = self.kiosk(extra=["--set", f'export.directory="{blocker}/out"'])
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            result = pad.RequestSignature(reference="K9")
+        self.assertEqual((result["status"], result["stored"]), ("signed", "kept"))
+        self.assertIn("not in the export folder yet", result["reason"])
+        self.assertEqual(len(result["files"]), 5, "the files it will be, hashes and all")
+        with open(os.path.join(self.folder, "spool", result["id"] + ".spool.json"), encoding="utf-8") as spooled:
+            self.assertEqual(json.load(spooled)["request"]["reference"], "K9")
+
     def test_busy_cancel_and_status(self):
         kiosk = self.kiosk(confirm=False)
         answers = []
