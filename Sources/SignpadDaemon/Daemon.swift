@@ -186,7 +186,7 @@ public final class Daemon {
             for (index, input) in polled.enumerated() where fds[firstInput + index].revents != 0 {
                 readInput(input, session: session, hangup: fds[firstInput + index].revents & Int16(POLLHUP | POLLERR) != 0)
             }
-            if let control { control.handle(control.server.handle(Array(fds[2..<firstInput]), now: Self.monotonic()), now: Self.monotonic()) }
+            if let control { control.handle(control.server.handle(fds[2..<firstInput], now: Self.monotonic()), now: Self.monotonic()) }
             if let playback {
                 // Each request shown gets the recording from its start.
                 if let id = session.request?.id, id != playedFor { playback.start(now: Self.monotonic()) }
@@ -296,7 +296,7 @@ public final class Daemon {
                 }
                 // Answered meanwhile: a request is NotReady, the status says what is awaited.
                 control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
-                if let control { control.handle(control.server.handle(Array(fds[2...]), now: Self.monotonic()), now: Self.monotonic()) }
+                if let control { control.handle(control.server.handle(fds[2...], now: Self.monotonic()), now: Self.monotonic()) }
                 if fds[1].revents != 0 {
                     for result in exporter.results() {
                         for line in journal.lines(for: result, now: Self.monotonic()) {
@@ -325,13 +325,7 @@ public final class Daemon {
     /// The control socket and its service, if `control.socket` is set.
     func makeControl() throws -> ControlService? {
         guard let path = config.controlSocket else { return nil }
-        var groupID: gid_t?
-        if let group = config.controlGroup {
-            guard let entry = getgrnam(group) else {
-                throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
-            }
-            groupID = entry.pointee.gr_gid
-        }
+        let groupID = try Self.controlGroupID(config)
         let server: VarlinkServer
         do {
             server = try VarlinkServer(path: path, mode: 0o660, groupID: groupID, interfaces: [KioskInterface.varlink], vendor: "signpad",
@@ -349,6 +343,16 @@ public final class Daemon {
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.controlGroup ?? "(signpad's own)")"])
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png), logger: logger)
+    }
+
+    /// The group the control socket is given to (nil: the signpad user's own); one that does not
+    /// exist stops signpad at start, and check-config says so too.
+    public static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
+        guard config.controlSocket != nil, let group = config.controlGroup else { return nil }
+        guard let entry = getgrnam(group) else {
+            throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
+        }
+        return entry.pointee.gr_gid
     }
 
     /// `GetStatus`: what `systemctl status` says, as data.

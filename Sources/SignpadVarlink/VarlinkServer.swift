@@ -182,7 +182,9 @@ public final class VarlinkServer {
     }
 
     /// Accepts, reads, writes and times out; returns what the daemon must answer or log.
-    public func handle(_ polled: [pollfd], now: Double) -> [VarlinkEvent] {
+    public func handle(_ polled: ArraySlice<pollfd>, now: Double) -> [VarlinkEvent] {
+        // The loop's turns for ink come here too: with nothing to do, nothing is allocated.
+        guard polled.contains(where: { $0.revents != 0 }) || nextDeadline(now: now) <= now else { return [] }
         var events: [VarlinkEvent] = []
         let ready = Dictionary(polled.map { ($0.fd, $0.revents) }) { a, _ in a }
         if let revents = ready[listener.rawValue], revents != 0 { accept(now: now, events: &events) }

@@ -26,6 +26,10 @@ struct CheckConfig: ParsableCommand {
                 throw ExitCode(Config.unusableExitStatus)
             }
         }
+        do { _ = try Daemon.controlGroupID(config) } catch {
+            FileHandle.standardError.write(Data("Error: \(file): \(error)\n".utf8))
+            throw ExitCode(Config.unusableExitStatus)
+        }
         print(config.effectiveTOML, terminator: "")
         for problem in config.fontProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
         // The unit runs signpad as this user; a drop-in's SupplementaryGroups= may add the group, which /etc/group does not show.

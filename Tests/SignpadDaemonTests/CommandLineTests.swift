@@ -36,4 +36,19 @@ import Testing
             #expect(result.output.contains("Error: \(file): kiosk.background_image: \(image): \(reason)"), "\(result.output)")
         }
     }
+
+    /// A control socket group that does not exist stops `run` at start; check-config says so with
+    /// the same status, and is content once the socket is off.
+    @Test func checkConfigRefusesAControlGroupThatDoesNotExist() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = dir + "/kiosk.toml"
+        try "[control]\ngroup = \"signpad-no-such-group\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try run(Self.signpad, ["check-config", file])
+        #expect(refused.status == 78, "\(refused.output)")
+        #expect(refused.output.contains("Error: \(file): control.group: no group \"signpad-no-such-group\""), "\(refused.output)")
+        let off = try run(Self.signpad, ["check-config", file, "--set", "control.socket=\"\""])
+        #expect(off.status == 0, "\(off.output)")
+    }
 }
