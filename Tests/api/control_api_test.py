@@ -26,10 +26,23 @@ RECORDING = os.path.join(ROOT, "demo/signature.evemu")
 INTERFACE = os.path.join(ROOT, "varlink/org.signpad.Kiosk.varlink")
 
 
+def tap_recording(path, x, y, width=800, height=480):
+    """A one-finger tap at screen pixel (x, y) on the demo panel (0…4095 both ways)."""
+    px, py = x * 4096 // width, y * 4096 // height
+    with open(RECORDING) as demo, open(path, "w") as out:
+        out.writelines(l for l in demo if not l.startswith("E:"))
+        for t, events in [("1.000000", [(3, 0x2f, 0), (3, 0x39, 77), (3, 0x35, px), (3, 0x36, py), (1, 0x14a, 1), (3, 0, px), (3, 1, py)]),
+                          ("1.080000", [(3, 0x39, -1), (1, 0x14a, 0)])]:
+            for typ, code, value in events + [(0, 0, 0)]:
+                out.write(f"E: {t} {typ:04x} {code:04x} {value}\n")
+    return path
+
+
 class Kiosk:
     """One offscreen signpad daemon in a folder of its own."""
 
-    def __init__(self, folder, mode="requested", confirm=True, extra=()):
+    def __init__(self, folder, mode="requested", confirm=True, extra=(), recording=RECORDING):
+        self.recording = recording
         self.folder = folder
         self.socket = os.path.join(folder, "control.sock")
         self.exports = os.path.join(folder, "out")
@@ -37,7 +50,7 @@ class Kiosk:
         self.process = None
 
     def start(self):
-        args = [SIGNPAD, "run", "--offscreen", "800x480", "--input-recording", RECORDING,
+        args = [SIGNPAD, "run", "--offscreen", "800x480", "--input-recording", self.recording,
                 "--set", f'export.directory="{self.exports}"',
                 "--set", f'export.spool_directory="{self.folder}/spool"',
                 "--set", f'control.socket="{self.socket}"', "--set", 'control.group=""',
@@ -180,6 +193,29 @@ class ControlAPITest(unittest.TestCase):
         self.assertEqual(len(result["files"]), 5, "the files it will be, hashes and all")
         with open(os.path.join(self.folder, "spool", result["id"] + ".spool.json"), encoding="utf-8") as spooled:
             self.assertEqual(json.load(spooled)["request"]["reference"], "K9")
+
+    def test_the_customer_declines(self):
+        # KioskLayout on 800x480 with Undo and Decline: four buttons of 175 px, Decline from x 410.
+        tap = tap_recording(os.path.join(self.folder, "tap-decline.evemu"), 497, 433)
+        kiosk = self.kiosk(confirm=False, recording=tap)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            result = pad.RequestSignature(reference="NO-1", title="Total 12.50 EUR")
+        self.assertEqual((result["status"], result["reason"]), ("cancelled", "declined by the customer"))
+        self.assertFalse(os.path.exists(kiosk.exports) and os.listdir(kiosk.exports), "nothing saved")
+
+    def test_in_walk_up_mode_a_request_takes_the_pad_over(self):
+        kiosk = self.kiosk(mode="walk-up")
+        deadline = time.time() + 30
+        while not (os.path.isdir(kiosk.exports) and any(n.endswith(".meta.json") for n in os.listdir(kiosk.exports))):
+            self.assertLess(time.time(), deadline, "the walk-up customer's signature was not saved")
+            time.sleep(0.2)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            self.assertEqual(pad.GetStatus()["mode"], "walkUp")
+            result = pad.RequestSignature(reference="W1", lines=["Room 12, two nights"])
+        self.assertEqual(result["status"], "signed")
+        metas = sorted(n for n in os.listdir(kiosk.exports) if n.endswith(".meta.json"))
+        self.assertEqual(len(metas), 2)
+        self.assertEqual(len([n for n in metas if n.startswith("W1_")]), 1, metas)
 
     def test_busy_cancel_and_status(self):
         kiosk = self.kiosk(confirm=False)
