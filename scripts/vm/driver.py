@@ -27,6 +27,12 @@ def layout(w, h):
     return box, clear, done
 
 
+def request_lines(w, h, rows):
+    """Where a request's rows of text go, under the prompt (KioskLayout's `lines`)."""
+    margin, prompt_h = layout_margin(w, h), h // 10
+    return (margin, margin + prompt_h, w - margin, margin + prompt_h + rows * max(h // 20, 12))
+
+
 def layout_message(w, h):
     margin, prompt_h, button_h = layout_margin(w, h), h // 10, max(h // 9, 40)
     buttons_top = h - margin - button_h

@@ -2,10 +2,10 @@
 """Host side of the systemd VM test: boots Debian with systemd as PID 1 and the signpad package
 installed and enabled, answers the guest's requests (scripts/vm/systemd-check) on the serial
 console, and checks that the shipped, hardened unit runs the kiosk: ready, screen, console, ink,
-exports, reload, watchdog and stop, and a device calibrated through udev."""
+exports, reload, watchdog and stop, a device calibrated through udev, and the point of sale's API."""
 import hashlib, json, os, subprocess, sys, time
 
-from driver import W, H, CALIBRATION_TRUTH, boot_vm, guest_messages, vm_arguments, layout, read_png, read_ppm, region_diff, dark_pixels, white_share
+from driver import W, H, CALIBRATION_TRUTH, boot_vm, guest_messages, vm_arguments, layout, request_lines, read_png, read_ppm, region_diff, dark_pixels, white_share
 
 
 def main():
@@ -158,6 +158,33 @@ def main():
           bad['state'] == 'failed/failed' and bad.get('result') == 'exit-code' and bad.get('status') == '78' and bad.get('start') != '0' and
           bad.get('restarts') == bad.get('restarts_before') and bad.get('told', '0') != '0',
           f"display.rotation = 45 in the conffile, systemctl start, 6 s later: {bad['text']}")
+    # The point of sale's API.
+    sock = said('socket')
+    check('S16 the packaged unit makes the control socket 0660 for the signpad-pos group', sock['text'] == 'signpad:signpad-pos 660', sock['text'])
+    notready = said('requestnotready')
+    check('S23 without a touch device a request is NotReady', notready.get('exit') == '2' and notready.get('told') == '1', notready['text'])
+    request_shot, after_shot = shot('sd-request'), shot('sd-request-after')
+    lines = request_lines(W, H, 2)
+    text_ink = dark_pixels(request_shot, W, lines) if request_shot else 0
+    before_ink = dark_pixels(expected['reloaded'], W, lines)
+    check('S17 a request shows its title and lines above the box', text_ink > 300 and before_ink < 50,
+          f'{text_ink} dark pixels where its two lines go, {before_ink} there without a request')
+    signed_req = said('requestsigned')
+    check('S18 signed through uinput and Done, the reply names the reference and files that exist',
+          signed_req.get('exit') == '0' and signed_req.get('status') == 'signed' and signed_req.get('stored') == 'saved' and
+          signed_req.get('reference') == 'VM-1' and signed_req.get('files') == '5' and signed_req.get('exist') == 'yes', signed_req['text'])
+    d = region_diff(after_shot, expected['reloaded'], W, whole, threshold=16) if after_shot else 1
+    check('S19 nothing of the request stays on screen after it', d < 0.01, f'{100 * d:.3f}% of pixels differ from the screen without a request')
+    busy, cancel, timed = said('requestbusy'), said('requestcancel'), said('requesttimeout')
+    check('S20 one request at a time (Busy), CancelRequest, and a request nobody signs times out',
+          busy.get('exit') == '2' and busy.get('told') == '1' and cancel.get('exit') == '0' and cancel.get('waiting') == '1' and
+          cancel.get('status') == 'cancelled' and timed.get('exit') == '1' and timed.get('status') == 'timedOut',
+          f"busy: {busy['text']}; cancel: {cancel['text']}; timeout: {timed['text']}")
+    outsider = said('requestoutsider')
+    check('S21 a caller outside the signpad-pos group is refused', outsider.get('exit') == '2' and outsider.get('denied') == '1', outsider['text'])
+    killed = said('requestkilled')
+    check('S22 a request under way when signpad is killed answers failed through GetResult after the restart',
+          killed.get('status') == 'failed' and int(killed.get('restarts', 0)) > int(killed.get('restarts_before', 0)), killed['text'])
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)
