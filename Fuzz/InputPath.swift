@@ -20,21 +20,14 @@ public func fuzzInputPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let display = OffscreenDisplay(width: 320, height: 200)
     guard let session = try? Session(config: FuzzSession.config, display: display, exporter: exporter,
                                      painter: { _, _ in FuzzSession.Painter() }, log: { _ in }),
-          let decoder = try? TouchDecoder(device: recording.device, screenWidth: 320, screenHeight: 200) else { return 0 }
-    let device = session.addInput(path: "fuzz", name: recording.device.name, kind: decoder.kind, decoder: decoder)
+          let device = try? session.addInput(recording) else { return 0 }
     // Half the inputs sign for a point of sale's request, its text taking room from the box.
     let requested = size % 2 == 0
     if requested {
         session.beginRequest(id: "fuzz", context: SignatureRequest(reference: "fuzz", title: "Total", lines: ["one line", "and another"]),
                              timeout: 1, now: recording.events.first?.seconds ?? 0)
     }
-    var now = recording.events.first?.seconds ?? 0
-    for event in recording.events {
-        now = event.seconds
-        if now >= session.nextDeadline { session.tick(now: now) }
-        session.feed(event, from: device, now: now)
-    }
-    session.finishInput(device, now: now)
+    let now = session.play(recording.events, from: device)
     session.tick(now: now)
     if session.kiosk.hasInk { session.confirm(now: now) }
     if requested { session.cancelRequest(now: now) }

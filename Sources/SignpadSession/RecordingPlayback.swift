@@ -17,11 +17,7 @@ public final class RecordingPlayback {
     public init(_ recording: EvemuRecording, session: Session, confirmAtEnd: Bool) throws {
         self.recording = recording
         self.confirmAtEnd = confirmAtEnd
-        let scanout = session.display.scanout, config = session.config
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
-                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
-        input = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+        input = try session.addInput(recording)
     }
 
     /// Plays from the beginning, its first event at `now` (monotonic seconds).
@@ -58,5 +54,30 @@ public final class RecordingPlayback {
         next = nil
         session.finishInput(input, now: now)
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
+    }
+}
+
+extension Session {
+    /// Reads a recording's device from now on, mapped to this screen with the configuration's
+    /// calibration, rotation and flips as a panel would be; returns its index for `feed`.
+    public func addInput(_ recording: EvemuRecording) throws -> Int {
+        let scanout = display.scanout
+        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
+                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
+        return addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+    }
+
+    /// Feeds events of device `input` at their own times, as fast as they go, the kiosk's clocks
+    /// ticking between them, and ends its touch; returns the time of the last.
+    public func play(_ events: [InputEvent], from input: Int) -> Double {
+        var now = events.first?.seconds ?? 0
+        for event in events {
+            now = event.seconds
+            if now >= nextDeadline { tick(now: now) }
+            feed(event, from: input, now: now)
+        }
+        finishInput(input, now: now)
+        return now
     }
 }

@@ -44,18 +44,7 @@ public struct Replay {
         let session = try Session(config: config, display: display, exporter: exporter, painter: painter, log: log)
         var saved: [String] = []
         session.onSaved = { saved.append($0) }
-        let scanout = display.scanout
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
-                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
-        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
-        var now = recording.events.first?.seconds ?? 0
-        for event in recording.events {
-            now = event.seconds
-            if now >= session.nextDeadline { session.tick(now: now) }
-            session.feed(event, from: device, now: now)
-        }
-        session.finishInput(device, now: now)
+        var now = session.play(recording.events, from: try session.addInput(recording))
         // A double tap at the very end confirms when its quiet has passed, as on the panel.
         if let at = session.kiosk.doubleTapConfirmsAt {
             now = at

@@ -9,19 +9,13 @@ public final class VarlinkClient {
 
     public init(path: String) throws(VarlinkClientError) {
         self.path = path
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw VarlinkClientError(path: path, reason: "the path is longer than a socket's may be") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        guard let address = UnixSocketAddress(path) else {
+            throw VarlinkClientError(path: path, reason: "the path is longer than the \(UnixSocketAddress.capacity - 1) bytes a socket's path may have")
         }
         let raw = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard raw >= 0 else { throw VarlinkClientError(path: path, reason: "cannot create a socket: \(Errno(rawValue: errno))") }
         fd = FileDescriptor(rawValue: raw)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(raw, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = address.withSockaddr { connect(raw, $0, $1) }
         guard connected == 0 else {
             let error = Errno(rawValue: errno)
             try? fd.close()

@@ -105,20 +105,14 @@ public final class VarlinkServer {
         info = ["vendor": .string(vendor), "product": .string(product), "version": .string(version), "url": .string(url),
                 "interfaces": .array((["org.varlink.service"] + interfaces.map(\.name)).map { .string($0) })]
         func fail(_ reason: String) -> VarlinkServerError { VarlinkServerError(path: path, reason: reason) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw fail("the path is longer than the \(capacity - 1) bytes a socket's path may have") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        guard let address = UnixSocketAddress(path) else {
+            throw fail("the path is longer than the \(UnixSocketAddress.capacity - 1) bytes a socket's path may have")
         }
         try Self.clearStale(path, address: address)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw fail("cannot create a socket: \(Errno(rawValue: errno))") }
         listener = FileDescriptor(rawValue: fd)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         guard bound == 0 else {
             let error = Errno(rawValue: errno)
             try? listener.close()
@@ -135,17 +129,14 @@ public final class VarlinkServer {
 
     /// A socket file left by a signpad that ended without removing it is replaced; one that
     /// answers belongs to a signpad still running, and anything else is not signpad's to remove.
-    private static func clearStale(_ path: String, address: sockaddr_un) throws(VarlinkServerError) {
+    private static func clearStale(_ path: String, address: UnixSocketAddress) throws(VarlinkServerError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw VarlinkServerError(path: path, reason: "a file that is not a socket is there; remove it or set control.socket elsewhere")
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = address
-        let answered = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
+        let answered = address.withSockaddr { connect(probe, $0, $1) } == 0
         close(probe)
         if answered { throw VarlinkServerError(path: path, reason: "another program (a signpad still running?) listens there") }
         unlink(path)
