@@ -14,6 +14,10 @@ public enum FontCheck {
             cairo_surface_destroy(surface)
         }
         var problems: [String] = []
+        if let used = substitute(for: font) {
+            problems.append("kiosk.font: no installed font is called \"\(font)\"; text is drawn in \"\(used)\" instead "
+                            + "(`fc-list : family` lists the fonts installed; install the one named, or name one of those)")
+        }
         for (key, text) in labels {
             let missing = distinctScalars(text).filter { isDrawn($0) && !hasGlyph($0, font: font, cr) }
             if let first = missing.first {
@@ -24,6 +28,27 @@ public enum FontCheck {
             }
         }
         return problems
+    }
+
+    /// fontconfig's generic names, which stand for whatever font it prefers.
+    private static let genericFamilies: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy"]
+
+    /// The family fontconfig draws `font` in, when that is not the family named: a name that
+    /// matches no installed font is quietly replaced by the default.
+    static func substitute(for font: String) -> String? {
+        let description = pango_font_description_from_string(font)
+        defer { pango_font_description_free(description) }
+        guard let named = pango_font_description_get_family(description).map({ String(cString: $0) }),
+              !genericFamilies.contains(named.lowercased()) else { return nil }
+        let map = pango_cairo_font_map_get_default()
+        let context = pango_font_map_create_context(map)
+        defer { signpad_pango_unref(UnsafeMutableRawPointer(context)) }
+        guard let loaded = pango_font_map_load_font(map, context, description) else { return nil }
+        defer { signpad_pango_unref(UnsafeMutableRawPointer(loaded)) }
+        let actual = pango_font_describe(loaded)
+        defer { pango_font_description_free(actual) }
+        guard let family = pango_font_description_get_family(actual).map({ String(cString: $0) }) else { return nil }
+        return family.lowercased() == named.lowercased() ? nil : family
     }
 
     private static func distinctScalars(_ text: String) -> [Unicode.Scalar] {

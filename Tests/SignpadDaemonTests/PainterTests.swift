@@ -94,6 +94,18 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("kiosk.done_label: ") && $0.contains("𐀃 (U+10003)") }, "\(problems)")
     }
 
+    /// fontconfig draws a font name it has never heard of in its default font, without a word:
+    /// check-config and the start say so, naming the font it stands in.
+    @Test func aFontNameThatMatchesNoFontIsSaidWithTheFontUsedInstead() throws {
+        let config = try Config.load(text: "[kiosk]\nfont = \"No Such Font 123\"\n", file: "(test)", overrides: [])
+        let problem = config.fontProblems.first { $0.hasPrefix("kiosk.font: ") } ?? ""
+        #expect(problem.contains("no installed font is called \"No Such Font 123\"; text is drawn in \""), "\(config.fontProblems)")
+        for named in ["dejavu sans", "DejaVu Sans Bold", "sans-serif", "monospace"] {
+            let fine = try Config.load(text: "[kiosk]\nfont = \"\(named)\"\n", file: "(test)", overrides: [])
+            #expect(!fine.fontProblems.contains { $0.hasPrefix("kiosk.font: ") }, "\(named): \(fine.fontProblems)")
+        }
+    }
+
     @Test func scriptsDejaVuLacksAreDrawnInAFontThatHasThem() throws {
         // Pango falls back: Hebrew and Arabic in DejaVu Sans, Hindi in whatever font has Devanagari.
         let config = try Config.load(text: "[kiosk]\ndone_label = \"סיום\"\nclear_label = \"مسح\"\n", file: "(test)", overrides: [])
