@@ -22,6 +22,9 @@ public enum InputNotice: Equatable, Sendable {
     case touchBesidePutDownPen(path: String)
     /// A touch down and still at the idle timeout is let go of.
     case touchLetGo(path: String)
+    /// Touches never moved on the axes signpad reads while these others moved: the device reports
+    /// its position where signpad does not look, and draws nothing.
+    case positionNeverMoves(path: String, movingAxes: [String])
 }
 
 /// Every device's raw `input_event` stream to the strokes of the one contact drawn: a decoder per
@@ -67,6 +70,7 @@ public struct InputPipeline: Sendable {
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
+        if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
         if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
         if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
                                                      at: devices[index].decoder.penPosition, now: now) {

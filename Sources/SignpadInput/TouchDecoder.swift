@@ -69,6 +69,9 @@ public struct TouchDecoder: Sendable {
     private var resumeTrackingID: Int32?
     private var stroking = false
     private var lastPoint: Point?
+    private var positionWatch = PositionWatch()
+    /// Set once touches were seen not to move on the axes read while others moved: those axes.
+    private var stuckPositionAxes: UInt64?
 
     /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
     /// doctored recording) has the rest ignored rather than a slot array of any size.
@@ -217,6 +220,7 @@ public struct TouchDecoder: Sendable {
             return
         }
         guard event.type == C.EV_ABS else { return }
+        positionWatch.saw(axis: event.code, value: event.value)
         if multitouch {
             switch event.code {
             case C.ABS_MT_SLOT: currentSlot = Int(event.value)
@@ -248,6 +252,16 @@ public struct TouchDecoder: Sendable {
 
     private mutating func frame(time: Double, emit: (StrokeEvent) -> Void) {
         if multitouch { multitouchFrame(time: time, emit: emit) } else { singleFrame(time: time, emit: emit) }
+        let down = multitouch ? slots.contains { $0.trackingID >= 0 } : (touchDown || leftDown)
+        if let axes = positionWatch.frame(contactDown: down) { stuckPositionAxes = axes }
+    }
+
+    /// Once, after touches that never moved on the axes read while others did: the kernel's names
+    /// of those others (the device reports its position there, and signpad cannot use it).
+    public mutating func takeStuckPositionAxes() -> [String]? {
+        guard let mask = stuckPositionAxes else { return nil }
+        stuckPositionAxes = nil
+        return (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { PositionWatch.name(UInt16($0)) }
     }
 
     private mutating func singleFrame(time: Double, emit: (StrokeEvent) -> Void) {

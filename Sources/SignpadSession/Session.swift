@@ -143,6 +143,8 @@ public final class Session: InputSink {
             log("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm before it wrote")
         case .touchBesidePutDownPen(let path):
             log("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
+        case .positionNeverMoves(let path, let axes):
+            log("input: touches on \(path) never move on the axes signpad reads (ABS_X and ABS_Y, or ABS_MT_POSITION_X and ABS_MT_POSITION_Y) while \(axes.joined(separator: ", ")) move: the device reports its position elsewhere and draws nothing; check `signpad devices` and the kernel driver, or set input.device to another device")
         case .touchLetGo(let path):
             log("input: a touch on \(path) is down and still at the idle timeout (\(config.rules.idleTimeout) s; a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
         }

@@ -37,6 +37,10 @@ struct Devices: ParsableCommand {
                         print("Axis \(name):".padding(toLength: 13, withPad: " ", startingAt: 0) + "\(info.minimum)…\(info.maximum)\(resolution)")
                     }
                 }
+                let others = d.unreadPositionLikeAxes
+                if !others.isEmpty {
+                    print("Other axes:  \(others.joined(separator: ", ")), not read: should touches draw nothing, the driver may report the position there (signpad says so in the journal)")
+                }
             }
             if let matrix = device.udevCalibration { print("Calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (udev)") }
             if let problem = device.udevCalibrationProblem { print("Calibration: none: \(problem)") }

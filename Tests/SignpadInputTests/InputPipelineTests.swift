@@ -43,6 +43,35 @@ private final class Recorder: InputSink {
 
     typealias C = EventCode
 
+    /// A panel whose driver reports the position on ABS_Z and ABS_RX: ABS_X and ABS_Y stay put, so
+    /// every touch draws a dot where the last left off. After three such touches the journal hears
+    /// which axes moved instead, once; touches that move where signpad reads never raise it.
+    @Test func touchesThatNeverMoveWhereSignpadReadsWhileOtherAxesDoAreToldOnce() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        func touch(at time: Double, movingX: Bool) -> [InputEvent] {
+            let moving: (UInt16, UInt16, Int32) = movingX ? (C.EV_ABS, C.ABS_X, 300 + Int32(time)) : (C.EV_ABS, 0x02, 300 + Int32(time))
+            return Self.frame(time, [(C.EV_ABS, C.ABS_X, 100), (C.EV_ABS, C.ABS_Y, 100), (C.EV_KEY, C.BTN_TOUCH, 1)])
+                + Self.frame(time + 0.01, [moving, (C.EV_ABS, 0x03, 200 + Int32(time))])
+                + Self.frame(time + 0.02, [(C.EV_KEY, C.BTN_TOUCH, 0)])
+        }
+        for event in touch(at: 1, movingX: true) + touch(at: 2, movingX: false) + touch(at: 3, movingX: false) {
+            pipeline.feed(event, from: 0, now: event.seconds, into: sink)
+        }
+        #expect(sink.notices.isEmpty, "two touches are not enough to say")
+        for event in touch(at: 4, movingX: false) + touch(at: 5, movingX: false) {
+            pipeline.feed(event, from: 0, now: event.seconds, into: sink)
+        }
+        #expect(sink.notices == [.positionNeverMoves(path: Self.touchPath, movingAxes: ["ABS_Z", "ABS_RX"])])
+    }
+
+    @Test func signpadDevicesNamesTheAxesItDoesNotReadThatCouldHoldAPosition() {
+        var description = DeviceDescription.touchscreen(name: "odd panel", xMaximum: 799, yMaximum: 479)
+        #expect(description.unreadPositionLikeAxes.isEmpty, "x, y and pressure are read or no position")
+        for axis: UInt16 in [0x03, 0x02, 0x1a] { description.absInfo[axis] = description.absInfo[C.ABS_X] }
+        #expect(description.unreadPositionLikeAxes == ["ABS_Z", "ABS_RX"], "tilt is no position")
+    }
+
     @Test func eachStrokeCarriesTheDeviceItWasDrawnWith() throws {
         var pipeline = try Self.panel()
         let sink = Recorder()
