@@ -123,6 +123,12 @@ public struct VarlinkFramer: Sendable {
     /// Whether a whole message waits to be taken.
     public var hasMessage: Bool { buffer[start...].contains(0) }
 
-    /// Bytes of a message begun and not ended.
+    /// Bytes not taken yet, whole messages and a message begun.
     public var partialBytes: Int { buffer.count - start }
+
+    /// Bytes after the last NUL: a message begun and not ended.
+    public var unfinishedBytes: Int {
+        guard let lastNUL = buffer[start...].lastIndex(of: 0) else { return buffer.count - start }
+        return buffer.count - lastNUL - 1
+    }
 }

@@ -82,6 +82,9 @@ public final class VarlinkServer {
         var unread: [UInt8] = []
         /// The call under way: more messages wait in the framer until it is answered.
         var pending = false
+        /// The client shut its side for writing (`echo … | socat`): its calls are answered, then
+        /// the connection is closed.
+        var sentAll = false
         var lastActivity: Double
         /// Since when replies wait unread.
         var unreadSince: Double?
@@ -155,7 +158,7 @@ public final class VarlinkServer {
         list.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0))
         for key in connections.keys.sorted() {
             let connection = connections[key]!
-            var events = connection.pending ? 0 : Int16(POLLIN)
+            var events = connection.pending || connection.sentAll ? 0 : Int16(POLLIN)
             if !connection.unread.isEmpty { events |= Int16(POLLOUT) }
             list.append(pollfd(fd: connection.fd.rawValue, events: events, revents: 0))
         }
@@ -192,6 +195,9 @@ public final class VarlinkServer {
                 }
             }
             if connection.closing == nil && !connection.pending { process(connection, key: key, now: now, events: &events) }
+            if connection.closing == nil && connection.sentAll && !connection.pending && connection.unread.isEmpty && !connection.framer.hasMessage {
+                connection.closing = ""
+            }
             if connection.closing == nil {
                 if let since = connection.unreadSince, now - since >= limits.unreadSeconds {
                     connection.closing = "left its replies unread for \(Int(limits.unreadSeconds)) s"
@@ -275,8 +281,13 @@ public final class VarlinkServer {
                 return
             }
             if count == 0 {
-                let partial = connection.framer.partialBytes
-                connection.closing = partial > 0 ? "\(VarlinkProtocolError.unfinished(bytes: partial))" : ""
+                // The client has sent all it will: what came whole is answered, a message cut short is not.
+                let unfinished = connection.framer.unfinishedBytes
+                if unfinished > 0 {
+                    connection.closing = "\(VarlinkProtocolError.unfinished(bytes: unfinished))"
+                } else {
+                    connection.sentAll = true
+                }
                 return
             }
             connection.framer.append(chunk[..<count])

@@ -59,6 +59,22 @@ import Testing
         #expect(running.dropReasons.count == 1 && running.dropReasons[0].hasPrefix("sent nothing for"), "\(running.dropReasons)")
     }
 
+    /// `echo '{"method":…}' | socat - UNIX-CONNECT:…` sends the call and shuts its side: it still gets its answer.
+    @Test func aClientThatShutsItsSideAfterItsCallIsAnswered() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [0]
+        #expect(send(client, call, call.count, 0) == call.count)
+        shutdown(client, Int32(SHUT_WR))
+        running.turn(for: 0.2)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        #expect(count > 0 && JSONValue(parsing: buffer[..<(count - 1)])?["parameters"]?["product"] == "test")
+        #expect(running.server.connectionCount == 0, "then the connection is closed")
+        #expect(running.dropReasons.isEmpty, "as a client that is done, not one dropped")
+    }
+
     @Test func aCallWaitsForItsAnswerAndTheNextCallWaitsForIt() throws {
         let running = try Running(limits: VarlinkLimits())
         let client = running.connect()
