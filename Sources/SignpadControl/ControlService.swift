@@ -53,10 +53,16 @@ public final class ControlService {
         session.onExportResult = { [unowned self] in self.exportResult($0) }
     }
 
-    /// The session went away (the display was lost) or signpad stops: a request under way fails.
-    public func detach(reason: String) {
+    /// The session went away (`what`: the display was lost, signpad stopped): a request under way
+    /// fails; one signed whose export has not answered yet is answered signed, with where it waits.
+    public func detach(because what: String) {
         session = nil
-        if let active, active.exportID == nil { finish(RequestResult.Status.failed, reason: reason) }
+        guard let active else { return }
+        if active.exportID == nil {
+            finish(.failed, reason: "\(what) during the request")
+        } else {
+            finish(.signed, reason: "\(what) before the export folder answered; the signature waits in the spool and is written from there (the journal says if it could not be kept)")
+        }
     }
 
     /// Handles what the server saw in one turn of the loop.

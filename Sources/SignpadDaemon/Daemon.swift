@@ -106,7 +106,7 @@ public final class Daemon {
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
         control = try makeControl()
-        defer { control?.detach(reason: "signpad stopped") }
+        defer { control?.detach(because: "signpad stopped") }
         if let offscreen {
             // A display in memory is never lost: serve returns only on a signal, having finished the exports.
             let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
@@ -205,7 +205,7 @@ public final class Daemon {
             }
             if let loss = display.lossReason {
                 logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
-                control?.detach(reason: "the display was lost: \(loss)")
+                control?.detach(because: "the display was lost (\(loss))")
                 // Their decoders map touches to this display's size.
                 closeInputs(session: session)
                 report(session: session, display: display)
@@ -227,9 +227,10 @@ public final class Daemon {
         } else {
             service.stopping()
         }
-        control?.detach(reason: "signpad stopped (\(exit == .reload ? "reloading its configuration" : "a signal")) during the request")
         if exit == .stopped { finishExports(exporter, lastFailure: session.lastFailure) }
+        // The results of the exports just finished answer their requests; what is left then is told as such.
         session.tick(now: Self.monotonic())
+        control?.detach(because: exit == .reload ? "signpad reloaded its configuration" : "signpad stopped")
         session.blank()
         report(session: session, display: display)
         return exit

@@ -396,6 +396,23 @@ class ControlAPITest(unittest.TestCase):
         p99 = int(flooded_latency.split("p99=")[1].split(" ")[0])
         self.assertLess(p99, 250_000, "no ink event waited on a client: " + flooded_latency)
 
+    def test_a_request_under_way_when_signpad_stops_is_answered_failed(self):
+        kiosk = self.kiosk(confirm=False)
+        answers = []
+        def waiting():
+            with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+                answers.append(pad.RequestSignature(reference="S1"))
+        thread = threading.Thread(target=waiting)
+        thread.start()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            deadline = time.time() + 10
+            while "request" not in pad.GetStatus():
+                self.assertLess(time.time(), deadline)
+                time.sleep(0.05)
+        kiosk.stop()
+        thread.join(10)
+        self.assertEqual((answers[0]["status"], answers[0]["reason"]), ("failed", "signpad stopped during the request"))
+
     def test_a_request_under_way_when_signpad_is_killed_answers_failed_after_the_restart(self):
         kiosk = self.kiosk(confirm=False)
         with kiosk.client() as client:
