@@ -149,7 +149,7 @@ public final class ControlService {
         try parameters.rejectOthers()
         if let active { throw .busy(id: active.id, reference: active.reference) }
         guard let session else { throw .notReady("no display yet") }
-        if let reason = notReady() { throw .notReady(reason) }
+        if let why = notReady() { throw .notReady(why) }
 
         try RequestLimits.check(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash, timeout: timeout)
         let base = session.kiosk.baseLayout
