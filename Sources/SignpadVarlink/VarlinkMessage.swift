@@ -93,26 +93,33 @@ public struct VarlinkFramer: Sendable {
     private var buffer: [UInt8] = []
     /// Where the next message starts in `buffer`.
     private var start = 0
+    /// NUL bytes from `start` on: whole messages waiting. Counted as bytes come, so the loop's
+    /// every turn asks without scanning what a client has sent.
+    private var whole = 0
 
     public init(limit: Int) { self.limit = limit }
 
     public mutating func append(_ bytes: some Collection<UInt8>) {
-        if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+        // What was taken goes once it is most of the buffer: a client that keeps sending never
+        // leaves a message boundary at the end, and the buffer would only grow.
+        if start > 0 && (start == buffer.count || start >= 4096 && start * 2 >= buffer.count) {
+            buffer.removeFirst(start)
             start = 0
         }
+        whole += bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
         buffer.append(contentsOf: bytes)
     }
 
     /// The next whole message, without its NUL; nil until one has arrived.
     public mutating func next() throws(VarlinkProtocolError) -> [UInt8]? {
-        guard let end = buffer[start...].firstIndex(of: 0) else {
+        guard whole > 0, let end = buffer[start...].firstIndex(of: 0) else {
             if buffer.count - start > limit { throw .tooLarge(limit: limit) }
             return nil
         }
         guard end - start <= limit else { throw .tooLarge(limit: limit) }
         let message = Array(buffer[start..<end])
         start = end + 1
+        whole -= 1
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
@@ -121,7 +128,7 @@ public struct VarlinkFramer: Sendable {
     }
 
     /// Whether a whole message waits to be taken.
-    public var hasMessage: Bool { buffer[start...].contains(0) }
+    public var hasMessage: Bool { whole > 0 }
 
     /// Bytes not taken yet, whole messages and a message begun.
     public var partialBytes: Int { buffer.count - start }

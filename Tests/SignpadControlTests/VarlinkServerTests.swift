@@ -91,3 +91,24 @@ import Testing
         #expect(replies.allSatisfy { JSONValue(parsing: $0)?["parameters"]?["product"] == "test" })
     }
 }
+
+@Suite struct VarlinkFramerTests {
+    /// A client that streams without pause, cut at odd places: every message comes back whole,
+    /// in order, and `hasMessage` says so without the loop scanning the buffer.
+    @Test func aStreamCutAnywhereGivesBackEveryMessage() throws {
+        let sent = (0..<1000).map { Array(#"{"method":"org.signpad.Kiosk.GetStatus","n":\#($0)}"#.utf8) }
+        let stream: [UInt8] = sent.flatMap { $0 + [UInt8(0)] }
+        var framer = VarlinkFramer(limit: 4096)
+        var received: [[UInt8]] = []
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 37, stream.count)
+            framer.append(stream[offset..<end])
+            offset = end
+            while framer.hasMessage, let message = try framer.next() { received.append(message) }
+            #expect(!framer.hasMessage)
+        }
+        #expect(received == sent)
+        #expect(framer.partialBytes == 0)
+    }
+}
