@@ -31,10 +31,10 @@ let package = Package(
         ]),
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession",
+            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto",
         ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -72,7 +72,7 @@ let package = Package(
         // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [
             "SignpadBench", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
-            "SignpadInk", "SignpadInput", "SignpadText",
+            "SignpadInk", "SignpadInput", "SignpadText", "SignpadExport", "SignpadCrypto",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -82,7 +82,7 @@ let package = Package(
         ]),
 
         .target(name: "SignpadTestSupport", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadExport", .product(name: "Logging", package: "swift-log"),
+            "SignpadInk", "SignpadInput", "SignpadExport", "SignpadCrypto", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/SignpadTestSupport"),
         .testTarget(name: "SignpadInkTests", dependencies: ["SignpadInk", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),

@@ -12,7 +12,7 @@ public func fuzzInputPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           (try? recording.requireUsableDevice(file: "fuzz.evemu")) != nil else { return 0 }
     // Writes that succeed and fail in turn, in memory: the point is the session, not the disk.
     var writes = 0
-    let exporter = Exporter(directory: "/nonexistent", options: FuzzSession.config.export, retrySeconds: 0.01, spool: nil, write: { _ in
+    let exporter = Exporter(directory: "/nonexistent", options: FuzzSession.config.export, evidence: FuzzSession.evidence, retrySeconds: 0.01, spool: nil, write: { _ in
         writes += 1
         if writes % 2 == 0 { throw FuzzSession.WriteFailed() }
     }, prepare: {})
@@ -39,6 +39,11 @@ enum FuzzSession {
     static let config: Config = {
         try! Config.load(text: "", file: "(fuzz)", overrides: ["kiosk.idle_timeout=0.5", "kiosk.double_tap_confirm=true",
                                                               "kiosk.decline_label=\"No\"", "control.socket=\"\""])
+    }()
+
+    /// Signs what a Done hands to the exporter, which writes nowhere.
+    static let evidence: Evidence = {
+        do { return Evidence(signingKey: try SigningKey.generate()) } catch { fatalError("\(error)") }
     }()
 
     struct WriteFailed: Error {}

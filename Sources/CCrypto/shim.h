@@ -1,3 +1,35 @@
 #pragma once
 #include <openssl/evp.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/cms.h>
+
+// What Swift cannot import: macros over BIO_ctrl and the typed-stack macros.
+
+/// The bytes a memory BIO holds; returns their count.
+static inline long signpad_bio_contents(BIO *bio, const unsigned char **data) {
+    char *p = NULL;
+    long n = BIO_get_mem_data(bio, &p);
+    *data = (const unsigned char *)p;
+    return n;
+}
+
+/// A stack holding one certificate (one more reference to it), for CMS_encrypt.
+static inline STACK_OF(X509) *signpad_certificates_one(X509 *certificate) {
+    STACK_OF(X509) *stack = sk_X509_new_null();
+    if (stack == NULL) return NULL;
+    if (!X509_up_ref(certificate) || sk_X509_push(stack, certificate) <= 0) {
+        sk_X509_pop_free(stack, X509_free);
+        return NULL;
+    }
+    return stack;
+}
+
+static inline void signpad_certificates_free(STACK_OF(X509) *stack) {
+    sk_X509_pop_free(stack, X509_free);
+}
+
+/// XN_FLAG_RFC2253, a macro of other macros.
+static inline unsigned long signpad_name_format_rfc2253(void) { return XN_FLAG_RFC2253; }

@@ -1,5 +1,7 @@
 import Foundation
 import SignpadConfig
+import SignpadCrypto
+import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadOutbox
@@ -187,7 +189,8 @@ public struct LivePathAllocations: Codable, Sendable {
                                painter: MakeScreenPainter, counter: AllocationCounter) throws -> LivePathAllocations {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
-        let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, retrySeconds: 3600)
+        let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
+                                retrySeconds: 3600)
         defer { exporter.stop() }
         let session = try Session(config: config, display: display, exporter: exporter, painter: painter) { _ in }
         let decoder = try TouchDecoder(device: recording.device, screenWidth: display.scanout.logicalWidth,

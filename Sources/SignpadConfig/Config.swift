@@ -24,6 +24,17 @@ public struct Config: Sendable {
     public var retrySeconds = 5.0
     /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
     public var spoolDirectory: String? = "/var/lib/signpad/spool"
+    /// The kiosk's Ed25519 key, which signs each manifest; made at first start.
+    public var signingKey = "/var/lib/signpad/signing.key"
+    /// Whether the file or a --set gave `export.signing_key`: `replay` and `demo` otherwise keep a
+    /// key of their own in the output folder.
+    public var signingKeyGiven = false
+    /// The back office's certificate (PEM) the biometric files are sealed to; nil: none, in clear.
+    public var recipientCertificate: String?
+    /// With a recipient, the PNG and SVG are sealed too.
+    public var encryptImages = false
+    /// Signatures older than this are deleted from the export folder; 0: kept for ever.
+    public var retentionDays = 0
     public var logLevel = "info"
     /// The point of sale's Varlink socket; nil: no API.
     public var controlSocket: String? = "/run/signpad/control.sock"
@@ -175,6 +186,20 @@ public struct Config: Sendable {
         if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }
+
+        signingKey = try r.string("export.signing_key", default: signingKey)
+        guard signingKey.hasPrefix("/") else { throw r.error("export.signing_key", "expected an absolute path (starting with /), got \"\(signingKey)\"") }
+        signingKeyGiven = r.entries["export.signing_key"] != nil
+        recipientCertificate = try r.optionalString("export.recipient_certificate", default: "")
+        if let path = recipientCertificate, !path.hasPrefix("/") {
+            throw r.error("export.recipient_certificate", "expected an absolute path (starting with /) to a PEM certificate, or \"\" to keep every file in clear, got \"\(path)\"")
+        }
+        encryptImages = try r.bool("export.encrypt_images", default: false)
+        if encryptImages && recipientCertificate == nil {
+            throw r.error("export.encrypt_images", "expected false without export.recipient_certificate: there is no one to seal the images to")
+        }
+        retentionDays = try r.integer("export.retention_days", default: 0)
+        guard (0...36_500).contains(retentionDays) else { throw r.error("export.retention_days", "expected days from 0 (keep for ever) to 36500, got \(retentionDays)") }
 
         controlSocket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
         if let socket = controlSocket, !socket.hasPrefix("/") {

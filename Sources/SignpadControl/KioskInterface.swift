@@ -71,7 +71,9 @@ public enum KioskInterface {
         )
 
         # What the kiosk is doing: its display and input devices, the export folder's
-        # health, signatures waiting to be written, and the request under way.
+        # health, signatures waiting to be written, and the request under way;
+        # signingKey is the SHA-256 (hex) of the public key that signs each manifest,
+        # recipientCertificate that of the certificate biometric data is sealed to.
         method GetStatus() -> (
           kiosk: string,
           mode: (walkUp, requested),
@@ -80,7 +82,9 @@ public enum KioskInterface {
           exportFolder: string,
           exportFailing: ?string,
           unwritten: int,
-          request: ?Request
+          request: ?Request,
+          signingKey: string,
+          recipientCertificate: ?string
         )
 
         # A request is under way; one at a time.

@@ -45,6 +45,8 @@ public final class Daemon {
     let offscreen: Offscreen?
     /// The point of sale's API; nil without `control.socket`.
     var control: ControlService?
+    /// The key and certificate the exports are sealed with, once loaded at start.
+    var evidence: Evidence?
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -80,7 +82,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError: return true
+        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError, is EvidenceError: return true
         default: return false
         }
     }
@@ -98,8 +100,21 @@ public final class Daemon {
         if let group = config.export.group { try ExportGroupError.check(group) }
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
-        let exporter = Exporter(directory: config.exportDirectory, options: config.export, retrySeconds: config.retrySeconds,
-                                spool: config.spoolDirectory.map(SignatureSpool.init))
+        let (evidence, createdKey) = try config.evidence()
+        logger.notice(createdKey ? "signing key made" : "signing key",
+                      metadata: ["path": "\(config.signingKey)", "sha256": "\(evidence.signingKey.publicKey.fingerprint)"])
+        if let recipient = evidence.recipient {
+            logger.notice("biometric data sealed to certificate", metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)"])
+        }
+        self.evidence = evidence
+        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays) { [logger] event in
+            switch event {
+            case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])
+            case .failed(let reason): logger.error("retention: cannot delete", metadata: ["reason": "\(reason)"])
+            }
+        }
+        let exporter = Exporter(directory: config.exportDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds,
+                                spool: config.spoolDirectory.map(SignatureSpool.init), retention: retention)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
@@ -364,6 +379,10 @@ public final class Daemon {
             "exportFolder": .string(config.exportDirectory), "unwritten": .number(Double(exporter.pending)),
         ]
         if let shown { status["display"] = .string(shown) }
+        if let evidence {
+            status["signingKey"] = .string(evidence.signingKey.publicKey.fingerprint)
+            if let recipient = evidence.recipient { status["recipientCertificate"] = .string(recipient.fingerprint) }
+        }
         if let failure = session?.lastFailure, exporter.pending > 0 { status["exportFailing"] = .string(failure) }
         return status
     }

@@ -24,29 +24,55 @@ public enum SignatureEncoder {
         return text
     }
 
-    /// Files in the order they must appear: the metadata last, so a reader that sees it sees all.
-    public static func files(for record: SignatureRecord, options: ExportOptions) throws -> [(name: String, bytes: [UInt8])] {
-        var files: [(name: String, bytes: [UInt8])] = []
+    /// Files in the order they must appear: the manifest's signature and the manifest last
+    /// (`sealCount` of them), so a reader that sees the manifest sees all.
+    public static func files(for record: SignatureRecord, options: ExportOptions, evidence: Evidence) throws -> [ExportFile] {
+        var files: [ExportFile] = []
         let image = SignatureImage(record.signature, pen: record.settings.pen, options: options, inkArea: record.inkArea)
         let ink = record.settings.inkColor
         for format in options.formats {
-            let name = "\(record.id).\(format.rawValue)"
+            var bytes: [UInt8]
             switch format {
-            case .png: files.append((name, image.png(transparent: options.transparent, ink: ink, text: imageText(record))))
-            case .svg: files.append((name, Array(SVGEncoder.encode(image, ink: ink, transparent: options.transparent, text: imageText(record)).utf8)))
-            case .inkml: files.append((name, Array(InkMLEncoder.encode(record).utf8)))
-            case .json: files.append((name, try SignaturePadJSON.encode(record)))
+            case .png: bytes = image.png(transparent: options.transparent, ink: ink, text: imageText(record))
+            case .svg: bytes = Array(SVGEncoder.encode(image, ink: ink, transparent: options.transparent, text: imageText(record)).utf8)
+            case .inkml: bytes = Array(InkMLEncoder.encode(record).utf8)
+            case .json: bytes = try SignaturePadJSON.encode(record)
             }
+            var name = "\(record.id).\(format.rawValue)"
+            if evidence.seals(format), let recipient = evidence.recipient {
+                bytes = try recipient.envelope(bytes)
+                name += Evidence.envelopeSuffix
+            }
+            files.append(ExportFile(name: name, bytes: bytes))
         }
         let metadata = SignatureMetadata(
             id: record.id, kiosk: record.settings.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
             device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
             strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
             files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }),
-            request: record.request)
+            request: record.request,
+            signingKey: .init(algorithm: SignatureMetadata.SigningKey.ed25519, sha256: evidence.signingKey.publicKey.fingerprint),
+            encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        files.append(("\(record.id).meta.json", Array(try encoder.encode(metadata))))
+        let manifest = Array(try encoder.encode(metadata))
+        let name = "\(record.id).meta.json"
+        files.append(ExportFile(name: name + Evidence.signatureSuffix, bytes: try evidence.signingKey.sign(manifest)))
+        files.append(ExportFile(name: name, bytes: manifest))
         return files
+    }
+
+    /// The files at the end of `files(for:)` that go in only once every file before them is durable.
+    public static let sealCount = 2
+}
+
+/// One file of a signature, as it goes into the export folder.
+public struct ExportFile: Equatable, Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
     }
 }

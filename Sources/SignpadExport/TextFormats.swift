@@ -167,6 +167,15 @@ public enum ISO8601 {
         return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
+    /// Seconds since 1970 of a time `string` wrote (or one without fractional seconds); nil for anything else.
+    public static func seconds(_ text: String) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)?.timeIntervalSince1970
+    }
+
     /// 20261121T170502Z: sortable and safe in a file name.
     static func basic(_ seconds: Double) -> String {
         let formatter = ISO8601DateFormatter()
@@ -180,6 +189,11 @@ public struct SignatureMetadata: Codable, Equatable {
     public struct FileEntry: Codable, Equatable {
         public var sha256: String
         public var bytes: Int
+
+        public init(sha256: String, bytes: Int) {
+            self.sha256 = sha256
+            self.bytes = bytes
+        }
     }
 
     public struct Screen: Codable, Equatable {
@@ -198,4 +212,34 @@ public struct SignatureMetadata: Codable, Equatable {
     public var files: [String: FileEntry]
     /// The point of sale's request, when it asked for this signature.
     public var request: SignatureRequest?
+    /// The kiosk key whose signature (`<manifest>.sig`) covers these exact bytes.
+    public var signingKey: SigningKey?
+    /// The certificate the `.p7m` files are sealed to; absent when none is.
+    public var encryptedTo: Recipient?
+
+    public struct SigningKey: Codable, Equatable {
+        public static let ed25519 = "Ed25519"
+        public var algorithm: String
+        /// SHA-256 of the public key's DER SubjectPublicKeyInfo, hexadecimal.
+        public var sha256: String
+
+        public init(algorithm: String, sha256: String) {
+            self.algorithm = algorithm
+            self.sha256 = sha256
+        }
+    }
+
+    public struct Recipient: Codable, Equatable {
+        public static let aes256CBC = "AES-256-CBC"
+        /// SHA-256 of the certificate's DER, hexadecimal.
+        public var sha256: String
+        public var subject: String
+        public var cipher: String
+
+        public init(sha256: String, subject: String, cipher: String) {
+            self.sha256 = sha256
+            self.subject = subject
+            self.cipher = cipher
+        }
+    }
 }

@@ -45,7 +45,12 @@ public final class Exporter: @unchecked Sendable {
 
     private struct Job {
         var exportID: Int?
-        var record: SignatureRecord
+        var id: String
+        /// What the files are made from; nil for a signature the spool kept as files.
+        var record: SignatureRecord?
+        /// Its files, made once: a seal is new each time it is made, so the spool and the folder
+        /// must get the same one.
+        var files: [ExportFile]?
         var spooled: Bool
         /// The spool has been tried (or there is none): the writer may take the job. Writing
         /// only after the spool has had its go keeps a signature on disk before it is sent anywhere.
@@ -56,11 +61,16 @@ public final class Exporter: @unchecked Sendable {
 
     private let writer: FolderWriter
     /// The folder write, and the folder's preparation; a test can put ones that hang in their place.
-    private let writeFiles: ([(name: String, bytes: [UInt8])]) throws -> Void
+    private let writeFiles: ([ExportFile]) throws -> Void
     private let prepareFolder: () throws -> Void
     private let spool: SignatureSpool?
     private let options: ExportOptions
+    private let evidence: Evidence
     private let retrySeconds: Double
+    private let retention: Retention?
+    /// When the writer next deletes what `retention` no longer keeps: at once, then hourly.
+    private var nextSweep = Date()
+    static let sweepInterval = 3600.0
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var finished: [Result] = []
@@ -78,15 +88,19 @@ public final class Exporter: @unchecked Sendable {
     public let wakeFD: Int32
     private let wakeWriteFD: Int32
 
-    public convenience init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool? = nil) {
-        self.init(directory: directory, options: options, retrySeconds: retrySeconds, spool: spool, write: nil)
+    public convenience init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool? = nil,
+                            retention: Retention? = nil) {
+        self.init(directory: directory, options: options, evidence: evidence, retrySeconds: retrySeconds, spool: spool, retention: retention, write: nil)
     }
 
-    init(directory: String, options: ExportOptions, retrySeconds: Double, spool: SignatureSpool?,
-         write: (([(name: String, bytes: [UInt8])]) throws -> Void)?, prepare: (() throws -> Void)? = nil) {
+    init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
+         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil) {
+        self.retention = retention
         let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder)
         self.writer = writer
-        writeFiles = write ?? { try writer.write($0) }
+        self.evidence = evidence
+        // The manifest and its signature go in once every file they name is durable.
+        writeFiles = write ?? { try writer.write($0.map { ($0.name, $0.bytes) }, durableBeforeLast: SignatureEncoder.sealCount) }
         prepareFolder = prepare ?? { try writer.prepare() }
         self.spool = spool
         spoolerDone = spool == nil
@@ -134,7 +148,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     public func submit(_ record: SignatureRecord, exportID: Int) {
-        enqueue(Job(exportID: exportID, record: record, spooled: false, spoolTried: spool == nil))
+        enqueue(Job(exportID: exportID, id: record.id, record: record, spooled: false, spoolTried: spool == nil))
     }
 
     /// Queues the signatures an earlier run left in the spool; returns how many, and the spool
@@ -142,9 +156,20 @@ public final class Exporter: @unchecked Sendable {
     /// the settings for files from a signpad that kept none, those running now.
     public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, problems: [SpoolError]) {
         guard let spool else { return (0, []) }
-        let (records, problems) = try spool.recover(olderFilesAs: settings)
-        for record in records { enqueue(Job(exportID: nil, record: record, spooled: true, spoolTried: true)) }
-        return (records.count, problems)
+        let (kept, problems) = try spool.recover(olderFilesAs: settings)
+        let jobs = kept.map { item in
+            switch item {
+            case .sealed(let sealed): return Job(exportID: nil, id: sealed.id, files: sealed.files, spooled: true, spoolTried: true)
+            case .record(let record): return Job(exportID: nil, id: record.id, record: record, spooled: true, spoolTried: true)
+            }
+        }
+        condition.lock()
+        queue += jobs
+        // What retention keeps no longer is deleted before it is written.
+        if retention != nil { nextSweep = Date() }
+        condition.broadcast()
+        condition.unlock()
+        return (kept.count, problems)
     }
 
     private func enqueue(_ job: Job) {
@@ -194,8 +219,8 @@ public final class Exporter: @unchecked Sendable {
         defer { condition.unlock() }
         guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds else { return nil }
         guard let job = busy.job ?? queue.first else { return .preparing }
-        let spooled = queue.first { $0.record.id == job.record.id }?.spooled ?? job.spooled
-        return .signature(exportID: job.exportID, recordID: job.record.id, files: busy.job == nil ? [] : busy.files, spooled: spooled)
+        let spooled = queue.first { $0.id == job.id }?.spooled ?? job.spooled
+        return .signature(exportID: job.exportID, recordID: job.id, files: busy.job == nil ? [] : busy.files, spooled: spooled)
     }
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
@@ -236,23 +261,30 @@ public final class Exporter: @unchecked Sendable {
                 if let retryAt { _ = condition.wait(until: retryAt) } else { condition.wait() }
                 continue
             }
-            let records = queue.filter { !$0.spooled }.map(\.record)
+            let jobs = queue.filter { !$0.spooled }
             condition.unlock()
-            var failures: [String: String] = [:]
-            for record in records {
-                do { try spool.keep(record) } catch { failures[record.id] = "\(error)" }
+            var failures: [String: String] = [:], made: [String: [ExportFile]] = [:]
+            for job in jobs {
+                do {
+                    let files = try job.files ?? makeFiles(job)
+                    made[job.id] = files
+                    try spool.keep(SealedSignature(id: job.id, files: files))
+                } catch {
+                    failures[job.id] = "\(error)"
+                }
             }
             condition.lock()
             lastFailure = failures.isEmpty ? nil : Date()
-            for record in records {
-                guard let i = queue.firstIndex(where: { $0.record.id == record.id }) else {
+            for job in jobs {
+                guard let i = queue.firstIndex(where: { $0.id == job.id }) else {
                     // Written while it was being kept: the spool's copy is not needed.
-                    if failures[record.id] == nil { try? spool.release(record.id) }
+                    if failures[job.id] == nil { try? spool.release(job.id) }
                     continue
                 }
+                if queue[i].files == nil { queue[i].files = made[job.id] }
                 queue[i].spoolTried = true
-                queue[i].spooled = failures[record.id] == nil
-                queue[i].spoolError = failures[record.id].map {
+                queue[i].spooled = failures[job.id] == nil
+                queue[i].spoolError = failures[job.id].map {
                     "\(failures.count) signature(s) not kept in the spool \(spool.directory), held in memory only: \($0)"
                 }
             }
@@ -261,6 +293,36 @@ public final class Exporter: @unchecked Sendable {
         spoolerDone = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Deletes what `retention` keeps no longer: from the export folder, and signatures still
+    /// waiting to be written (and their spool files), whose capture ended before the cutoff.
+    /// Called and returns with the lock held.
+    private func deleteExpired(_ retention: Retention) {
+        let cutoff = retention.cutoff(now: Date().timeIntervalSince1970)
+        condition.unlock()
+        retention.sweep(writer, cutoff: cutoff)
+        condition.lock()
+        let expired = queue.filter { job in (job.record?.endedAt ?? job.files.flatMap(Retention.captureEnd(of:)) ?? .infinity) < cutoff }
+        guard !expired.isEmpty else { return }
+        queue.removeAll { job in expired.contains { $0.id == job.id } }
+        condition.broadcast()
+        condition.unlock()
+        for job in expired {
+            if job.spooled, let spool {
+                do { try spool.release(job.id) } catch { retention.report(.failed("\(error)")) }
+                retention.report(.deleted(id: job.id, from: spool.directory))
+            } else {
+                retention.report(.deleted(id: job.id, from: "memory"))
+            }
+        }
+        condition.lock()
+    }
+
+    /// A job's files, made from its record (a job without files has one).
+    private func makeFiles(_ job: Job) throws -> [ExportFile] {
+        guard let record = job.record else { throw ExportError(path: job.id, operation: "making its files (nothing to make them from)", errno: EINVAL) }
+        return try SignatureEncoder.files(for: record, options: options, evidence: evidence)
     }
 
     /// Writes the oldest signature, once the spool has had its go at it; after a failure, waits
@@ -278,10 +340,15 @@ public final class Exporter: @unchecked Sendable {
                 condition.broadcast()
                 continue
             }
+            if let retention, !stopping, Date() >= nextSweep {
+                nextSweep = Date(timeIntervalSinceNow: Self.sweepInterval)
+                deleteExpired(retention)
+                continue
+            }
             guard let job = queue.first, job.spoolTried else {
                 // Stopping, the writer still empties the queue; it waits only for the spool's go.
                 if stopping && (queue.isEmpty || spoolerDone) { break }
-                condition.wait()
+                if retention != nil { _ = condition.wait(until: nextSweep) } else { condition.wait() }
                 continue
             }
             busy = (job, DispatchTime.now().uptimeNanoseconds, [])
@@ -290,11 +357,12 @@ public final class Exporter: @unchecked Sendable {
             var listed: [ExportedFile] = []
             var image: [UInt8]?
             do {
-                let files = try SignatureEncoder.files(for: job.record, options: options)
+                let files = try job.files ?? makeFiles(job)
                 image = files.first { $0.name.hasSuffix(".png") }?.bytes
                 listed = files.map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
                 condition.lock()
                 busy?.files = listed
+                if let i = queue.firstIndex(where: { $0.id == job.id }), queue[i].files == nil { queue[i].files = files }
                 condition.unlock()
                 try writeFiles(files)
             } catch {
@@ -302,7 +370,7 @@ public final class Exporter: @unchecked Sendable {
             }
             condition.lock()
             busy = nil
-            let index = queue.firstIndex { $0.record.id == job.record.id }
+            let index = queue.firstIndex { $0.id == job.id }
             let spooledNow = index.map { queue[$0].spooled } ?? job.spooled
             var spoolError = index.flatMap { queue[$0].spoolError }
             if failure == nil, let index {
@@ -312,14 +380,14 @@ public final class Exporter: @unchecked Sendable {
                 if spooled, let spool {
                     condition.unlock()
                     do {
-                        try spool.release(job.record.id)
+                        try spool.release(job.id)
                     } catch {
                         spoolError = "written, but still in the spool \(spool.directory) (it will be written again, identically, at the next start): \(error)"
                     }
                     condition.lock()
                 }
             }
-            finished.append(Result(exportID: job.exportID, recordID: job.record.id, error: failure, spoolError: spoolError,
+            finished.append(Result(exportID: job.exportID, recordID: job.id, error: failure, spoolError: spoolError,
                                    files: listed, spooled: spooledNow, image: image))
             var one: UInt8 = 1
             _ = write(wakeWriteFD, &one, 1)

@@ -86,11 +86,14 @@ public struct FolderWriter: Sendable {
     /// signatures collect in it, on a network share.
     /// One that fails (a disk full) takes back the files it had put in place before: the folder
     /// holds complete signatures only, and the caller still has the files to write again.
-    public func write(_ files: [(name: String, bytes: [UInt8])]) throws(ExportError) {
+    /// The last `durableBeforeLast` files go in only once the others are durable (the folder
+    /// fsynced): a manifest never names a file a power cut could take back.
+    public func write(_ files: [(name: String, bytes: [UInt8])], durableBeforeLast: Int = 0) throws(ExportError) {
         try createFolder()
         var placed: [String] = []
         do {
-            for file in files {
+            for (index, file) in files.enumerated() {
+                if durableBeforeLast > 0 && index == files.count - durableBeforeLast && index > 0 { try syncDirectory() }
                 try writeOne(name: file.name, bytes: file.bytes)
                 placed.append(file.name)
             }

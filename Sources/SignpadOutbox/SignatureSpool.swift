@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 import SignpadInk
 
@@ -26,8 +27,10 @@ public struct SignatureSpool: Sendable {
 
     static let suffix = ".spool.json"
 
-    public func keep(_ record: SignatureRecord) throws {
-        try folder.write([(record.id + Self.suffix, try SpooledSignature(record).encoded())])
+    /// Keeps a signature's finished files: the spool holds what the export folder will, sealed
+    /// envelopes and all, and never clear samples that a recipient certificate would seal.
+    public func keep(_ sealed: SealedSignature) throws {
+        try folder.write([(sealed.id + Self.suffix, try SpooledFiles(sealed).encoded())])
     }
 
     /// Forgets a signature whose exports are all written.
@@ -35,35 +38,128 @@ public struct SignatureSpool: Sendable {
         try folder.remove(id + Self.suffix)
     }
 
+    /// What a spool file holds: the finished files, or (from a signpad before 2026-11-26) the
+    /// record, which is exported as it is written now.
+    public enum Kept: Equatable, Sendable {
+        case sealed(SealedSignature)
+        case record(SignatureRecord)
+
+        public var id: String {
+            switch self {
+            case .sealed(let sealed): return sealed.id
+            case .record(let record): return record.id
+            }
+        }
+    }
+
     /// Every signature the spool holds, oldest first, and the files that could not be read;
     /// those are renamed `<name>.bad` so they are neither lost nor read again. A file from a
     /// signpad that kept no `CaptureSettings` (before 2026-11-23) gets `olderFilesAs`.
-    public func recover(olderFilesAs settings: CaptureSettings) throws -> (records: [SignatureRecord], problems: [SpoolError]) {
+    public func recover(olderFilesAs settings: CaptureSettings) throws -> (kept: [Kept], problems: [SpoolError]) {
         try folder.prepare()
-        var records: [SignatureRecord] = [], problems: [SpoolError] = []
+        var kept: [Kept] = [], problems: [SpoolError] = []
         for name in try folder.names().filter({ $0.hasSuffix(Self.suffix) }).sorted() {
             let path = "\(directory)/\(name)"
+            let id = String(name.dropLast(Self.suffix.count))
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                if let files = try SpooledFiles.decode(data, path: path) {
+                    kept.append(.sealed(try files.sealed(id: id, path: path)))
+                    continue
+                }
                 let spooled = try SpooledSignature.decode(data, path: path)
                 // The id names the exports; one that is not the file's own name could point anywhere.
-                guard spooled.id + Self.suffix == name else {
-                    throw SpoolError(path: path, reason: "expected the id \"\(name.dropLast(Self.suffix.count))\" (the file's name), found \"\(spooled.id)\"")
+                guard spooled.id == id else {
+                    throw SpoolError(path: path, reason: "expected the id \"\(id)\" (the file's name), found \"\(spooled.id)\"")
                 }
-                records.append(try spooled.record(olderFilesAs: settings, path: path))
+                kept.append(.record(try spooled.record(olderFilesAs: settings, path: path)))
             } catch {
                 let reason = (error as? SpoolError)?.reason ?? "cannot be read: \(error)"
                 problems.append(SpoolError(path: path, reason: reason + "; kept as \(name).bad"))
                 rename(path, path + ".bad")
             }
         }
-        return (records, problems)
+        return (kept, problems)
     }
 }
 
-/// The spool's file: the record exactly as captured. Times are the samples' own (monotonic)
+/// A signature's files as they go into the export folder: the formats (sealed ones as `.p7m`),
+/// then the manifest's signature and the manifest.
+public struct SealedSignature: Equatable, Sendable {
+    public var id: String
+    public var files: [ExportFile]
+
+    public init(id: String, files: [ExportFile]) {
+        self.id = id
+        self.files = files
+    }
+}
+
+/// The spool's file for a sealed signature: its files, byte for byte.
+private struct SpooledFiles: Codable {
+    static let version = 2
+
+    struct File: Codable {
+        var name: String
+        var base64: String
+    }
+
+    var format = SpooledSignature.formatName
+    var version = Self.version
+    var files: [File]
+
+    init(_ sealed: SealedSignature) {
+        files = sealed.files.map { File(name: $0.name, base64: Data($0.bytes).base64EncodedString()) }
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(self))
+    }
+
+    /// nil: not a file of this version (an older signpad's record).
+    static func decode(_ data: Data, path: String) throws(SpoolError) -> SpooledFiles? {
+        struct Version: Decodable { var format: String; var version: Int }
+        guard let header = try? JSONDecoder().decode(Version.self, from: data), header.format == SpooledSignature.formatName,
+              header.version == Self.version else { return nil }
+        do {
+            return try JSONDecoder().decode(SpooledFiles.self, from: data)
+        } catch {
+            throw SpoolError(path: path, reason: "expected version \(Self.version) of a signpad spool file (JSON with format, version and files, each with name and base64)")
+        }
+    }
+
+    /// The files, once each is one of the signature's (named after it, in the folder itself),
+    /// the last two are its manifest's signature and the manifest, and the manifest lists exactly
+    /// the others with their sizes and hashes: a damaged file would be exported as evidence.
+    func sealed(id: String, path: String) throws(SpoolError) -> SealedSignature {
+        let manifestName = "\(id).meta.json"
+        var decoded: [ExportFile] = []
+        for file in files {
+            guard file.name.hasPrefix(id + "."), !file.name.contains("/"), let bytes = Data(base64Encoded: file.base64) else {
+                throw SpoolError(path: path, reason: "expected files named \(id).<format> with base64 contents, found \"\(file.name)\"")
+            }
+            decoded.append(ExportFile(name: file.name, bytes: Array(bytes)))
+        }
+        guard decoded.count >= 3, decoded[decoded.count - 1].name == manifestName,
+              decoded[decoded.count - 2].name == manifestName + Evidence.signatureSuffix else {
+            throw SpoolError(path: path, reason: "expected at least one format, then \(manifestName)\(Evidence.signatureSuffix) and \(manifestName), last")
+        }
+        let listed = decoded.dropLast(SignatureEncoder.sealCount)
+        guard let manifest = try? JSONDecoder().decode(SignatureMetadata.self, from: Data(decoded[decoded.count - 1].bytes)),
+              manifest.files.count == listed.count,
+              listed.allSatisfy({ manifest.files[$0.name] == SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count) }) else {
+            throw SpoolError(path: path, reason: "its files do not match its manifest's sizes and SHA-256 sums: damaged")
+        }
+        return SealedSignature(id: id, files: decoded)
+    }
+}
+
+/// The spool's file of a signpad before 2026-11-26: the record exactly as captured, read so
+/// that a signature it left is exported. Times are the samples' own (monotonic)
 /// seconds, so every export format computes the same offsets from it as from the live record.
-private struct SpooledSignature: Codable {
+struct SpooledSignature: Codable {
     static let formatName = "signpad-spool"
     /// The last second ISO 8601's four-digit years can write (9999-12-31T23:59:59Z).
     static let latestWallClock = 253_402_300_799.0

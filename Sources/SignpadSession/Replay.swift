@@ -28,22 +28,37 @@ public struct Replay {
     public struct Outcome {
         /// The ids written, in order.
         public var saved: [String]
+        /// Their files' names, in the order written.
+        public var files: [String]
         public var lastFailure: String?
         public var screen: Canvas
         public var session: Session
     }
+
+    /// The key that signs the manifests: `export.signing_key` when the configuration gives it,
+    /// else one of the output folder's own (`signing.key` in it), made if missing.
+    public static func keyPath(_ config: Config, outputDirectory: String) -> String {
+        config.signingKeyGiven ? config.signingKey : (outputDirectory as NSString).appendingPathComponent(Self.keyName)
+    }
+
+    public static let keyName = "signing.key"
 
     public func run(_ recording: EvemuRecording, outputDirectory: String, log: @escaping (String) -> Void) throws -> Outcome {
         var config = self.config
         config.exportDirectory = outputDirectory
         config.export.createsFolder = true
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
-        let exporter = Exporter(directory: outputDirectory, options: config.export, retrySeconds: config.retrySeconds)
+        let folder = FolderWriter(directory: outputDirectory)
+        try folder.prepare()
+        let (evidence, _) = try config.evidence(keyPath: Self.keyPath(config, outputDirectory: outputDirectory))
+        let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
         let session = try Session(config: config, display: display, exporter: exporter, painter: painter, log: log)
         var saved: [String] = []
+        var files: [String] = []
         session.onSaved = { saved.append($0) }
+        session.onExportResult = { if $0.error == nil { files += $0.files.map(\.name) } }
         var now = session.play(recording.events, from: try session.addInput(recording))
         // A double tap at the very end confirms when its quiet has passed, as on the panel.
         if let at = session.kiosk.doubleTapConfirmsAt {
@@ -56,7 +71,7 @@ public struct Replay {
             throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.lastFailure ?? "timed out")")
         }
         session.tick(now: now)
-        return Outcome(saved: saved, lastFailure: session.lastFailure, screen: display.screen, session: session)
+        return Outcome(saved: saved, files: files, lastFailure: session.lastFailure, screen: display.screen, session: session)
     }
 }
 

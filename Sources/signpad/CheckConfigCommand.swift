@@ -26,6 +26,11 @@ struct CheckConfig: ParsableCommand {
                 throw ExitCode(Config.unusableExitStatus)
             }
         }
+        // A certificate that will not do (expired, not RSA or EC, not for encryption) stops `run` too.
+        do { _ = try config.recipient() } catch {
+            FileHandle.standardError.write(Data("Error: \(file): export.recipient_certificate: \(error)\n".utf8))
+            throw ExitCode(Config.unusableExitStatus)
+        }
         do { _ = try Daemon.controlGroupID(config) } catch {
             FileHandle.standardError.write(Data("Error: \(file): \(error)\n".utf8))
             throw ExitCode(Config.unusableExitStatus)

@@ -31,11 +31,7 @@ func replay(recording path: String, outputDir: String, width: Int, height: Int, 
     let outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
     let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
     try outcome.screen.writePNG(named: "screen.png", in: outputDir)
-    for id in outcome.saved {
-        for format in config.export.formats.map(\.rawValue) + ["meta.json"] {
-            print((outputDir as NSString).appendingPathComponent("\(id).\(format)"))
-        }
-    }
+    for name in outcome.files { print((outputDir as NSString).appendingPathComponent(name)) }
     print(screenPath)
     if outcome.saved.isEmpty { FileHandle.standardError.write(Data("signpad: no signature was saved\n".utf8)) }
 }

@@ -51,4 +51,58 @@ import Testing
         let off = try run(Self.signpad, ["check-config", file, "--set", "control.socket=\"\""])
         #expect(off.status == 0, "\(off.output)")
     }
+
+    /// A certificate signpad cannot seal to stops `run` at start with status 78, naming the file
+    /// and what is wrong; check-config says the same.
+    @Test(.enabled(if: toolExists("openssl"))) func aCertificateThatCannotEncryptIsAConfigurationError() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let certificate = dir + "/office.pem"
+        let made = try run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", dir + "/office.key",
+                                       "-out", certificate, "-days", "30", "-subj", "/CN=Signing only", "-addext", "keyUsage=digitalSignature"])
+        #expect(made.status == 0, "\(made.output)")
+        let file = dir + "/kiosk.toml"
+        try "[export]\nrecipient_certificate = \"\(certificate)\"\nsigning_key = \"\(dir)/signing.key\"\n[control]\nsocket = \"\"\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let checked = try run(Self.signpad, ["check-config", file])
+        #expect(checked.status == 78, "\(checked.output)")
+        #expect(checked.output.contains("Error: \(file): export.recipient_certificate: \(certificate): checking the certificate CN=Signing only: its key usage does not allow keyAgreement"),
+                "\(checked.output)")
+        let started = try run(Self.signpad, ["run", "--config", file, "--offscreen", "320x200", "--input-recording", "demo/signature.evemu"])
+        #expect(started.status == 78, "\(started.output)")
+        #expect(started.output.contains("\(certificate): checking the certificate CN=Signing only"), "\(started.output)")
+    }
+
+    /// The demo signs its exports with a key of its own folder; `verify` checks them with the public
+    /// key `key show` prints, names a changed file, and its exit status says which.
+    @Test func verifyChecksTheDemoWithThePublicKeyKeyShowPrints() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let demo = try run(Self.signpad, ["demo", "--output-dir", dir + "/out"])
+        #expect(demo.status == 0, "\(demo.output)")
+        let key = Process()
+        key.executableURL = URL(fileURLWithPath: Self.signpad)
+        key.arguments = ["key", "show", "--set", "export.signing_key=\"\(dir)/out/signing.key\""]
+        let out = Pipe()
+        key.standardOutput = out
+        key.standardError = FileHandle.nullDevice
+        try key.run()
+        let pem = out.fileHandleForReading.readDataToEndOfFile()
+        key.waitUntilExit()
+        #expect(key.terminationStatus == 0 && String(decoding: pem, as: UTF8.self).hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        FileManager.default.createFile(atPath: dir + "/kiosk.pem", contents: pem)
+
+        let passed = try run(Self.signpad, ["verify", "--key", dir + "/kiosk.pem", dir + "/out"])
+        #expect(passed.status == 0 && passed.output.hasPrefix("OK      \(dir)/out/"), "\(passed.output)")
+        let svg = try #require(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").first { $0.hasSuffix(".svg") })
+        var bytes = try #require(FileManager.default.contents(atPath: dir + "/out/" + svg))
+        bytes[bytes.count / 2] ^= 0x01
+        FileManager.default.createFile(atPath: dir + "/out/" + svg, contents: bytes)
+        let failed = try run(Self.signpad, ["verify", "--key", dir + "/kiosk.pem", dir + "/out"])
+        #expect(failed.status == 1 && failed.output.contains("FAILED  ") && failed.output.contains("\(svg) does not match its size and SHA-256"), "\(failed.output)")
+        let noKey = try run(Self.signpad, ["verify", dir + "/out"])
+        #expect(noKey.status == 2 && noKey.output.contains("--key: expected at least one public key"), "\(noKey.output)")
+    }
 }

@@ -20,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spool = SignatureSpool(directory: dir + "/spool")
         try FileManager.default.createDirectory(atPath: spool.directory, withIntermediateDirectories: true)
-        try spool.keep(record("left-by-a-power-cut"))
+        try spool.keep(sealed(record("left-by-a-power-cut")))
         let card = dir + "/dri/card0"
         let config = try quietConfig(["display.device=\"\(card)\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
                                       "export.spool_directory=\"\(spool.directory)\""])
@@ -46,7 +46,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spool = SignatureSpool(directory: dir + "/spool")
         try FileManager.default.createDirectory(atPath: spool.directory, withIntermediateDirectories: true)
-        try spool.keep(record("kept-while-dark"))
+        try spool.keep(sealed(record("kept-while-dark")))
         // A folder inside a regular file: no one, root included, can make it.
         FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data())
         let config = try quietConfig(["display.device=\"\(dir)/dri/card0\"", "display.vt=\"\"", "export.directory=\"\(dir)/not-a-folder/out\"",

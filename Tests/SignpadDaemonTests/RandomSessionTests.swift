@@ -127,7 +127,7 @@ struct RandomCustomer {
     func whateverACustomerDoesTheNextFindsABlankPanelAndEveryConfirmedSignatureIsWritten(seed: UInt64) throws {
         let dir = scratch()
         defer { removeScratch(dir) }
-        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let display = OffscreenDisplay(width: 800, height: 480)
         let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter) { _ in }

@@ -22,7 +22,19 @@ func demoRecording() throws -> EvemuRecording {
 /// The defaults, with no control socket: the daemon tests here are about the panel and the folder
 /// (the socket is ControlAPITests').
 func quietConfig(_ overrides: [String] = []) throws -> Config {
-    try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""] + overrides)
+    try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "export.signing_key=\"\(testKeyFolder)/signing.key\""] + overrides)
+}
+
+/// Where the daemon tests' signing key is made: never the system's.
+let testKeyFolder: String = {
+    let folder = NSTemporaryDirectory() + "signpad-test-key-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}()
+
+/// A record's files as the spool keeps them.
+func sealed(_ record: SignatureRecord) throws -> SealedSignature {
+    SealedSignature(id: record.id, files: try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence))
 }
 
 /// Appends a tap at a screen point (in a 0…4095 panel mapped to the replay's screen) to a recording.
@@ -46,7 +58,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(outcome.saved.count == 1)
         let id = try #require(outcome.saved.first)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
-        #expect(names == Set(["png", "svg", "inkml", "json", "meta.json"].map { "\(id).\($0)" }))
+        #expect(names == Set(["png", "svg", "inkml", "json", "meta.json.sig", "meta.json"].map { "\(id).\($0)" }))
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).meta.json")))
         #expect(meta.strokes == 5)
         #expect(meta.device == "signpad demo touchscreen")
@@ -130,7 +142,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func theMetadataNamesEveryDeviceTheSignatureWasDrawnWith() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
-        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let session = try offscreenSession(exporter)
         let recording = try demoRecording()
@@ -154,7 +166,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// The pen comes near while a hand rests on the glass: the hand's stroke is taken back, and the
     /// panel shows exactly what it would had the hand never landed.
     @Test func aStrokeTakenBackLeavesThePixelsOfTheOthersAlone() throws {
-        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
@@ -192,7 +204,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// with a finger in slot 1, stroke after stroke, while it stays: the hand's dot is taken back,
     /// and the panel and the signature are the dry panel's, through one decoder as the daemon reads.
     @Test func aHandRestingOnTheGlassLeavesTheSignatureAsOnADryPanel() throws {
-        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
         func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
@@ -232,7 +244,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func aTapOnDoneBesideARestingHandSavesTheSignatureAsSigned() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
-        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let recording = try demoRecording()
         typealias C = EventCode
@@ -272,7 +284,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// A stroke still down when the idle timeout comes: the panel is wiped as blank as a fresh
     /// one's, and the held touch's later moves draw nothing.
     @Test func aStrokeHeldThroughTheIdleTimeoutLeavesNoInk() throws {
-        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
         let decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
@@ -392,7 +404,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     /// The pen's eraser end over the first stroke: the panel then shows exactly what a session
     /// shows that was given only the strokes left.
     @Test func erasedStrokesLeaveThePixelsOfASignatureWithoutThem() throws {
-        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), retrySeconds: 60)
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
         var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
@@ -417,7 +429,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     }
 
     @Test func anUnwritableFolderIsReportedAndTheSignatureIsKeptForRetry() throws {
-        let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: "/proc/signpad-cannot-exist", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let session = try signedAndConfirmed(into: exporter)
         #expect(!exporter.waitUntilIdle(timeout: 0.5), "the export keeps failing")
@@ -433,10 +445,10 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let dir = parent + "/signatures"
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
-        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05, spool: nil, write: { files in
+        let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: nil, write: { files in
             entered.signal()
             answer.wait()
-            try FolderWriter(directory: dir).write(files)
+            try FolderWriter(directory: dir).write(files.map { ($0.name, $0.bytes) })
         })
         defer { exporter.stop() }
         let session = try signedAndConfirmed(into: exporter)
@@ -461,7 +473,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let parent = scratch()
         defer { removeScratch(parent) }
         let answer = DispatchSemaphore(value: 0)
-        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), retrySeconds: 0.05, spool: nil, write: nil,
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: nil, write: nil,
                                 prepare: { _ = answer.wait(timeout: .now() + 10) })
         defer { exporter.stop() }
         exporter.prepareBeforeWriting { _ in }
@@ -485,7 +497,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func aFolderThatStaysUnwritableIsLoggedOnceEveryTenMinutes() throws {
         let parent = scratch()
         defer { removeScratch(parent) }
-        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let lines = CollectedLog()
         let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { lines.append($0) }
@@ -512,7 +524,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let parent = scratch()
         defer { removeScratch(parent) }
         let dir = parent + "/signatures"
-        let exporter = Exporter(directory: dir, options: ExportOptions(), retrySeconds: 0.05)
+        let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let session = try signedAndConfirmed(into: exporter)  // the parent folder does not exist yet: fails
         #expect(!exporter.waitUntilIdle(timeout: 0.3))

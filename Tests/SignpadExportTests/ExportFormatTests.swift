@@ -22,7 +22,7 @@ import Testing
         record.device = "Stift\u{0} «Ü»"
         record.settings.kiosk = "Café desk ✓"
         for transparent in [false, true] {
-            let files = try SignatureEncoder.files(for: record, options: ExportOptions(transparent: transparent))
+            let files = try SignatureEncoder.files(for: record, options: ExportOptions(transparent: transparent), evidence: testEvidence)
             let path = dir + "/t\(transparent).png"
             try Data(try #require(files.first { $0.name.hasSuffix(".png") }).bytes).write(to: URL(fileURLWithPath: path))
             let check = try run("pngcheck", ["-v", path])
@@ -92,7 +92,7 @@ import Testing
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for file in try SignatureEncoder.files(for: record, options: options) {
+        for file in try SignatureEncoder.files(for: record, options: options, evidence: testEvidence) {
             try Data(file.bytes).write(to: URL(fileURLWithPath: "\(dir)/\(file.name)"))
         }
         let conversion = try run("rsvg-convert", ["-o", dir + "/svg.png", "\(dir)/\(record.id).svg"])
@@ -167,7 +167,7 @@ import Testing
         record.device = "Pen <A&B> \"v2\" it's\u{7}"
         let kiosk = "Front desk <2> & \"café\" 'east'"
         record.settings.kiosk = kiosk
-        let files = try SignatureEncoder.files(for: record, options: ExportOptions())
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence)
         let inkml = String(decoding: try #require(files.first { $0.name.hasSuffix(".inkml") }).bytes, as: UTF8.self)
         let annotations = try InkMLReader.annotations(inkml)
         #expect(annotations["kiosk"] == kiosk)
@@ -183,12 +183,13 @@ import Testing
     }
 
     @Test func metadataNamesEveryFileWithItsHash() throws {
-        let files = try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions())
+        let files = try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: testEvidence)
         #expect(files.map(\.name).last == "20261121T170502Z-test.meta.json", "metadata is written last")
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(files.last!.bytes))
         #expect(meta.strokes == 3 && meta.samples == 66)
         #expect(meta.files.count == 4)
-        for file in files.dropLast() { #expect(meta.files[file.name]?.sha256 == SHA256.hex(file.bytes)) }
+        for file in files.dropLast(SignatureEncoder.sealCount) { #expect(meta.files[file.name]?.sha256 == SHA256.hex(file.bytes)) }
+        #expect(files.map(\.name).suffix(2) == ["20261121T170502Z-test.meta.json.sig", "20261121T170502Z-test.meta.json"])
     }
 }
 

@@ -11,7 +11,7 @@ import Testing
         defer { removeScratch(parent) }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         let exports = parent + "/mount/signatures", spool = parent + "/spool"  // mount/ is missing: every write fails
-        let first = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
+        let first = Exporter(directory: exports, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
         var second = record("second")
         second.settings = CaptureSettings(kiosk: "desk A", inkColor: 0x0000C0)
         first.submit(record("first"), exportID: 1)
@@ -24,7 +24,7 @@ import Testing
 
         // The next start, with the folder back.
         try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
-        let next = Exporter(directory: exports, options: ExportOptions(), retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
+        let next = Exporter(directory: exports, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: SignatureSpool(directory: spool))
         defer { next.stop() }
         // Renamed and recoloured meanwhile: the signature still says where it was signed, in the ink it was signed in.
         let recovered = try next.recoverSpool(olderFilesAs: CaptureSettings(kiosk: "renamed", inkColor: 0xC00000))
@@ -34,7 +34,7 @@ import Testing
         #expect(results.map(\.recordID).sorted() == ["20261121T170502Z-first", "20261121T170502Z-second"])
         #expect(results.allSatisfy { $0.exportID == nil && $0.error == nil && $0.spoolError == nil }, "\(results)")
         #expect(names(spool).isEmpty, "written, so no longer spooled")
-        let expected = try SignatureEncoder.files(for: second, options: ExportOptions())
+        let expected = try SignatureEncoder.files(for: second, options: ExportOptions(), evidence: testEvidence)
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: try #require(FileManager.default.contents(atPath: exports + "/" + expected.last!.name)))
         #expect(meta.kiosk == "desk A")
         #expect(FileManager.default.contents(atPath: exports + "/" + expected[0].name) == Data(expected[0].bytes),
@@ -49,11 +49,11 @@ import Testing
         let exports = parent + "/signatures", spool = parent + "/spool"
         // A network share that stopped answering: each write waits until the test lets it go.
         let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
-        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: spool), write: { files in
                                     entered.signal()
                                     answer.wait()
-                                    try FolderWriter(directory: exports).write(files)
+                                    try FolderWriter(directory: exports).write(files.map { ($0.name, $0.bytes) })
                                 })
         defer { exporter.stop() }
         exporter.submit(record("first"), exportID: 1)
@@ -69,7 +69,7 @@ import Testing
         answer.signal()
         #expect(exporter.waitUntilIdle(timeout: 10))
         #expect(exporter.results().map(\.error) == [nil, nil])
-        #expect(names(exports).count == 4)
+        #expect(names(exports).count == 6)
         #expect(names(spool).isEmpty, "written, so no longer spooled")
     }
 
@@ -80,7 +80,7 @@ import Testing
         let exports = parent + "/signatures", spool = parent + "/spool"
         // A network share whose server is down at boot: preparing the folder waits until the test lets it go.
         let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
-        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: spool), write: nil, prepare: {
                                     entered.signal()
                                     _ = answer.wait(timeout: .now() + 10)
@@ -111,7 +111,7 @@ import Testing
         answer.signal()
         #expect(exporter.waitUntilIdle(timeout: 10))
         #expect(exporter.results().map(\.error) == [nil])
-        #expect(names(exports) == ["20261121T170502Z-first.json", "20261121T170502Z-first.meta.json"])
+        #expect(names(exports) == ["20261121T170502Z-first.json", "20261121T170502Z-first.meta.json", "20261121T170502Z-first.meta.json.sig"])
         #expect(names(spool).isEmpty)
         #expect(failures.text.isEmpty)
     }
@@ -121,7 +121,7 @@ import Testing
         defer { removeScratch(parent) }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         let exports = parent + "/mount/signatures"  // mount/ is missing until the test makes it
-        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), retrySeconds: 0.05)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let failures = CollectedLog()
         exporter.prepareBeforeWriting { failures.append("\($0)") }
@@ -133,7 +133,7 @@ import Testing
         #expect(!exporter.waitUntilIdle(timeout: 0.2))
         try FileManager.default.createDirectory(atPath: parent + "/mount", withIntermediateDirectories: true)
         #expect(exporter.waitUntilIdle(timeout: 10))
-        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json", "20261121T170502Z-one.meta.json.sig"])
         #expect(!failures.text.contains("\n"), "the preparation runs once")
     }
 
@@ -143,7 +143,7 @@ import Testing
         // The mount point is there on local disk; the folder inside the share is not, until it is mounted.
         let mountPoint = parent + "/share", exports = mountPoint + "/signatures", spool = parent + "/spool"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json], createsFolder: false), retrySeconds: 0.05,
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json], createsFolder: false), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: spool))
         defer { exporter.stop() }
         let failures = CollectedLog()
@@ -159,7 +159,7 @@ import Testing
         // The share is mounted: its folder is there.
         try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
         #expect(exporter.waitUntilIdle(timeout: 10))
-        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(names(exports) == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json", "20261121T170502Z-one.meta.json.sig"])
         #expect(names(spool).isEmpty)
     }
 
@@ -167,12 +167,12 @@ import Testing
         let parent = scratch()
         defer { removeScratch(parent) }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: parent + "/spool"))
         defer { exporter.stop() }
         exporter.submit(record("one"), exportID: 1)
         #expect(exporter.waitUntilIdle(timeout: 10))
-        #expect(names(parent + "/signatures") == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json"])
+        #expect(names(parent + "/signatures") == ["20261121T170502Z-one.json", "20261121T170502Z-one.meta.json", "20261121T170502Z-one.meta.json.sig"])
         #expect(names(parent + "/spool").isEmpty)
     }
 
@@ -182,7 +182,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: parent + "/file", contents: Data()))
         // A folder inside a regular file cannot be made, even by root.
-        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), retrySeconds: 0.05,
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: parent + "/file/spool"))
         defer { exporter.stop() }
         exporter.submit(record("one"), exportID: 7)
@@ -191,6 +191,6 @@ import Testing
         #expect(results.count == 1)
         #expect(results.first?.exportID == 7 && results.first?.error == nil)
         #expect(results.first?.spoolError?.contains(parent + "/file/spool") == true, "\(results)")
-        #expect(names(parent + "/signatures").count == 2)
+        #expect(names(parent + "/signatures").count == 3)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 import SignpadInk
 
@@ -29,3 +30,10 @@ public func record(_ name: String) -> SignatureRecord {
 
 /// The names in a folder, sorted; none for a folder that is not there.
 public func names(_ dir: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
+
+/// A signing key made once per test run, and exports signed with it, in clear.
+public let testSigningKey: SigningKey = {
+    do { return try SigningKey.generate() } catch { fatalError("libcrypto cannot make an Ed25519 key: \(error)") }
+}()
+
+public var testEvidence: Evidence { Evidence(signingKey: testSigningKey) }

@@ -53,6 +53,7 @@ class Kiosk:
         args = [SIGNPAD, "run", "--offscreen", "800x480", "--input-recording", self.recording,
                 "--set", f'export.directory="{self.exports}"',
                 "--set", f'export.spool_directory="{self.folder}/spool"',
+                "--set", f'export.signing_key="{self.folder}/signing.key"',
                 "--set", f'control.socket="{self.socket}"', "--set", 'control.group=""',
                 "--set", f'control.results="{self.folder}/requests.json"',
                 "--set", f'kiosk.mode="{self.mode}"', "--set", 'kiosk.decline_label="Decline"'] + self.extra
@@ -162,6 +163,30 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("Reference: SALE 7/42", svg)
         self.assertIn("Shown: Total 12.50 EUR\nCard ****1234\nI agree to pay", svg)
 
+    def test_the_status_names_the_key_whose_signature_openssl_verifies(self):
+        kiosk = self.kiosk()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            result = pad.RequestSignature(reference="EV-1", documentSha256="cd" * 32)
+            status = pad.GetStatus()
+        key = subprocess.run([SIGNPAD, "key", "show", "--set", f'export.signing_key="{self.folder}/signing.key"'],
+                             capture_output=True, text=True, check=True)
+        pem = os.path.join(self.folder, "kiosk.pem")
+        with open(pem, "w", encoding="utf-8") as f:
+            f.write(key.stdout)
+        der = subprocess.run(["openssl", "pkey", "-pubin", "-in", pem, "-outform", "DER"], capture_output=True, check=True).stdout
+        fingerprint = hashlib.sha256(der).hexdigest()
+        self.assertEqual(status["signingKey"], fingerprint, "GetStatus names the key")
+        self.assertIn(fingerprint, key.stderr)
+        self.assertIn(fingerprint, kiosk.journal(), "the journal names it at start")
+        self.assertNotIn("recipientCertificate", status)
+        manifest = os.path.join(kiosk.exports, result["id"] + ".meta.json")
+        verified = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", manifest,
+                                   "-sigfile", manifest + ".sig"], capture_output=True, text=True)
+        self.assertEqual(verified.returncode, 0, verified.stdout + verified.stderr)
+        checked = subprocess.run([SIGNPAD, "verify", "--key", pem, kiosk.exports], capture_output=True, text=True)
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+        self.assertTrue(checked.stdout.startswith("OK      " + manifest), checked.stdout)
+
     def test_a_dropped_connection_leaves_the_request_to_finish_and_its_result_waits(self):
         kiosk = self.kiosk()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
@@ -190,9 +215,12 @@ class ControlAPITest(unittest.TestCase):
             result = pad.RequestSignature(reference="K9")
         self.assertEqual((result["status"], result["stored"]), ("signed", "kept"))
         self.assertIn("not in the export folder yet", result["reason"])
-        self.assertEqual(len(result["files"]), 5, "the files it will be, hashes and all")
+        self.assertEqual(len(result["files"]), 6, "the files it will be, hashes and all, the manifest's signature with them")
         with open(os.path.join(self.folder, "spool", result["id"] + ".spool.json"), encoding="utf-8") as spooled:
-            self.assertEqual(json.load(spooled)["request"]["reference"], "K9")
+            kept = json.load(spooled)["files"]
+        self.assertEqual([f["name"] for f in kept], [f["name"] for f in result["files"]], "the spool holds the files the result names")
+        manifest = json.loads(base64.b64decode(kept[-1]["base64"]))
+        self.assertEqual(manifest["request"]["reference"], "K9")
 
     def test_the_customer_declines(self):
         # KioskLayout on 800x480 with Undo and Decline: four buttons of 175 px, Decline from x 410.

@@ -854,14 +854,14 @@ def main():
         check('4 kill -9 while the folder is full loses no signature', False, 'no screendumps')
     hung = fields('HUNG')
     waited = len(hung) == 2 and hung[0].get('ready') == '1' and hung[0].get('spool') == '1' and hung[0].get('exports') == '0'
-    answered = waited and hung[1].get('spool') == '0' and hung[1].get('exports') == '5' and hung[1].get('alive') == 'yes'
+    answered = waited and hung[1].get('spool') == '0' and hung[1].get('exports') == '6' and hung[1].get('alive') == 'yes'
     check('4 an export folder that does not answer at start holds up nothing: signed, spooled, written when it answers', answered,
           f"mkdir of the folder held 30 s: signpad ready and the confirmed signature in the spool while it hung, "
           f"its 5 files in the folder after; {hung}")
     unmounted = fields('UNMOUNTED')
     kept = len(unmounted) == 2 and unmounted[0].get('local') == '0' and unmounted[0].get('spool') == '1' and unmounted[0].get('missing', '0') != '0'
     check('4 with export.create_directory false, a share not yet mounted gets nothing on local disk; its signature is written once it is',
-          kept and unmounted[1].get('share') == '5' and unmounted[1].get('local') == '0' and unmounted[1].get('spool') == '0' and unmounted[1].get('alive') == 'yes',
+          kept and unmounted[1].get('share') == '6' and unmounted[1].get('local') == '0' and unmounted[1].get('spool') == '0' and unmounted[1].get('alive') == 'yes',
           f"before the mount: nothing under the mount point, the signature in the spool, the folder said missing; "
           f"after: its 5 files on the share, nothing left under the mount point or in the spool; {unmounted}")
     # SIGHUP: a broken file is refused (file and line named); a good one waits for the customer's

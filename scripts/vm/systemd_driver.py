@@ -8,6 +8,32 @@ import hashlib, json, os, subprocess, sys, time
 from driver import W, H, CALIBRATION_TRUTH, boot_vm, guest_messages, vm_arguments, layout, request_lines, read_png, read_ppm, region_diff, dark_pixels, white_share
 
 
+def openssl_verifies(files, metas, guest):
+    """(ok, detail): the first manifest's signature checked by `openssl pkeyutl` with the kiosk's
+    public key as `signpad key show` printed it, the fingerprint the manifest names computed by
+    `openssl pkey`, the same manifest with one byte changed refused, and the guest's own verify."""
+    import tempfile
+    if not metas or 'kiosk.pem' not in files or metas[0] + '.sig' not in files:
+        return False, f"no manifest, signature or public key among {sorted(files)}"
+    with tempfile.TemporaryDirectory() as folder:
+        def path(name, data):
+            p = os.path.join(folder, name)
+            open(p, 'wb').write(data)
+            return p
+        pem, manifest = path('kiosk.pem', files['kiosk.pem']), path('m.json', files[metas[0]])
+        sig = path('m.json.sig', files[metas[0] + '.sig'])
+        edited = path('edited.json', files[metas[0]].replace(b'"strokes"', b'"Strokes"'))
+        def verify(m):
+            return subprocess.run(['openssl', 'pkeyutl', '-verify', '-pubin', '-inkey', pem, '-rawin', '-in', m, '-sigfile', sig],
+                                  capture_output=True).returncode
+        der = subprocess.run(['openssl', 'pkey', '-pubin', '-in', pem, '-outform', 'DER'], capture_output=True).stdout
+        named = json.loads(files[metas[0]]).get('signingKey', {}).get('sha256')
+        good, bad = verify(manifest), verify(edited)
+    fingerprint_ok = named == hashlib.sha256(der).hexdigest()
+    ok = good == 0 and bad != 0 and fingerprint_ok and guest.get('exit') == '0' and guest.get('ok') == guest.get('manifests')
+    return ok, f"openssl pkeyutl -verify: {good} (edited: {bad}); fingerprint {'matches' if fingerprint_ok else 'DIFFERS'}; on the kiosk: {guest['text']}"
+
+
 def main():
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
@@ -85,7 +111,7 @@ def main():
     if metas:
         meta = json.loads(files[metas[0]])
         sums_ok = all(hashlib.sha256(files.get(n, b'')).hexdigest() == e['sha256'] for n, e in meta['files'].items())
-        modes_ok = len(owners) == 5 and all(o == ['signpad:signpad', '640'] for o in owners.values())
+        modes_ok = len(owners) == 6 and all(o == ['signpad:signpad', '640'] for o in owners.values())
         folder = said('exportdir')
         drop_box = folder.get('mode') == '330' and folder.get('failed') == '0'
         # The unit's ProtectHostname= gives signpad a namespace of its own: it must still read the machine's name.
@@ -142,7 +168,7 @@ def main():
     away, mounted, unmounted = said('shareaway'), said('sharemounted'), said('shareunmounted')
     check('S12 an export folder inside a share mounted after the start: spooled meanwhile, nothing on local disk, written to the share once mounted',
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and
-          mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
+          mounted.get('files') == '6' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
           f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
     kept = said('sharekept')
     check('S15 a signature waiting in the spool through a reload that renames the kiosk and recolours the ink is written as it was signed',
@@ -151,7 +177,7 @@ def main():
     away, mounted, unmounted = said('mountpointaway'), said('mountpointmounted'), said('mountpointunmounted')
     check('S14 the mount point itself as the export folder, left root\'s: nothing written under it while the share is away, written to the share once mounted',
           away['state'] == 'active/running' and away.get('local') == '0' and away.get('spool') == '1' and away.get('owner') == 'root:755' and
-          mounted.get('files') == '5' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
+          mounted.get('files') == '6' and mounted.get('spool') == '0' and unmounted.get('local') == '0',
           f"before the mount: {away['text']}; mounted: {mounted['text']}; the mount point after unmounting: {unmounted['text']}")
     bad = said('badconfig')
     check('S13 a configuration that does not load fails the start with status 78 (EX_CONFIG) and its line in the journal, and is not restarted',
@@ -172,7 +198,7 @@ def main():
     signed_req = said('requestsigned')
     check('S18 signed through uinput and Done, the reply names the reference and files that exist',
           signed_req.get('exit') == '0' and signed_req.get('status') == 'signed' and signed_req.get('stored') == 'saved' and
-          signed_req.get('reference') == 'VM-1' and signed_req.get('files') == '5' and signed_req.get('exist') == 'yes', signed_req['text'])
+          signed_req.get('reference') == 'VM-1' and signed_req.get('files') == '6' and signed_req.get('exist') == 'yes', signed_req['text'])
     d = region_diff(after_shot, expected['reloaded'], W, whole, threshold=16) if after_shot else 1
     check('S19 nothing of the request stays on screen after it', d < 0.01, f'{100 * d:.3f}% of pixels differ from the screen without a request')
     busy, cancel, timed = said('requestbusy'), said('requestcancel'), said('requesttimeout')
@@ -185,6 +211,19 @@ def main():
     killed = said('requestkilled')
     check('S22 a request under way when signpad is killed answers failed through GetResult after the restart',
           killed.get('status') == 'failed' and int(killed.get('restarts', 0)) > int(killed.get('restarts_before', 0)), killed['text'])
+    # Evidence: the key the packaged unit made, checked on the host with stock OpenSSL.
+    key = said('signingkey')
+    check('S24 the packaged unit makes the kiosk\'s signing key at its first start, signpad\'s alone, and the journal names it',
+          key.get('owner') == 'signpad:signpad' and key.get('mode') == '600' and key.get('made') == '1' and key.get('named', '0') != '0',
+          key['text'])
+    check('S25 the exported manifest\'s signature verifies with OpenSSL on the host and with signpad verify on the kiosk; an edited one fails',
+          *openssl_verifies(files, metas, said('verify')))
+    kept = said('keykept')
+    same = kept.get('first') not in (None, 'none') and kept.get('first') == kept.get('restarted') == kept.get('upgraded')
+    check('S26 the key survives a restart and an upgrade of the package, and signs the signature taken after them',
+          kept['state'] == 'active/running' and kept.get('upgrade') == '0' and kept.get('version', '').endswith('+vm1') and kept.get('made') == '1' and
+          same and kept.get('verify') == '0' and kept.get('ok') == kept.get('manifests') and int(kept.get('manifests', 0)) > int(kept.get('manifests_before', 0)),
+          kept['text'])
     failed = [n for n, ok in results if not ok]
     print(f"[{tag}] {len(results) - len(failed)} passed, {len(failed)} failed", flush=True)
     sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+import SignpadCrypto
+
+/// What makes a signature's files evidence: the kiosk's signature over the manifest, and the
+/// back office's certificate that the biometric data (and, if asked, the images) is sealed to.
+public struct Evidence: Sendable {
+    public var signingKey: SigningKey
+    /// nil: every file in clear.
+    public var recipient: RecipientCertificate?
+    /// With a recipient, the PNG and SVG are sealed too.
+    public var encryptsImages: Bool
+
+    public init(signingKey: SigningKey, recipient: RecipientCertificate? = nil, encryptsImages: Bool = false) {
+        self.signingKey = signingKey
+        self.recipient = recipient
+        self.encryptsImages = encryptsImages
+    }
+
+    /// Whether a format's file is sealed to the recipient. InkML and signature_pad JSON hold the
+    /// pen's path in time (x, y, t, pressure): biometric data.
+    public func seals(_ format: ExportFormat) -> Bool {
+        guard recipient != nil else { return false }
+        switch format {
+        case .inkml, .json: return true
+        case .png, .svg: return encryptsImages
+        }
+    }
+
+    /// The name a sealed file gets after its own.
+    public static let envelopeSuffix = ".p7m"
+    /// The name of a manifest's detached signature after the manifest's.
+    public static let signatureSuffix = ".sig"
+}

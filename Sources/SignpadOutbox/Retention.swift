@@ -1,0 +1,60 @@
+import Foundation
+import SignpadExport
+
+/// `export.retention_days`: signatures older than that are deleted, as data minimisation asks of
+/// biometric data kept no longer than needed. Only for a folder signpad alone keeps: on a share
+/// the back office manages, its own rules decide.
+public struct Retention: Sendable {
+    public enum Event: Equatable, Sendable {
+        /// A signature deleted: its id, and the folder (the export folder or the spool).
+        case deleted(id: String, from: String)
+        case failed(String)
+    }
+
+    public var days: Int
+    /// Told each deletion and each failure, on the exporter's thread.
+    public var report: @Sendable (Event) -> Void
+
+    public init(days: Int, report: @escaping @Sendable (Event) -> Void) {
+        self.days = days
+        self.report = report
+    }
+
+    /// Seconds since 1970 before which a capture's end is too old at `now`.
+    func cutoff(now: Double) -> Double { now - Double(days) * 86_400 }
+
+    /// When a signature's capture ended, from its manifest.
+    static func captureEnd(manifest bytes: [UInt8]) -> Double? {
+        (try? JSONDecoder().decode(SignatureMetadata.self, from: Data(bytes))).flatMap { ISO8601.seconds($0.captureEnd) }
+    }
+
+    static func captureEnd(of files: [ExportFile]) -> Double? {
+        files.last.flatMap { captureEnd(manifest: $0.bytes) }
+    }
+
+    /// Deletes from `folder` every signature whose manifest says its capture ended before
+    /// `cutoff`: the files it names, then its signature, then the manifest, so what is left of
+    /// one interrupted is still found by its manifest next time.
+    func sweep(_ folder: FolderWriter, cutoff: Double) {
+        let names: [String]
+        do { names = try folder.names() } catch { return report(.failed("\(error)")) }
+        for name in names where name.hasSuffix(".meta.json") {
+            let path = "\(folder.directory)/\(name)"
+            guard let bytes = FileManager.default.contents(atPath: path).map(Array.init),
+                  let metadata = try? JSONDecoder().decode(SignatureMetadata.self, from: Data(bytes)),
+                  let ended = ISO8601.seconds(metadata.captureEnd) else {
+                report(.failed("\(path): kept, as its capture time cannot be read"))
+                continue
+            }
+            guard ended < cutoff else { continue }
+            do {
+                for listed in metadata.files.keys.sorted() where !listed.contains("/") { try folder.remove(listed) }
+                try folder.remove(name + Evidence.signatureSuffix)
+                try folder.remove(name)
+                report(.deleted(id: metadata.id, from: folder.directory))
+            } catch {
+                report(.failed("\(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import SignpadCrypto
+import SignpadExport
+import SignpadInk
+@testable import SignpadOutbox
+import SignpadTestSupport
+import Testing
+
+/// The evidence a back office relies on, checked with stock OpenSSL, not only with signpad's code.
+@Suite(.enabled(if: toolExists("openssl"), "needs the openssl command-line tool (apt-get install openssl)"))
+struct EvidenceTests {
+    /// A back office's key pair made by OpenSSL itself: `kind` rsa or ec; `usage` an X.509 keyUsage, if any.
+    static func backOffice(_ folder: String, kind: String, usage: String? = nil) throws -> (certificate: String, key: String) {
+        let certificate = folder + "/\(kind).pem", key = folder + "/\(kind).key"
+        let algorithm = kind == "rsa" ? ["-newkey", "rsa:2048"] : kind == "ec" ? ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"] : ["-newkey", kind]
+        let made = try run("openssl", ["req", "-x509"] + algorithm + ["-nodes", "-keyout", key, "-out", certificate, "-days", "30",
+                                                                      "-subj", "/CN=Back office \(kind)"] + (usage.map { ["-addext", "keyUsage=\($0)"] } ?? []))
+        #expect(made.status == 0, "\(made.output)")
+        return (certificate, key)
+    }
+
+    static func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+    static func exportAll(_ record: SignatureRecord, evidence: Evidence, into folder: String) throws -> [ExportFile] {
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: evidence)
+        try FolderWriter(directory: folder).write(files.map { ($0.name, $0.bytes) }, durableBeforeLast: SignatureEncoder.sealCount)
+        return files
+    }
+
+    @Test func everyManifestSignatureVerifiesWithOpenSSLAndAnEditedOneFails() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let (key, created) = try SigningKeyFile(path: dir + "/signing.key").loadOrCreate()
+        #expect(created)
+        var record = sampleRecord()
+        record.request = SignatureRequest(reference: "SALE-9", lines: ["Total 12.50"], signer: "Ada", documentSha256: String(repeating: "cd", count: 32))
+        let files = try Self.exportAll(record, evidence: Evidence(signingKey: key), into: dir)
+        let publicKey = dir + "/kiosk.pem"
+        try Self.write(Array(key.publicKey.pem.utf8), publicKey)
+        let manifest = dir + "/\(record.id).meta.json"
+
+        let verified = try run("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", publicKey, "-rawin", "-in", manifest, "-sigfile", manifest + ".sig"])
+        #expect(verified.status == 0 && verified.output.contains("Signature Verified Successfully"), "\(verified.output)")
+        // The fingerprint the manifest names is what stock tools compute from the PEM.
+        let der = try run("openssl", ["pkey", "-pubin", "-in", publicKey, "-outform", "DER", "-out", dir + "/kiosk.der"])
+        #expect(der.status == 0, "\(der.output)")
+        let digest = try run("openssl", ["dgst", "-sha256", "-r", dir + "/kiosk.der"])
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(try #require(files.last?.bytes)))
+        #expect(digest.output.hasPrefix(key.publicKey.fingerprint + " "), "\(digest.output)")
+        #expect(meta.signingKey == .init(algorithm: "Ed25519", sha256: key.publicKey.fingerprint))
+        #expect(meta.request?.reference == "SALE-9" && meta.request?.documentSha256 == String(repeating: "cd", count: 32))
+        #expect(ManifestCheck.check(manifest: manifest, keys: [key.publicKey]).passed)
+
+        // One digit of the document's hash changed: OpenSSL and signpad verify refuse it.
+        var text = try String(contentsOfFile: manifest, encoding: .utf8)
+        text = text.replacingOccurrences(of: String(repeating: "cd", count: 32), with: "d" + String(repeating: "cd", count: 32).dropFirst())
+        try text.write(toFile: manifest, atomically: false, encoding: .utf8)
+        let edited = try run("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", publicKey, "-rawin", "-in", manifest, "-sigfile", manifest + ".sig"])
+        #expect(edited.status != 0, "\(edited.output)")
+        #expect(ManifestCheck.check(manifest: manifest, keys: [key.publicKey]).problems == [.signatureInvalid])
+    }
+
+    @Test(arguments: ["rsa", "ec"], [false, true])
+    func everyEnvelopeOpensWithOpenSSLCMSToTheClearFile(kind: String, encryptsImages: Bool) throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        let office = try Self.backOffice(dir, kind: kind)
+        let recipient = try RecipientCertificateFile.load(office.certificate)
+        let record = sampleRecord()
+        let files = try Self.exportAll(record, evidence: Evidence(signingKey: testSigningKey, recipient: recipient, encryptsImages: encryptsImages), into: dir + "/out")
+        let clear = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence)
+        let sealed = encryptsImages ? ["png", "svg", "inkml", "json"] : ["inkml", "json"]
+        #expect(files.map(\.name) == clear.dropLast(2).map { name in sealed.contains { name.name.hasSuffix(".\($0)") } ? name.name + ".p7m" : name.name }
+                                      + ["\(record.id).meta.json.sig", "\(record.id).meta.json"])
+        for file in clear.dropLast(2) {
+            let format = String(file.name.split(separator: ".").last!)
+            let path = dir + "/out/" + file.name + (sealed.contains(format) ? ".p7m" : "")
+            guard sealed.contains(format) else {
+                #expect(FileManager.default.contents(atPath: path) == Data(file.bytes), "\(format) stays in clear")
+                continue
+            }
+            let opened = try run("openssl", ["cms", "-decrypt", "-inform", "DER", "-in", path, "-recip", office.certificate, "-inkey", office.key,
+                                             "-out", path + ".clear"])
+            #expect(opened.status == 0, "\(opened.output)")
+            #expect(FileManager.default.contents(atPath: path + ".clear") == Data(file.bytes), "\(format): the envelope holds the clear file exactly")
+        }
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(try #require(files.last?.bytes)))
+        #expect(meta.encryptedTo?.sha256 == recipient.fingerprint)
+        let fingerprint = try run("openssl", ["x509", "-in", office.certificate, "-noout", "-fingerprint", "-sha256"])
+        #expect(fingerprint.output.uppercased().contains(stride(from: 0, to: 64, by: 2).map { i in
+            String(recipient.fingerprint.uppercased().dropFirst(i).prefix(2)) }.joined(separator: ":")), "\(fingerprint.output)")
+    }
+
+    /// `verify` names each file that was changed, whichever kind it is.
+    @Test func aBitFlippedInAnyFileIsNamed() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.backOffice(dir, kind: "ec")
+        let evidence = Evidence(signingKey: testSigningKey, recipient: try RecipientCertificateFile.load(office.certificate))
+        let record = sampleRecord()
+        for file in try Self.exportAll(record, evidence: evidence, into: dir + "/out") {
+            let path = dir + "/out/" + file.name, manifest = dir + "/out/\(record.id).meta.json"
+            #expect(ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey]).passed)
+            var flipped = file.bytes
+            flipped[flipped.count / 2] ^= 0x04
+            try Self.write(flipped, path)
+            let check = ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey])
+            if file.name.hasSuffix(".meta.json") || file.name.hasSuffix(".sig") {
+                #expect(check.problems.first == .signatureInvalid, "\(file.name): \(check.problems)")
+            } else {
+                #expect(check.problems == [.fileChanged(file.name)], "\(file.name): \(check.problems)")
+                #expect(check.line.hasPrefix("FAILED  \(manifest): \(file.name) does not match"), "\(check.line)")
+            }
+            try Self.write(file.bytes, path)
+            try FileManager.default.removeItem(atPath: path)
+            let missing = ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey])
+            if file.name.hasSuffix(".meta.json") {
+                #expect(missing.problems.first == .manifestUnreadable("it is missing or not readable"))
+            } else if file.name.hasSuffix(".sig") {
+                #expect(missing.problems == [.signatureMissing])
+            } else {
+                #expect(missing.problems == [.fileMissing(file.name)])
+            }
+            try Self.write(file.bytes, path)
+        }
+        // Another kiosk's key does not vouch for this one's signatures.
+        #expect(ManifestCheck.check(manifest: dir + "/out/\(record.id).meta.json", keys: [try SigningKey.generate().publicKey]).problems == [.signatureInvalid])
+    }
+
+    /// With a recipient, a kiosk stolen or imaged while its folder is down gives no biometric data:
+    /// the spool holds the envelopes, never the samples.
+    @Test func theSpoolHoldsNoClearSamplesWithARecipient() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.backOffice(dir, kind: "rsa")
+        let evidence = Evidence(signingKey: testSigningKey, recipient: try RecipientCertificateFile.load(office.certificate))
+        FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data())
+        let exporter = Exporter(directory: dir + "/not-a-folder/out", options: ExportOptions(), evidence: evidence, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"))
+        let record = sampleRecord()
+        exporter.submit(record, exportID: 1)
+        #expect(!exporter.waitUntilIdle(timeout: 0.5))
+        exporter.stop()
+        let spooled = try #require(FileManager.default.contents(atPath: dir + "/spool/\(record.id).spool.json"))
+        let text = String(decoding: spooled, as: UTF8.self)
+        #expect(!text.contains("strokes") && !text.contains("\"startedAt\""), "no record in it")
+        let (kept, problems) = try SignatureSpool(directory: dir + "/spool").recover(olderFilesAs: CaptureSettings())
+        #expect(problems.isEmpty)
+        guard case .sealed(let sealed)? = kept.first else { Issue.record("expected sealed files, got \(kept)"); return }
+        #expect(sealed.files.map(\.name) == ["png", "svg", "inkml.p7m", "json.p7m", "meta.json.sig", "meta.json"].map { "\(record.id).\($0)" })
+        let clearInkML = Array(InkMLEncoder.encode(record).utf8), clearJSON = try SignaturePadJSON.encode(record)
+        for file in sealed.files {
+            // No sample's coordinates in any file in clear: the first sample's x and y as the formats write them.
+            #expect(!file.bytes.starts(with: clearInkML.prefix(64)) && !file.bytes.starts(with: clearJSON.prefix(16)), "\(file.name)")
+        }
+        let inkml = try #require(sealed.files.first { $0.name.hasSuffix(".inkml.p7m") })
+        try Self.write(inkml.bytes, dir + "/spooled.p7m")
+        let opened = try run("openssl", ["cms", "-decrypt", "-inform", "DER", "-in", dir + "/spooled.p7m", "-recip", office.certificate,
+                                         "-inkey", office.key, "-out", dir + "/spooled.inkml"])
+        #expect(opened.status == 0, "\(opened.output)")
+        #expect(FileManager.default.contents(atPath: dir + "/spooled.inkml") == Data(clearInkML))
+    }
+
+    @Test func aCertificateThatCannotBeUsedIsRefusedSayingWhy() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let rsa = try Self.backOffice(dir, kind: "rsa")
+        let certificate = try RecipientCertificateFile.load(rsa.certificate)
+        #expect(throws: EvidenceError.self) { try RecipientCertificateFile.load(rsa.certificate, now: certificate.notAfter + 86_400) }
+        do {
+            _ = try RecipientCertificateFile.load(rsa.certificate, now: certificate.notAfter + 86_400)
+        } catch {
+            #expect(error.path == rsa.certificate && error.reason.contains("it expired on") && error.reason.contains("ask the back office for a new one"), "\(error)")
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/signing-only", withIntermediateDirectories: true)
+        let signOnly = try Self.backOffice(dir + "/signing-only", kind: "ec", usage: "digitalSignature")
+        #expect { try RecipientCertificateFile.load(signOnly.certificate) } throws: { "\($0)".contains("does not allow keyAgreement") }
+        let ed = try Self.backOffice(dir, kind: "ed25519")
+        #expect { try RecipientCertificateFile.load(ed.certificate) } throws: { "\($0)".contains("expected an RSA or EC key") }
+        #expect { try RecipientCertificateFile.load(rsa.key) } throws: { "\($0)".contains("expected PEM \"-----BEGIN CERTIFICATE-----\"") }
+        #expect { try RecipientCertificateFile.load(dir + "/none.pem") } throws: { "\($0)".hasPrefix(dir + "/none.pem: the recipient certificate cannot be read") }
+    }
+
+    @Test func theKeyIsMadeOnceOwnerOnlyAndRotationKeepsTheOldPublicKey() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        let (first, created) = try file.loadOrCreate()
+        #expect(created)
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let again = try file.loadOrCreate()
+        #expect(!again.created && again.key.publicKey == first.publicKey, "the same key at the next start")
+        // OpenSSL reads the key file as its own.
+        let derived = try run("openssl", ["pkey", "-in", file.path, "-pubout"])
+        #expect(derived.status == 0 && derived.output == first.publicKey.pem, "\(derived.output)")
+
+        let signedBefore = try first.sign(Array("manifest".utf8))
+        let (next, retired) = try file.rotate()
+        #expect(next.publicKey != first.publicKey)
+        #expect(try file.load()?.publicKey == next.publicKey)
+        #expect(file.retiredKeys().map(\.key) == [first.publicKey])
+        #expect(retired == file.retiredKeys().first?.path)
+        #expect(file.retiredKeys().first?.key.verifies(signedBefore, of: Array("manifest".utf8)) == true)
+
+        try Data("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: file.path))
+        #expect { try file.loadOrCreate() } throws: { "\($0)".hasPrefix(file.path + ": reading the signing key") && "\($0)".contains("move the file away") }
+    }
+}
