@@ -54,14 +54,7 @@ public struct SigningKeyFile: Sendable {
     /// The key, made (and written 0600) if there is none yet; `created` says it was.
     public func loadOrCreate() throws(EvidenceError) -> (key: SigningKey, created: Bool) {
         if let key = try load() { return (key, false) }
-        let key: SigningKey
-        do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
-        do {
-            try folder.write([(name, key.pem)])
-        } catch {
-            throw EvidenceError(path: path, reason: "no signing key yet, and it cannot be made: \(error)")
-        }
-        return (key, true)
+        return (try writeNew(failing: "no signing key yet, and it cannot be made"), true)
     }
 
     /// Replaces the key with a new one; the old public key is kept first, beside it. Returns the
@@ -77,21 +70,30 @@ public struct SigningKeyFile: Sendable {
             }
             retired = "\(folder.directory)/\(retiredName)"
         }
+        return (try writeNew(failing: "the new key cannot be written"), retired)
+    }
+
+    /// A new key, written in place of any other; `failing` says what a failed write means.
+    private func writeNew(failing: String) throws(EvidenceError) -> SigningKey {
         let key: SigningKey
         do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
         do {
             try folder.write([(name, key.pem)])
         } catch {
-            throw EvidenceError(path: path, reason: "the new key cannot be written: \(error)")
+            throw EvidenceError(path: path, reason: "\(failing): \(error)")
         }
-        return (key, retired)
+        return key
     }
 
-    /// The public keys of the keys `rotate` replaced, oldest name first.
+    /// The public keys of the keys `rotate` replaced, the oldest retired first.
     public func retiredKeys() -> [(path: String, key: PublicKey)] {
         let prefix = "\(name).retired-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.directory) else { return [] }
-        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".pem") }.sorted().compactMap { name in
+        func retiredAt(_ name: String) -> Date {
+            (try? FileManager.default.attributesOfItem(atPath: "\(folder.directory)/\(name)")[.modificationDate] as? Date) ?? .distantPast
+        }
+        let retired = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".pem") }.map { ($0, retiredAt($0)) }
+        return retired.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0).compactMap { name in
             let file = "\(folder.directory)/\(name)"
             guard let data = FileManager.default.contents(atPath: file), let key = try? PublicKey.all(inPEM: Array(data)).first else { return nil }
             return (file, key)
