@@ -138,7 +138,7 @@ struct EvidenceTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let office = try Self.backOffice(dir, kind: "rsa")
         let evidence = Evidence(signingKey: testSigningKey, recipient: try RecipientCertificateFile.load(office.certificate))
-        FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data())
+        #expect(FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data()))
         let exporter = Exporter(directory: dir + "/not-a-folder/out", options: ExportOptions(), evidence: evidence, retrySeconds: 60,
                                 spool: SignatureSpool(directory: dir + "/spool"))
         let record = sampleRecord()

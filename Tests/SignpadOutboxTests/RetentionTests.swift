@@ -24,7 +24,7 @@ import Testing
             try FolderWriter(directory: exports).write(files.map { ($0.name, $0.bytes) })
         }
         // Not a signature's: a file someone else put there stays.
-        FileManager.default.createFile(atPath: exports + "/notes.txt", contents: Data("kept".utf8))
+        #expect(FileManager.default.createFile(atPath: exports + "/notes.txt", contents: Data("kept".utf8)))
         let events = CollectedLog()
         let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05, spool: nil,
                                 retention: Retention(days: 30) { events.append("\($0)") })
@@ -47,7 +47,7 @@ import Testing
             let record = Self.record(name, daysAgo: age)
             try spool.keep(SealedSignature(id: record.id, files: try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence)))
         }
-        FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data())
+        #expect(FileManager.default.createFile(atPath: dir + "/not-a-folder", contents: Data()))
         let events = CollectedLog()
         let exporter = Exporter(directory: dir + "/not-a-folder/out", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60,
                                 spool: spool, retention: Retention(days: 7) { events.append("\($0)") })
