@@ -30,8 +30,9 @@ public enum DeviceClassifier {
 
     private static func kind(of device: DeviceDescription) -> DeviceClass {
         typealias C = EventCode
+        // Protocol B (slots with tracking ids), or protocol A (no slots: every contact each frame).
         let multitouch = device.hasAbs(C.ABS_MT_POSITION_X) && device.hasAbs(C.ABS_MT_POSITION_Y)
-            && device.hasAbs(C.ABS_MT_SLOT) && device.hasAbs(C.ABS_MT_TRACKING_ID)
+            && (!device.hasAbs(C.ABS_MT_SLOT) || device.hasAbs(C.ABS_MT_TRACKING_ID))
         if let problem = axesProblem(device, multitouch: multitouch) { return .skipped(reason: problem) }
         // The order follows udev's input_id, which libinput relies on.
         let direct = device.hasProperty(C.INPUT_PROP_DIRECT)

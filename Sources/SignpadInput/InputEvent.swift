@@ -23,6 +23,8 @@ public enum EventCode {
     public static let EV_ABS: UInt16 = 0x03
 
     public static let SYN_REPORT: UInt16 = 0
+    /// Protocol A: the end of one contact's values within a frame.
+    public static let SYN_MT_REPORT: UInt16 = 2
     public static let SYN_DROPPED: UInt16 = 3
 
     public static let BTN_0: UInt16 = 0x100

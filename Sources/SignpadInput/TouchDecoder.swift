@@ -20,6 +20,12 @@ import SignpadInk
 /// (MT_TOOL_PALM) is never followed; one followed is withdrawn if it lay still, and its stroke
 /// ends (the ink stays) if it wrote: a thumb pressed flat may be called one. SYN_DROPPED ends the stroke at its
 /// last good sample; the stroke resumes as a new one when the device is in sync again.
+///
+/// Multitouch protocol A (no slots: each frame lists every contact, each closed by SYN_MT_REPORT)
+/// is turned into slots first, as the kernel's `input_mt_assign_slots` and mtdev do: a contact
+/// keeps the slot of the one it was in the last frame, by the panel's tracking id when it sends
+/// one, else by nearness (no further than `protocolAMaxJump` of the screen's diagonal); the rest
+/// land in free slots, and slots no contact kept are lifts. Then the rules above apply.
 public struct TouchDecoder: Sendable {
     public let kind: DeviceKind
     public let multitouch: Bool
@@ -45,6 +51,23 @@ public struct TouchDecoder: Sendable {
 
     private var slots: [Slot]
     private var previous: [Slot]
+    /// Protocol A: no slots on the device; `reported` collects a frame's contacts.
+    private let protocolA: Bool
+    /// A protocol-A contact as its ABS_MT_* values came, before SYN_MT_REPORT closed it.
+    struct ReportedContact: Sendable {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var pressure: Int32 = 0
+        var palm = false
+        var trackingID: Int32?
+        var hasPosition = false
+    }
+    private var pending = ReportedContact()
+    /// This frame's contacts (the first `reportedCount`); storage kept from frame to frame.
+    private var reported: [ReportedContact]
+    private var reportedCount = 0
+    /// Tracking ids made up for a protocol-A panel that sends none.
+    private var nextTrackingID: Int32 = 0
     /// For each slot whose contact is down and not followed: its samples since it landed, the
     /// start of its stroke should it write (at most `maxUnfollowedSamples`). Kept apart from
     /// `slots`, which is copied every frame.
@@ -82,13 +105,21 @@ public struct TouchDecoder: Sendable {
     /// A contact that lifts this soon after landing, having stayed within `StrokeEvent.stillRadius`,
     /// was a tap; one that lay longer was resting.
     static let tapSeconds = 1.0
+    /// Protocol A: the contacts a frame can list (more are dropped), as slots.
+    static let protocolASlots = 16
+    /// Protocol A without tracking ids: the furthest a contact moves from one frame to the next,
+    /// as a share of the screen's diagonal; one further away is another contact. A fast stroke
+    /// moves a few percent of it in a frame; a second finger lands further away than this.
+    static let protocolAMaxJump = 0.1
 
     public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
         self.kind = kind
         self.multitouch = multitouch
         self.mapping = mapping
         hasPenToolBit = device.hasKey(EventCode.BTN_TOOL_PEN)
-        let slotCount = multitouch ? Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1 : 0
+        protocolA = multitouch && device.absInfo[EventCode.ABS_MT_SLOT] == nil
+        reported = Array(repeating: ReportedContact(), count: protocolA ? Self.protocolASlots : 0)
+        let slotCount = !multitouch ? 0 : protocolA ? Self.protocolASlots : Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1
         slots = Array(repeating: Slot(), count: min(max(slotCount, 0), Self.maxSlots))
         // A buffer of its own: sharing one with `slots` would copy it at the first frame's write.
         previous = Array(repeating: Slot(), count: slots.count)
@@ -145,6 +176,8 @@ public struct TouchDecoder: Sendable {
         if dropping {
             if event.type == C.EV_SYN && event.code == C.SYN_REPORT {
                 dropping = false
+                pending = ReportedContact()
+                reportedCount = 0
                 // What the others did meanwhile is lost: they are in the middle of their path.
                 for index in slots.indices where slots[index].live && slots[index].trackingID != resumeTrackingID { slots[index].letGo = true }
                 rememberSlots()
@@ -163,7 +196,14 @@ public struct TouchDecoder: Sendable {
             followed = nil
             inContact = false
             dropping = true
+        case C.EV_SYN where event.code == C.SYN_MT_REPORT && protocolA:
+            closeReportedContact()
         case C.EV_SYN where event.code == C.SYN_REPORT:
+            if protocolA {
+                // A driver that leaves out the last SYN_MT_REPORT still reported that contact.
+                closeReportedContact()
+                assignReportedContacts()
+            }
             frame(time: event.seconds, emit: emit)
         default:
             absorb(event)
@@ -221,7 +261,16 @@ public struct TouchDecoder: Sendable {
         }
         guard event.type == C.EV_ABS else { return }
         positionWatch.saw(axis: event.code, value: event.value)
-        if multitouch {
+        if protocolA {
+            switch event.code {
+            case C.ABS_MT_TRACKING_ID: pending.trackingID = event.value
+            case C.ABS_MT_POSITION_X: (pending.x, pending.hasPosition) = (event.value, true)
+            case C.ABS_MT_POSITION_Y: (pending.y, pending.hasPosition) = (event.value, true)
+            case C.ABS_MT_PRESSURE: pending.pressure = event.value
+            case C.ABS_MT_TOOL_TYPE: pending.palm = event.value == C.MT_TOOL_PALM
+            default: break
+            }
+        } else if multitouch {
             switch event.code {
             case C.ABS_MT_SLOT: currentSlot = Int(event.value)
             case C.ABS_MT_TRACKING_ID where slots.indices.contains(currentSlot):
@@ -248,6 +297,77 @@ public struct TouchDecoder: Sendable {
             default: break
             }
         }
+    }
+
+    /// SYN_MT_REPORT: the contact whose values came is one of the frame's (an empty report, the
+    /// frame without contacts, is none).
+    private mutating func closeReportedContact() {
+        if pending.hasPosition && pending.trackingID.map({ $0 >= 0 }) ?? true && reportedCount < reported.count {
+            reported[reportedCount] = pending
+            reportedCount += 1
+        }
+        pending = ReportedContact()
+    }
+
+    /// Puts the frame's protocol-A contacts into slots (see the type's comment), as protocol B
+    /// would have reported them. No allocation: the frame's contacts and slots are marked in bits.
+    private mutating func assignReportedContacts() {
+        var slotTaken: UInt64 = 0, contactPlaced: UInt64 = 0
+        // By the panel's own tracking id.
+        for r in 0..<reportedCount {
+            guard let id = reported[r].trackingID, let index = slots.indices.first(where: { slots[$0].trackingID == id }) else { continue }
+            place(r, in: index, landing: false)
+            slotTaken |= 1 << UInt64(index)
+            contactPlaced |= 1 << UInt64(r)
+        }
+        // Else by nearness, the closest pair first.
+        let screen = mapping.point(x: 0, y: 0).distance(to: Point(Double(mapping.screenWidth), Double(mapping.screenHeight)))
+        let maxJump = max(Double(mapping.screenWidth), Double(mapping.screenHeight), screen) * Self.protocolAMaxJump
+        while true {
+            var best: (slot: Int, contact: Int, distance: Double)?
+            for index in slots.indices where slots[index].trackingID >= 0 && slotTaken & (1 << UInt64(index)) == 0 {
+                let was = mapping.point(x: slots[index].x, y: slots[index].y)
+                for r in 0..<reportedCount where contactPlaced & (1 << UInt64(r)) == 0 && reported[r].trackingID == nil {
+                    let distance = was.distance(to: mapping.point(x: reported[r].x, y: reported[r].y))
+                    if distance <= maxJump && distance < (best?.distance ?? .infinity) { best = (index, r, distance) }
+                }
+            }
+            guard let (index, r, _) = best else { break }
+            place(r, in: index, landing: false)
+            slotTaken |= 1 << UInt64(index)
+            contactPlaced |= 1 << UInt64(r)
+        }
+        // Slots no contact kept: lifted.
+        for index in slots.indices where slots[index].trackingID >= 0 && slotTaken & (1 << UInt64(index)) == 0 {
+            slots[index].trackingID = -1
+            slots[index].letGo = false
+        }
+        // The rest landed now, each in a free slot.
+        for r in 0..<reportedCount where contactPlaced & (1 << UInt64(r)) == 0 {
+            guard let index = slots.indices.first(where: { slots[$0].trackingID < 0 && slotTaken & (1 << UInt64($0)) == 0 }) else { break }
+            place(r, in: index, landing: true)
+            slotTaken |= 1 << UInt64(index)
+        }
+        reportedCount = 0
+    }
+
+    /// A reported contact in slot `index`: its position; landing, a new tracking id, as protocol B's TRACKING_ID.
+    private mutating func place(_ r: Int, in index: Int, landing: Bool) {
+        let contact = reported[r]
+        if landing {
+            var id = contact.trackingID ?? nextTrackingID
+            if contact.trackingID == nil { nextTrackingID = nextTrackingID == Int32.max ? 0 : nextTrackingID + 1 }
+            // A made-up id must differ from the one the slot had, or the landing would go unseen.
+            if id == previous[index].trackingID { id = id == Int32.max ? 0 : id + 1 }
+            slots[index].trackingID = id
+            slots[index].letGo = false
+            slots[index].landing = nil
+            slots[index].wrote = false
+        }
+        slots[index].x = contact.x
+        slots[index].y = contact.y
+        slots[index].pressure = contact.pressure
+        slots[index].palm = contact.palm
     }
 
     private mutating func frame(time: Double, emit: (StrokeEvent) -> Void) {

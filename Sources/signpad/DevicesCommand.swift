@@ -24,7 +24,8 @@ struct Devices: ParsableCommand {
             print("Kernel:      \(device.path)")
             switch device.classification {
             case .usable(let kind, let multitouch):
-                print("Class:       \(kind.rawValue)\(multitouch ? " (multitouch, follows the first contact)" : "")")
+                let protocolA = multitouch && device.description?.hasAbs(EventCode.ABS_MT_SLOT) == false
+                print("Class:       \(kind.rawValue)\(multitouch ? " (multitouch\(protocolA ? " protocol A, contacts told apart by nearness" : ""), follows the first contact)" : "")")
             case .skipped(let reason):
                 print("Class:       skipped: \(reason)")
             }
