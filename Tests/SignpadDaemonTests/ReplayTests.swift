@@ -50,6 +50,69 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 }
 
 @Suite struct ReplayTests {
+    /// A protocol-A panel recorded as evemu-record writes one (no slots, no tracking ids, each
+    /// contact closed by SYN_MT_REPORT): a hand rests at the bottom right while a finger signs at
+    /// the top left. The saved signature is the finger's alone, with nothing joining the two.
+    @Test func aProtocolAPanelsRestingHandIsNeitherDrawnNorJoinedToTheFinger() throws {
+        var text = """
+        # EVEMU 1.3
+        N: protocol A panel
+        I: 0003 0eef 0001 0001
+        P: 02 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 04 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 02 00 00 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 00 60 00
+        B: 04 00 00 00 00 00 00 00 00
+        B: 05 00 00 00 00 00 00 00 00
+        B: 11 00 00 00 00 00 00 00 00
+        B: 12 00 00 00 00 00 00 00 00
+        B: 14 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        B: 15 00 00 00 00 00 00 00 00
+        A: 00 0 4095 0 0 0
+        A: 01 0 4095 0 0 0
+        A: 35 0 4095 0 0 0
+        A: 36 0 4095 0 0 0
+
+        """
+        var time = 1.0
+        func frame(_ contacts: [(Int, Int)]) {
+            for (x, y) in contacts { text += "E: \(String(format: "%.6f", time)) 0003 0035 \(x)\nE: \(String(format: "%.6f", time)) 0003 0036 \(y)\nE: \(String(format: "%.6f", time)) 0000 0002 0\n" }
+            if contacts.isEmpty { text += "E: \(String(format: "%.6f", time)) 0000 0002 0\n" }
+            if let (x, y) = contacts.first { text += "E: \(String(format: "%.6f", time)) 0003 0000 \(x)\nE: \(String(format: "%.6f", time)) 0003 0001 \(y)\n" }
+            text += "E: \(String(format: "%.6f", time)) 0001 014a \(contacts.isEmpty ? 0 : 1)\nE: \(String(format: "%.6f", time)) 0000 0000 0\n"
+            time += 0.01
+        }
+        let hand = (3500, 3300)
+        for _ in 0..<20 { frame([hand]) }
+        // The finger lands and signs a wave; the panel lists it first from then on.
+        for step in 0..<80 { frame([(900 + step * 25, 1200 + Int(300 * sin(Double(step) / 8))), hand]) }
+        for _ in 0..<20 { frame([hand]) }
+        frame([])
+        let recording = try EvemuRecording.parse(text, file: "protocol-a.evemu")
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let outcome = try Replay(config: try quietConfig(), width: 1280, height: 800, painter: cairoPainter).run(recording, outputDirectory: dir) { _ in }
+        let id = try #require(outcome.saved.first)
+        let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).meta.json")))
+        #expect(meta.strokes == 1 && meta.samples == 80, "the finger's stroke alone: \(meta.strokes) strokes, \(meta.samples) samples")
+        let groups = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).json"))) as? [[String: Any]] ?? []
+        let xs = groups.flatMap { ($0["points"] as? [[String: Any]] ?? []).compactMap { $0["x"] as? Double } }
+        #expect(!xs.isEmpty && xs.allSatisfy { $0 < 1280 * 3000 / 4096 }, "no sample where the hand rests: \(xs.max() ?? 0)")
+    }
+
     @Test func theDemoSignatureIsSavedInEveryFormatAndTheScreenIsBlankAfterwards() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
