@@ -88,6 +88,29 @@ public struct InkRenderer: Sendable {
         inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
     }
 
+    /// Removes the ink in `rect`, widened to whole 32-column segments of the levels, and any wet
+    /// tail; returns the rectangle cleared (empty when no ink was there). Whatever other ink
+    /// reaches into it is the caller's to draw again: coverage is a maximum, so a stroke drawn
+    /// again leaves its pixels outside the rectangle as they were.
+    public mutating func clearInk(in rect: PixelRect, dirty: inout DirtyRegion) -> PixelRect {
+        render(dry: InkPieces(), wet: WetPath(), into: &dirty)
+        let reached = rect.intersection(inkBounds).intersection(canvas.bounds)
+        guard !reached.isEmpty else { return reached }
+        let columns = LevelLayout.segmentColumns
+        let first = reached.minX / columns, end = (reached.maxX - 1) / columns + 1
+        let r = PixelRect(minX: first * columns, minY: reached.minY, maxX: min(end * columns, canvas.width), maxY: reached.maxY)
+        let layout = self.layout
+        levels.withBase { lv in
+            for y in r.minY..<r.maxY {
+                (lv + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
+                    .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
+            }
+        }
+        canvas.copy(r, from: background)
+        dirty.add(r)
+        return r
+    }
+
     /// Replaces the background (the kiosk's screen without ink) in `rect` and recolours it.
     public mutating func updateBackground(_ rect: PixelRect, from source: Canvas, dirty: inout DirtyRegion) {
         let r = rect.intersection(canvas.bounds)

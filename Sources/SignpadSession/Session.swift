@@ -55,6 +55,8 @@ public final class Session: InputSink {
     private var effects: [KioskEffect] = []
     /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
     private var redrawSmoother: MidpointSmoother
+    /// Where the stroke being drawn could have put ink, should it be withdrawn.
+    private var strokeReach = InkReach()
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
     /// event would allocate there.
     private var notices: [InputNotice] = []
@@ -228,6 +230,13 @@ public final class Session: InputSink {
                     }
                     strokeDevices.append(lastDevice)
                 }
+                switch event {
+                case .down(let sample):
+                    strokeReach = InkReach()
+                    strokeReach.add(sample.point)
+                case .move(let sample): strokeReach.add(sample.point)
+                default: break
+                }
                 renderer.apply(smoother.handle(event), dirty: &dirty)
                 inkEvents += 1
                 if case .move = event { movesDrawn += 1 }
@@ -239,7 +248,7 @@ public final class Session: InputSink {
                 redrawSignature()
             case .withdrawInk:
                 _ = strokeDevices.popLast()
-                redrawSignature()
+                takeBackStroke()
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
             case .repaintChrome:
@@ -270,13 +279,30 @@ public final class Session: InputSink {
     private func redrawSignature() {
         smoother.reset()
         renderer.clearInk(dirty: &dirty)
+        for stroke in kiosk.signature.strokes { redraw(stroke) }
+    }
+
+    /// Takes the stroke just withdrawn off the screen: only where its ink could reach is cleared,
+    /// and the strokes that reach in there are drawn again (see `InkRenderer.clearInk(in:)`). A
+    /// resting hand's dot costs its own few pixels, not the whole signature drawn again.
+    private func takeBackStroke() {
+        smoother.reset()
+        let margin = config.pen.width.maximum + 2
+        guard let reach = strokeReach.rect(margin: margin) else { return }
+        let cleared = renderer.clearInk(in: reach, dirty: &dirty)
+        guard !cleared.isEmpty else { return }
         for stroke in kiosk.signature.strokes {
-            redrawSmoother.reset()
-            for (index, sample) in stroke.enumerated() {
-                renderer.apply(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
-            }
-            renderer.apply(redrawSmoother.handle(.up), dirty: &dirty)
+            guard let other = InkReach(stroke).rect(margin: margin), !other.intersection(cleared).isEmpty else { continue }
+            redraw(stroke)
         }
+    }
+
+    private func redraw(_ stroke: [Sample]) {
+        redrawSmoother.reset()
+        for (index, sample) in stroke.enumerated() {
+            renderer.apply(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
+        }
+        renderer.apply(redrawSmoother.handle(.up), dirty: &dirty)
     }
 
     private static func inFirstUseOrder(_ names: [String]) -> [String] {

@@ -263,6 +263,29 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differingPixels(withHand, without) == 0)
     }
 
+    /// A resting hand's dot taken back while a signature is on screen is the cheapest event there
+    /// is: only the screen around the dot is touched, never the whole signature drawn again.
+    @Test func takingBackAHandsDotTouchesOnlyTheScreenAroundIt() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
+        defer { exporter.stop() }
+        let display = OffscreenDisplay(width: 800, height: 480)
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter) { _ in }
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
+        let signed = session.renderer.inkBounds
+        #expect(signed.area > 100_000, "the demo signature covers much of the box: \(signed)")
+        // The hand lands at the box's bottom right and lies still.
+        let hand = Point(700, 300), at = (recording.events.last?.seconds ?? 0) + 1
+        session.handle(.down(Sample(hand, time: at)), device: "t", now: at)
+        session.handle(.move(Sample(Point(701, 300.5), time: at + 0.01)), device: "t", now: at + 0.01)
+        let before = display.bytesCopied
+        session.handle(.withdraw, device: "t", now: at + 0.02)
+        let copied = display.bytesCopied - before
+        // The dot's reach (a few pixels), widened to whole 32-column segments: a few kilobytes.
+        #expect(copied > 0 && copied <= 64 * 32 * 4, "\(copied) bytes copied to take back a dot; the signature spans \(signed.area * 4)")
+    }
+
     /// A hand (or water) rests on the glass in slot 0 before the customer signs the demo signature
     /// with a finger in slot 1, stroke after stroke, while it stays: the hand's dot is taken back,
     /// and the panel and the signature are the dry panel's, through one decoder as the daemon reads.
