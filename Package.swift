@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput"]),
+        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),

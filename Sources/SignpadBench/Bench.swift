@@ -232,6 +232,8 @@ public struct BenchReport: Codable, Sendable {
     /// for whoever reads only that); nil when not counted.
     public var allocationsPerEvent: Double?
     public var allocations: LivePathAllocations?
+    /// Predicted ink against what the recording did next; nil when not measured.
+    public var prediction: PredictionAccuracy?
 
     public init(recording: String, screen: String, strategies: [Bench.Row], allocations: LivePathAllocations?) {
         self.recording = recording

@@ -13,6 +13,8 @@ public struct Config: Sendable {
     public var flipY = false
     public var inkColor: UInt32 = 0x000000
     public var pen = SmootherOptions()
+    /// How far ahead of the newest sample ink is drawn on screen (`ink.predict_ms`); 0: none.
+    public var predictMilliseconds = 16.0
     public var style = KioskStyle()
     public var backgroundImage: String?
     public var labels = KioskLabels()
@@ -124,6 +126,7 @@ public struct Config: Sendable {
         }
         pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: SmootherOptions.allowedMinDistances, "a distance from 0 to 100 (px)")
         rules.inkWidth = pen.width.maximum
+        predictMilliseconds = try r.number("ink.predict_ms", default: 16, in: 0...25, "milliseconds from 0 (off) to 25")
 
         style.font = try r.string("kiosk.font", default: style.font)
         style.background = try r.color("kiosk.background_color", default: XRGB.hex(style.background))

@@ -2,6 +2,11 @@
 public struct FlatPoint: Equatable, Sendable {
     public var point: Point
     public var radius: Double
+
+    public init(point: Point, radius: Double) {
+        self.point = point
+        self.radius = radius
+    }
 }
 
 /// Turns ink pieces into anti-aliased coverage.

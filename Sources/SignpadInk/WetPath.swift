@@ -5,9 +5,10 @@
 /// path drawn piece by piece covers exactly the pixels it covers drawn whole (per-pixel maximum).
 /// It changes otherwise only when a dry curve takes over its start, or a skipped sample is replaced.
 public struct WetPath: Sendable, RandomAccessCollection {
-    /// The scheme keeps at most four knots pending, and a sample skipped for being too close may follow them.
-    public static let capacity = 5
-    private var knots: InlineArray<5, FlatPoint>
+    /// The scheme keeps at most four knots pending, and a sample skipped for being too close may
+    /// follow them; then the predicted point ahead of the newest (`InkPredictor`).
+    public static let capacity = 6
+    private var knots: InlineArray<6, FlatPoint>
     public private(set) var count = 0
 
     public init() {

@@ -57,6 +57,8 @@ public final class Session: InputSink {
     private var redrawSmoother: MidpointSmoother
     /// Where the stroke being drawn could have put ink, should it be withdrawn.
     private var strokeReach = InkReach()
+    /// Where the contact will be a moment ahead: drawn at the end of the wet tail, on screen only.
+    private var predictor: InkPredictor
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
     /// event would allocate there.
     private var notices: [InputNotice] = []
@@ -86,6 +88,7 @@ public final class Session: InputSink {
         kiosk = Kiosk(layout: layout, rules: config.rules)
         smoother = MidpointSmoother(options: config.pen)
         redrawSmoother = MidpointSmoother(options: config.pen)
+        predictor = InkPredictor(horizon: config.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
         chrome = Canvas(width: width, height: height)
         renderer = InkRenderer(background: chrome, inkColor: config.inkColor, clip: layout.box.insetBy(2))
@@ -230,14 +233,25 @@ public final class Session: InputSink {
                     }
                     strokeDevices.append(lastDevice)
                 }
+                var step = smoother.handle(event)
                 switch event {
                 case .down(let sample):
                     strokeReach = InkReach()
                     strokeReach.add(sample.point)
-                case .move(let sample): strokeReach.add(sample.point)
+                    predictor.reset()
+                    predictor.add(sample)
+                case .move(let sample):
+                    strokeReach.add(sample.point)
+                    predictor.add(sample)
+                    // Ahead of the newest sample, as part of the wet tail: replaced at the next
+                    // event, gone at the lift, never in the signature.
+                    if let ahead = predictor.predicted(), let newest = step.wet.last, step.wet.count < WetPath.capacity {
+                        strokeReach.add(ahead)
+                        step.wet.append(FlatPoint(point: ahead, radius: newest.radius))
+                    }
                 default: break
                 }
-                renderer.apply(smoother.handle(event), dirty: &dirty)
+                renderer.apply(step, dirty: &dirty)
                 inkEvents += 1
                 if case .move = event { movesDrawn += 1 }
             case .clearInk:

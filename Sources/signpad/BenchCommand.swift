@@ -69,12 +69,15 @@ struct Bench: ParsableCommand {
             throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
         }
         let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: $0) }
+        let prediction = PredictionAccuracy.measure(events, horizon: config.predictMilliseconds / 1000)
         if json {
-            let report = BenchReport(recording: recording, screen: name, strategies: rows,
+            var report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)
+            report.prediction = prediction
             print(try report.json())
         } else {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
+            print(PredictionAccuracy.line(prediction))
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
         }
     }

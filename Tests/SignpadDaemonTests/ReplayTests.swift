@@ -263,6 +263,40 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differingPixels(withHand, without) == 0)
     }
 
+    /// Ink predicted ahead of the finger shows while a stroke is drawn and is gone without trace
+    /// at its lift: after each stroke the panel equals one that predicts nothing, and so does the
+    /// signature kept.
+    @Test func predictedInkShowsWhileDrawingAndLeavesNoTraceAtTheLift() throws {
+        let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
+        defer { exporter.stop() }
+        func session(predicting milliseconds: Int) throws -> Session {
+            try Session(config: try quietConfig(["ink.predict_ms=\(milliseconds)"]), display: OffscreenDisplay(width: 800, height: 480),
+                        exporter: exporter, painter: cairoPainter) { _ in }
+        }
+        let ahead = try session(predicting: 16), plain = try session(predicting: 0)
+        let recording = try demoRecording()
+        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var looked = 0, differedWhileDrawing = 0, differedAfterLift = 0, lifts = 0
+        for event in recording.events {
+            decoder.feed(event) { stroke in
+                ahead.handle(stroke, device: "t", now: event.seconds)
+                plain.handle(stroke, device: "t", now: event.seconds)
+                if stroke == .up {
+                    lifts += 1
+                    differedAfterLift += differingPixels(ahead, plain)
+                } else if case .move = stroke {
+                    // Every tenth move: comparing whole panels is slow in a debug build.
+                    looked += 1
+                    if looked % 10 == 0 && differingPixels(ahead, plain) > 0 { differedWhileDrawing += 1 }
+                }
+            }
+        }
+        #expect(lifts == 5)
+        #expect(differedWhileDrawing * 10 > looked / 2, "the prediction showed on \(differedWhileDrawing) of \(looked / 10) moves looked at")
+        #expect(differedAfterLift == 0, "\(differedAfterLift) pixels differed after the lifts")
+        #expect(ahead.kiosk.signature == plain.kiosk.signature ? true : false, "the signature kept holds the samples alone")
+    }
+
     /// A resting hand's dot taken back while a signature is on screen is the cheapest event there
     /// is: only the screen around the dot is touched, never the whole signature drawn again.
     @Test func takingBackAHandsDotTouchesOnlyTheScreenAroundIt() throws {

@@ -104,7 +104,7 @@ def main():
     signed = shot('sd-signed')
     d = region_diff(signed, expected['signed'], W, box) if signed else 1
     ink = dark_pixels(signed, W, box) if signed else 0
-    check('S4 ink through the hardened unit matches signpad replay', d < 0.002 and ink > 500,
+    check('S4 ink through the hardened unit (predicted ahead while drawn) matches signpad replay predicting nothing', d < 0.002 and ink > 500,
           f'{ink} ink pixels; {100 * d:.3f}% of the box differs')
     metas = [n for n in files if n.endswith('.meta.json')]
     owners = {f[-1]: f[:2] for f in checks.get('exportfile', [])}

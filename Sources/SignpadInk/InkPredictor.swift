@@ -1,0 +1,114 @@
+/// Where the contact will be `horizon` seconds after its newest sample, for ink drawn ahead of the
+/// finger on screen only, as Android's motion predictor and Apple's predicted touches do: part of
+/// the gap the touch controller and the display leave closes.
+///
+/// A quadratic fitted by weighted least squares to the recent samples gives the velocity at the
+/// newest sample, and the prediction goes straight on at it (its acceleration counts only to brake). The window is long for a slow contact
+/// (its jitter averages out) and short for a fast one (which it follows through turns). The
+/// prediction is dropped when the contact barely moves, stops where a decelerating contact would
+/// stop, and shrinks when the fit misses the newest sample (erratic motion) and when the pressure
+/// falls (a lift coming). The constants were chosen on the shared recordings with `signpad bench`.
+public struct InkPredictor: Sendable {
+    public let horizon: Double
+    private var ring: InlineArray<32, Sample>
+    private var newest = -1
+    private var count = 0
+
+    /// The windows, in seconds before the newest sample.
+    static let slowWindow = 0.2
+    static let fastWindow = 0.05
+    /// Faster than this (px/s), the short window.
+    static let fast = 100.0
+    /// Slower than this (px/s), no prediction: there is nothing to catch up with.
+    static let slowest = 10.0
+    /// How much a miss of the fit (as a share of the predicted step) shrinks the prediction.
+    static let missWeight = 0.25
+    /// Within a window, a sample `τ` seconds old weighs 1 / (1 + recency · τ).
+    static let recency = 30.0
+    /// What the fit needs: more than a line through two samples.
+    static let fewestSamples = 3
+
+    public init(horizon: Double) {
+        self.horizon = horizon
+        ring = InlineArray(repeating: Sample(Point(0, 0), time: 0))
+    }
+
+    public mutating func reset() {
+        count = 0
+        newest = -1
+    }
+
+    public mutating func add(_ sample: Sample) {
+        // Two samples at one time (a frame reported twice) would make the fit singular.
+        if count > 0 && sample.time <= ring[newest].time {
+            ring[newest] = sample
+            return
+        }
+        newest = (newest + 1) % 32
+        ring[newest] = sample
+        count = min(count + 1, 32)
+    }
+
+    private func back(_ k: Int) -> Sample { ring[(newest - k + 32) % 32] }
+
+    /// The predicted point, or nil when there is none to draw.
+    public func predicted() -> Point? {
+        guard horizon > 0, count >= Self.fewestSamples, let slow = fit(window: Self.slowWindow) else { return nil }
+        let slowSpeed = (slow.vx * slow.vx + slow.vy * slow.vy).squareRoot()
+        let motion = slowSpeed > Self.fast ? fit(window: Self.fastWindow) ?? slow : slow
+        let speed = (motion.vx * motion.vx + motion.vy * motion.vy).squareRoot()
+        guard speed >= Self.slowest else { return nil }
+        // Braking: as far as the braking lets it go, and never past where it would stop.
+        let step = speed * horizon
+        var advance = step
+        let along = (motion.ax * motion.vx + motion.ay * motion.vy) / speed
+        if along < 0 {
+            let h = min(horizon, speed / -along)
+            advance = speed * h + 0.5 * along * h * h
+        }
+        let miss = (motion.ox * motion.ox + motion.oy * motion.oy).squareRoot()
+        var scale = max(0, 1 - Self.missWeight * miss / step) * advance / step
+        let last = back(0)
+        if let pressure = last.pressure {
+            var highest = 0.0
+            for k in 0..<count where last.time - back(k).time <= Self.slowWindow { highest = max(highest, back(k).pressure ?? 0) }
+            if highest > 0 { scale *= min(1, pressure / highest) }
+        }
+        guard scale > 0 else { return nil }
+        return Point(last.point.x + motion.vx * horizon * scale, last.point.y + motion.vy * horizon * scale)
+    }
+
+    /// A quadratic fitted to the samples of the last `window` seconds (at least `fewestSamples`),
+    /// in offsets from the newest sample: where it puts the newest (its miss), and its velocity and
+    /// acceleration there.
+    private func fit(window: Double) -> (ox: Double, oy: Double, vx: Double, vy: Double, ax: Double, ay: Double)? {
+        let last = back(0)
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+        var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0, sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
+        var used = 0
+        for k in 0..<count {
+            let sample = back(k)
+            let tau = sample.time - last.time
+            guard -tau <= window || used < Self.fewestSamples else { break }
+            let w = 1 / (1 - Self.recency * tau)
+            let dx = sample.point.x - last.point.x, dy = sample.point.y - last.point.y
+            let t2 = tau * tau
+            s0 += w; s1 += w * tau; s2 += w * t2; s3 += w * t2 * tau; s4 += w * t2 * t2
+            sx0 += w * dx; sx1 += w * dx * tau; sx2 += w * dx * t2
+            sy0 += w * dy; sy1 += w * dy * tau; sy2 += w * dy * t2
+            used += 1
+        }
+        guard used >= Self.fewestSamples else { return nil }
+        // [s0 s1 s2; s1 s2 s3; s2 s3 s4] · [c0 c1 c2] = [sx0 sx1 sx2] (and for y), by Cramer's rule.
+        let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
+        guard abs(det) > 1e-18 else { return nil }
+        func solve(_ b0: Double, _ b1: Double, _ b2: Double) -> (Double, Double, Double) {
+            let c0 = (b0 * (s2 * s4 - s3 * s3) - s1 * (b1 * s4 - s3 * b2) + s2 * (b1 * s3 - s2 * b2)) / det
+            let c1 = (s0 * (b1 * s4 - s3 * b2) - b0 * (s1 * s4 - s3 * s2) + s2 * (s1 * b2 - b1 * s2)) / det
+            let c2 = (s0 * (s2 * b2 - b1 * s3) - s1 * (s1 * b2 - b1 * s2) + b0 * (s1 * s3 - s2 * s2)) / det
+            return (c0, c1, 2 * c2)
+        }
+        let (ox, vx, ax) = solve(sx0, sx1, sx2), (oy, vy, ay) = solve(sy0, sy1, sy2)
+        return (ox, oy, vx, vy, ax, ay)
+    }
+}
