@@ -34,6 +34,21 @@ public enum InkPiece: Equatable, Sendable {
         case .dot(let center, _): return center
         }
     }
+
+    /// Pixels the piece can reach: a cubic lies within its control points' hull, and its ink
+    /// within half its widest width (and a pixel of antialiasing) of the curve.
+    public var reach: PixelRect {
+        switch self {
+        case .cubic(let s):
+            let r = max(s.startWidth, s.endWidth) / 2 + 1
+            let minX = min(s.p0.x, s.c1.x, s.c2.x, s.p3.x) - r, maxX = max(s.p0.x, s.c1.x, s.c2.x, s.p3.x) + r
+            let minY = min(s.p0.y, s.c1.y, s.c2.y, s.p3.y) - r, maxY = max(s.p0.y, s.c1.y, s.c2.y, s.p3.y) + r
+            return PixelRect(minX: floorInt(minX), minY: floorInt(minY), maxX: floorInt(maxX) + 1, maxY: floorInt(maxY) + 1)
+        case .dot(let c, let d):
+            let r = d / 2 + 1
+            return PixelRect(minX: floorInt(c.x - r), minY: floorInt(c.y - r), maxX: floorInt(c.x + r) + 1, maxY: floorInt(c.y + r) + 1)
+        }
+    }
 }
 
 /// At most two pieces, held inline so the per-sample path allocates nothing.

@@ -61,6 +61,12 @@ public struct InkRenderer: Sendable {
         render(dry: step.dry, wet: step.wet, into: &dirty)
     }
 
+    /// Draws again the dry ink of one smoother step, only within `rect`, leaving any wet tail:
+    /// what a rectangle cleared by `clearInk(in:)` needs of a stroke that reaches into it.
+    public mutating func redrawDry(_ step: SmootherStep, within rect: PixelRect, dirty: inout DirtyRegion) {
+        render(dry: step.dry, wet: shownWet, into: &dirty, within: rect)
+    }
+
     /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         var dry = InkPieces()
@@ -166,7 +172,7 @@ public struct InkRenderer: Sendable {
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
     /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces.
     /// The planes are entered once per operation (see `withPlanes`).
-    private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion) {
+    private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
         let restoring = !unchanged && added == nil
         let drawn = unchanged ? 0..<0 : added ?? wet.pieces
@@ -174,7 +180,7 @@ public struct InkRenderer: Sendable {
         // nor retains its polyline.
         var rasterizer = InkRasterizer(capacity: 0)
         swap(&rasterizer, &self.rasterizer)
-        let clip = self.clip
+        let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
         withPlanes { planes in
             for index in drawn {
@@ -182,8 +188,10 @@ public struct InkRenderer: Sendable {
                 warmth &+= Self.warm(InkRasterizer.bounds(a, b).intersection(clip), planes: planes)
             }
             for piece in dry {
+                // Drawn again into a small rectangle, most pieces of a long stroke lie elsewhere.
+                if within != nil && piece.reach.intersection(dryClip).isEmpty { continue }
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
-                bounds = bounds.union(rasterizer.draw(clip: clip, dry: true, planes: planes))
+                bounds = bounds.union(rasterizer.draw(clip: dryClip, dry: true, planes: planes))
             }
             if restoring { Self.restoreWet(planes) }
             for index in drawn {

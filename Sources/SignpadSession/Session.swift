@@ -307,16 +307,19 @@ public final class Session: InputSink {
         guard !cleared.isEmpty else { return }
         for stroke in kiosk.signature.strokes {
             guard let other = InkReach(stroke).rect(margin: margin), !other.intersection(cleared).isEmpty else { continue }
-            redraw(stroke)
+            redraw(stroke, within: cleared)
         }
     }
 
-    private func redraw(_ stroke: [Sample]) {
+    /// Draws a stroke's dry ink again (within `rect`, when given): the same pieces as when it was
+    /// drawn, without the wet tails in between, which would only raise pixels and take them back.
+    private func redraw(_ stroke: [Sample], within rect: PixelRect? = nil) {
         redrawSmoother.reset()
+        let screen = renderer.canvas.bounds
         for (index, sample) in stroke.enumerated() {
-            renderer.apply(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), dirty: &dirty)
+            renderer.redrawDry(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), within: rect ?? screen, dirty: &dirty)
         }
-        renderer.apply(redrawSmoother.handle(.up), dirty: &dirty)
+        renderer.redrawDry(redrawSmoother.handle(.up), within: rect ?? screen, dirty: &dirty)
     }
 
     private static func inFirstUseOrder(_ names: [String]) -> [String] {
