@@ -31,7 +31,7 @@ let package = Package(
         ]),
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto",
+            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
         ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
         .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),

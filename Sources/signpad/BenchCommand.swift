@@ -11,7 +11,7 @@ import SignpadInput
 import SignpadSession
 
 struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Compare four ways of drawing ink on a recording (one run, one table).")
+    static let configuration = CommandConfiguration(abstract: "Compare five ways of drawing ink on a recording, signpad's and cairo's among them (one run, one table).")
     @Option(name: .long, help: "An evemu recording (default: the bundled signature).", completion: .file()) var recording: String?
     @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
     @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",

@@ -2,6 +2,7 @@ import Foundation
 import SignpadBench
 import SignpadInk
 import SignpadInput
+import SignpadText
 import Testing
 
 func demoRecording() throws -> EvemuRecording {
@@ -14,8 +15,9 @@ func demoRecording() throws -> EvemuRecording {
     @Test func signpadDrawsTheLeastAndNeverLags() throws {
         let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
         let rows = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()
-        #expect(rows.count == 4)
-        let signpad = rows[3], backing = rows[1]
+        #expect(rows.map(\.strategy) == ["a naive", "b backing store", "c backing+dirty", "d signpad", "e cairo"])
+        let signpad = rows[3], backing = rows[1], cairo = rows[4]
+        #expect(cairo.maxInkLag == 0 && cairo.bytesPerEvent > 0, "the peer draws, with its wet tail")
         #expect(signpad.maxInkLag == 0)
         #expect(backing.maxInkLag > 0, "without a wet tail the ink trails the finger")
         #expect(signpad.bytesPerEvent < backing.bytesPerEvent / 50)
@@ -34,4 +36,27 @@ func demoRecording() throws -> EvemuRecording {
         #expect(rows[3].framePercent < 0.5)
         #expect(display.bytesCopied > 0)
     }
+}
+
+/// The peer draws the same ink as signpad, so the bench compares like with like: after the demo
+/// signature, its image and signpad's have ink in the same places (antialiasing aside).
+@Test func cairosPeerDrawsTheSameSignature() throws {
+    let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
+    var smoother = MidpointSmoother(options: SmootherOptions())
+    var renderer = InkRenderer(width: 640, height: 400)
+    let peer = CairoInk(width: 640, height: 400)
+    var canvas = Canvas(width: 640, height: 400)
+    var dirty = DirtyRegion()
+    for event in events {
+        let step = smoother.handle(event)
+        renderer.apply(step, dirty: &dirty)
+        peer.copy(peer.apply(step), into: &canvas)
+    }
+    var both = 0, onlyOne = 0
+    for (a, b) in zip(renderer.canvas.pixels, canvas.pixels) {
+        let inkA = a & 0xFF < 96, inkB = b & 0xFF < 96
+        if inkA && inkB { both += 1 } else if inkA != inkB { onlyOne += 1 }
+    }
+    #expect(both > 1000)
+    #expect(onlyOne * 8 < both, "\(onlyOne) pixels inked by one only, \(both) by both")
 }
