@@ -1,2 +1,5 @@
 #pragma once
 #include <zlib.h>
+
+/// deflateInit is a macro that passes zlib's version and the stream's size.
+static inline int signpad_deflate_init(z_stream *stream, int level) { return deflateInit(stream, level); }

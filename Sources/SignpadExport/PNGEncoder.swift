@@ -11,9 +11,10 @@ public enum PNGEncoder {
     public static func encode(width: Int, height: Int, channels: Channels, text: [(keyword: String, value: String)] = [],
                               pixel: (Int, Int) -> UInt32) -> [UInt8] {
         let bpp = channels == .rgb ? 3 : 4
-        var raw: [UInt8] = []
-        raw.reserveCapacity((width * bpp + 1) * height)
+        // Row by row into zlib: a full-screen image is never whole in memory, raw.
+        let deflater = Deflater()
         var row = [UInt8](repeating: 0, count: width * bpp)
+        var filtered = [UInt8](repeating: 0, count: width * bpp + 1)
         for y in 0..<height {
             for x in 0..<width {
                 let p = pixel(x, y)
@@ -22,8 +23,9 @@ public enum PNGEncoder {
                 row[x * bpp + 2] = UInt8(p & 0xff)
                 if bpp == 4 { row[x * bpp + 3] = UInt8(p >> 24) }
             }
-            raw.append(1)  // filter type Sub
-            for i in 0..<row.count { raw.append(i >= bpp ? row[i] &- row[i - bpp] : row[i]) }
+            filtered[0] = 1  // filter type Sub
+            for i in 0..<row.count { filtered[i + 1] = i >= bpp ? row[i] &- row[i - bpp] : row[i] }
+            filtered.withUnsafeBufferPointer { deflater.append($0) }
         }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
@@ -32,7 +34,7 @@ public enum PNGEncoder {
         header += [8, channels == .rgb ? 2 : 6, 0, 0, 0]
         chunk("IHDR", header, into: &png)
         for (keyword, value) in text { chunk("iTXt", internationalText(keyword: keyword, value), into: &png) }
-        chunk("IDAT", Zlib.compress(raw), into: &png)
+        chunk("IDAT", deflater.finish(), into: &png)
         chunk("IEND", [], into: &png)
         return png
     }

@@ -117,13 +117,17 @@ public struct InkRenderer: Sendable {
         return r
     }
 
-    /// Replaces the background (the kiosk's screen without ink) in `rect` and recolours it.
-    public mutating func updateBackground(_ rect: PixelRect, from source: Canvas, dirty: inout DirtyRegion) {
-        let r = rect.intersection(canvas.bounds)
-        background.copy(r, from: source)
-        refreshRowColours(r)
-        recolour(r)
-        dirty.add(r)
+    /// Lets `paint` repaint the background (the kiosk's screen without ink) in place, and
+    /// recolours `changed`, the rectangles where it differs now. Painted here, the background is
+    /// the screen's one copy without ink: no second full-screen buffer is kept to paint into.
+    public mutating func repaintBackground(changed: [PixelRect], dirty: inout DirtyRegion, paint: (inout Canvas) -> Void) {
+        paint(&background)
+        for rect in changed {
+            let r = rect.intersection(canvas.bounds)
+            refreshRowColours(r)
+            recolour(r)
+            dirty.add(r)
+        }
     }
 
     private mutating func refreshRowColours(_ rows: PixelRect) {

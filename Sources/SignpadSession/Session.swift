@@ -49,7 +49,6 @@ public final class Session: InputSink {
 
     private var smoother: MidpointSmoother
     private let painter: any ScreenPainter
-    private var chrome: Canvas
     private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
     private var effects: [KioskEffect] = []
@@ -90,8 +89,7 @@ public final class Session: InputSink {
         redrawSmoother = MidpointSmoother(options: config.pen)
         predictor = InkPredictor(horizon: config.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
-        chrome = Canvas(width: width, height: height)
-        renderer = InkRenderer(background: chrome, inkColor: config.inkColor, clip: layout.box.insetBy(2))
+        renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: config.inkColor, clip: layout.box.insetBy(2))
         strokeDevices.reserveCapacity(64)
         effects.reserveCapacity(16)
         notices.reserveCapacity(16)
@@ -340,11 +338,10 @@ public final class Session: InputSink {
 
     private func repaintChrome(whole: Bool = false) {
         let items = KioskScreen.items(kiosk: kiosk, labels: config.labels, style: config.style)
-        painter.paint(items, into: &chrome)
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
         let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)
-        for rect in changing { renderer.updateBackground(rect, from: chrome, dirty: &dirty) }
+        renderer.repaintBackground(changed: changing, dirty: &dirty) { [painter] in painter.paint(items, into: &$0) }
     }
 }
 
