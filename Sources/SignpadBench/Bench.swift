@@ -308,6 +308,8 @@ public struct BenchReport: Codable, Sendable {
     public var allocations: LivePathAllocations?
     /// Predicted ink against what the recording did next; nil when not measured.
     public var prediction: PredictionAccuracy?
+    /// The bench's own peak resident memory, all strategies' buffers included.
+    public var peakRSSBytes: Int = PeakMemory.residentBytes
 
     public init(recording: String, screen: String, strategies: [Bench.Row], allocations: LivePathAllocations?) {
         self.recording = recording
@@ -322,4 +324,15 @@ public struct BenchReport: Codable, Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
+}
+
+/// The process's peak resident memory so far (getrusage's ru_maxrss, which Linux gives in KiB).
+public enum PeakMemory {
+    public static var residentBytes: Int {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss) * 1024
+    }
+
+    public static var line: String { String(format: "peak resident memory of this run: %.1f MiB", Double(residentBytes) / 1_048_576) }
 }

@@ -74,11 +74,13 @@ struct Bench: ParsableCommand {
             var report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)
             report.prediction = prediction
+            report.peakRSSBytes = PeakMemory.residentBytes
             print(try report.json())
         } else {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
             print(PredictionAccuracy.line(prediction))
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
+            print(PeakMemory.line)
         }
     }
 
