@@ -253,10 +253,10 @@ struct SpooledSignature: Codable {
         do {
             spooled = try JSONDecoder().decode(SpooledSignature.self, from: data)
         } catch {
-            throw SpoolError(path: path, reason: "expected a signpad spool file (JSON with format, version, id, startedAt, endedAt, device, screenWidth, screenHeight, strokes)")
+            throw SpoolError(path: path, reason: "expected a signpad spool file (JSON with format, version and files; or, from a signpad before 2026-11-26, id, startedAt, endedAt, device, screenWidth, screenHeight, strokes)")
         }
         guard spooled.format == formatName, spooled.version == currentVersion else {
-            throw SpoolError(path: path, reason: "expected format \"\(formatName)\" version \(currentVersion), found \"\(spooled.format)\" version \(spooled.version)")
+            throw SpoolError(path: path, reason: "expected format \"\(formatName)\" version \(currentVersion) or \(SpooledFiles.version), found \"\(spooled.format)\" version \(spooled.version)")
         }
         // What was spooled came from the screen; anything else would make an export of any size,
         // and a failure at every start, so it is set aside instead.
