@@ -59,26 +59,31 @@ public struct SigningKeyFile: Sendable {
 
     /// Replaces the key with a new one; the old public key is kept first, beside it. Returns the
     /// new key and the retired public key's path (nil when there was no key).
+    /// The new key keeps the old one's owner: rotated by root, it is still the signpad user's to read.
     public func rotate() throws(EvidenceError) -> (key: SigningKey, retired: String?) {
         var retired: String?
+        var info = stat()
+        let owner = stat(path, &info) == 0 ? (uid: info.st_uid, gid: info.st_gid) : nil
         if let old = try load() {
             let retiredName = "\(name).retired-\(old.publicKey.fingerprint.prefix(16)).pem"
             do {
-                try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o644).write([(retiredName, Array(old.publicKey.pem.utf8))])
+                try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o644, owner: owner)
+                    .write([(retiredName, Array(old.publicKey.pem.utf8))])
             } catch {
                 throw EvidenceError(path: path, reason: "the old public key cannot be kept beside it, so the key was not replaced: \(error)")
             }
             retired = "\(folder.directory)/\(retiredName)"
         }
-        return (try writeNew(failing: "the new key cannot be written"), retired)
+        return (try writeNew(failing: "the new key cannot be written", owner: owner), retired)
     }
 
-    /// A new key, written in place of any other; `failing` says what a failed write means.
-    private func writeNew(failing: String) throws(EvidenceError) -> SigningKey {
+    /// A new key, written in place of any other (owned by `owner` when given); `failing` says
+    /// what a failed write means.
+    private func writeNew(failing: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(EvidenceError) -> SigningKey {
         let key: SigningKey
         do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
         do {
-            try folder.write([(name, key.pem)])
+            try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner).write([(name, key.pem)])
         } catch {
             throw EvidenceError(path: path, reason: "\(failing): \(error)")
         }

@@ -212,4 +212,19 @@ struct EvidenceTests {
         try Data("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: file.path))
         #expect { try file.loadOrCreate() } throws: { "\($0)".hasPrefix(file.path + ": reading the signing key") && "\($0)".contains("move the file away") }
     }
+
+    /// `signpad key rotate` is run as root; the daemon reads the key as the signpad user. The new
+    /// key, and the old public key kept, belong to whoever owned the key they replace.
+    @Test(.enabled(if: getuid() == 0, "needs root, to give the key another owner")) func aRotatedKeyKeepsItsOwner() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        _ = try file.loadOrCreate()
+        #expect(chown(file.path, 65534, 65534) == 0)
+        let (_, retired) = try file.rotate()
+        var info = stat()
+        #expect(stat(file.path, &info) == 0 && info.st_uid == 65534 && info.st_gid == 65534 && info.st_mode & 0o777 == 0o600)
+        #expect(stat(try #require(retired), &info) == 0 && info.st_uid == 65534)
+    }
 }
