@@ -61,7 +61,7 @@ public final class DRMDisplay: Display {
             crtcID = output.crtc
             mode = output.mode
             modeName = Self.name(of: output.mode)
-            scanout = Scanout(width: Int(mode.hdisplay), height: Int(mode.vdisplay), rotation: options.rotation)
+            scanout = Scanout(width: Int(mode.hdisplay), height: Int(mode.vdisplay), rotation: options.rotation, millimetres: output.millimetres)
             buffer = try DumbBuffer(fd: fd, path: path, width: UInt32(mode.hdisplay), height: UInt32(mode.vdisplay))
             savedCRTC = drmModeGetCrtc(fd, crtcID)
         } catch {

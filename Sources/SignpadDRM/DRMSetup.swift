@@ -58,6 +58,8 @@ struct Output {
     var name: String
     var crtc: UInt32
     var mode: drmModeModeInfo
+    /// The panel's size from its EDID; nil when it reports none (0 x 0, as virtual GPUs do).
+    var millimetres: Millimetres?
 }
 
 extension DRMDisplay {
@@ -161,7 +163,9 @@ extension DRMDisplay {
             throw .modeNotFound(path: path, connector: name, mode: options.mode ?? "any", available: Self.sizes(of: modes))
         }
         guard let crtc = pickCRTC(fd: fd, resources: resources, connector: connector) else { throw .noCRTC(path: path, connector: name) }
-        return Output(connector: connector.pointee.connector_id, name: name, crtc: crtc, mode: mode)
+        let mm = (width: connector.pointee.mmWidth, height: connector.pointee.mmHeight)
+        return Output(connector: connector.pointee.connector_id, name: name, crtc: crtc, mode: mode,
+                      millimetres: mm.width > 0 && mm.height > 0 ? Millimetres(width: Double(mm.width), height: Double(mm.height)) : nil)
     }
 
     /// The configured mode, else the one flagged PREFERRED (modes[0] is not always it), else the largest.

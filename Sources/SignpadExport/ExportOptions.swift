@@ -104,10 +104,14 @@ public struct SignatureRecord: Equatable, Sendable {
     public var inkArea: PixelRect?
     /// The point of sale's request it answers; nil: signed at the pad unasked.
     public var request: SignatureRequest?
+    /// The screen's pixels per millimetre, when its panel reports its size.
+    public var pixelDensity: PixelDensity?
 
     public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int,
-                settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil, request: SignatureRequest? = nil) {
+                settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil, request: SignatureRequest? = nil,
+                pixelDensity: PixelDensity? = nil) {
         self.request = request
+        self.pixelDensity = pixelDensity
         self.id = id
         self.signature = signature
         self.startedAt = startedAt

@@ -38,24 +38,44 @@ public enum SVGEncoder {
     static func n(_ v: Double) -> String { String(format: "%.3f", v) }
 }
 
-/// W3C InkML: channels X Y T F declared once in a traceFormat, each trace referring to its context.
-/// X and Y are screen pixels, T milliseconds since the first sample, F pressure 0…1 (−1 when the
-/// device has none). Numbers are written so they read back to the same Double.
+/// W3C InkML as its specification describes captured ink: an `inkSource` (the device) holding
+/// its `traceFormat`, a `timestamp` at the first sample, and contexts tying them together, to
+/// which each trace refers.
+///
+/// X and Y are screen pixels. The specification's units have no pixel, so these channels have
+/// none; when the panel reports its size, the inkSource gives their resolution in pixels per
+/// millimetre (`1/mm`). T is milliseconds after the timestamp. F, pressure 0…1, is a channel only
+/// of strokes whose device reports pressure: they refer to `ctxF` (X Y T F), the rest to `ctx0`
+/// (X Y T). Numbers are plain decimals that read back to the same Double.
 public enum InkMLEncoder {
     public static func encode(_ record: SignatureRecord) -> String {
+        let pressured = record.signature.strokes.map { !$0.isEmpty && $0.allSatisfy { $0.pressure != nil } }
+        let withPressure = pressured.contains(true), withoutPressure = pressured.contains(false)
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
-        <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(record.id)">
+        <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(FileText.xmlEscaped(record.id))">
           <definitions>
-            <context xml:id="ctx0">
-              <canvas xml:id="screen" traceFormatRef="#tf0"/>
-              <traceFormat xml:id="tf0">
-                <channel name="X" type="decimal" units="px"/>
-                <channel name="Y" type="decimal" units="px"/>
-                <channel name="T" type="decimal" units="ms"/>
-                <channel name="F" type="decimal"/>
-              </traceFormat>
-            </context>
+            <inkSource xml:id="device" model="\(FileText.xmlEscaped(record.device))">
+
+        """
+        // The source's own format has every channel it gives; the other is a subset of it.
+        out += traceFormat(pressure: withPressure, indent: "      ")
+        if let density = record.pixelDensity {
+            out += """
+                  <channelProperties>
+                    <channelProperty channel="X" name="resolution" value="\(decimal(density.x))" units="1/mm"/>
+                    <channelProperty channel="Y" name="resolution" value="\(decimal(density.y))" units="1/mm"/>
+                  </channelProperties>
+
+            """
+        }
+        out += "    </inkSource>\n"
+        if withPressure && withoutPressure { out += traceFormat(pressure: false, indent: "    ") }
+        out += "    <timestamp xml:id=\"captureStart\" time=\"\(decimal(record.startedAt * 1000))\" timeString=\"\(ISO8601.string(record.startedAt))\"/>\n"
+        for pressure in [false, true] where pressure ? withPressure : withoutPressure {
+            out += "    <context xml:id=\"\(context(pressure))\" inkSourceRef=\"#device\" traceFormatRef=\"#\(format(pressure))\" timestampRef=\"#captureStart\"/>\n"
+        }
+        out += """
           </definitions>
           <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
           <annotation type="screen">\(record.screenWidth)x\(record.screenHeight)</annotation>
@@ -73,12 +93,49 @@ public enum InkMLEncoder {
             if let hash = request.documentSha256 { fields.append(("documentSha256", hash)) }
             for (type, value) in fields { out += "  <annotation type=\"\(type)\">\(FileText.xmlEscaped(value))</annotation>\n" }
         }
-        for stroke in record.signature.strokes {
-            let points = stroke.map { "\($0.point.x) \($0.point.y) \(record.milliseconds($0)) \($0.pressure ?? -1)" }
-            out += "  <trace contextRef=\"#ctx0\">\(points.joined(separator: ", "))</trace>\n"
+        for (stroke, pressure) in zip(record.signature.strokes, pressured) {
+            let points = stroke.map { sample in
+                let xyt = "\(decimal(sample.point.x)) \(decimal(sample.point.y)) \(decimal(record.milliseconds(sample)))"
+                return pressure ? xyt + " \(decimal(sample.pressure!))" : xyt
+            }
+            out += "  <trace contextRef=\"#\(context(pressure))\">\(points.joined(separator: ", "))</trace>\n"
         }
         out += "</ink>\n"
         return out
+    }
+
+    private static func context(_ pressure: Bool) -> String { pressure ? "ctxF" : "ctx0" }
+    private static func format(_ pressure: Bool) -> String { pressure ? "tfF" : "tf0" }
+
+    private static func traceFormat(pressure: Bool, indent: String) -> String {
+        var out = "\(indent)<traceFormat xml:id=\"\(format(pressure))\">\n"
+        out += "\(indent)  <channel name=\"X\" type=\"decimal\"/>\n"
+        out += "\(indent)  <channel name=\"Y\" type=\"decimal\"/>\n"
+        out += "\(indent)  <channel name=\"T\" type=\"decimal\" units=\"ms\" respectTo=\"#captureStart\"/>\n"
+        if pressure { out += "\(indent)  <channel name=\"F\" type=\"decimal\" min=\"0\" max=\"1\"/>\n" }
+        return out + "\(indent)</traceFormat>\n"
+    }
+
+    /// `v` as a decimal with no exponent (XML Schema's decimal has none), with the digits of
+    /// Swift's shortest representation, so it reads back to the same Double.
+    static func decimal(_ v: Double) -> String {
+        let text = v.description
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else { return text }
+        var mantissa = String(text[..<e])
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa.removeFirst() }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = String(parts[0]), fraction = parts.count > 1 ? String(parts[1]) : ""
+        var digits = whole + fraction
+        var point = whole.count + exponent
+        if point <= 0 {
+            digits = String(repeating: "0", count: 1 - point) + digits
+            point = 1
+        } else if point > digits.count {
+            digits += String(repeating: "0", count: point - digits.count)
+        }
+        let integer = digits.prefix(point), rest = digits.dropFirst(point)
+        return (negative ? "-" : "") + integer + "." + (rest.isEmpty ? "0" : rest)
     }
 }
 

@@ -6,16 +6,48 @@ public enum Rotation: Int, Equatable, Sendable, CaseIterable {
     public var swapsAxes: Bool { self == .quarter || self == .threeQuarter }
 }
 
+public struct Millimetres: Equatable, Sendable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Pixels per millimetre of the logical canvas, along each axis.
+public struct PixelDensity: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
 /// The geometry between the logical canvas signpad draws and the buffer the panel scans out.
 public struct Scanout: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public let rotation: Rotation
+    /// The panel's picture in millimetres (scanout orientation), as its EDID reports it; nil
+    /// when unknown (an offscreen display, or a panel that reports none).
+    public let millimetres: Millimetres?
 
-    public init(width: Int, height: Int, rotation: Rotation) {
+    public init(width: Int, height: Int, rotation: Rotation, millimetres: Millimetres? = nil) {
         self.width = width
         self.height = height
         self.rotation = rotation
+        self.millimetres = millimetres
+    }
+
+    /// Logical pixels per millimetre along the canvas's x and y; nil when the size is unknown.
+    public var pixelDensity: PixelDensity? {
+        guard let mm = millimetres, mm.width > 0, mm.height > 0 else { return nil }
+        let x = Double(width) / mm.width, y = Double(height) / mm.height
+        return rotation.swapsAxes ? PixelDensity(x: y, y: x) : PixelDensity(x: x, y: y)
     }
 
     /// The size of the canvas the kiosk draws on.

@@ -333,7 +333,7 @@ public final class Session: InputSink {
                                endedAt: start + (last - first),
                                device: Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
-                               inkArea: renderer.clip, request: request?.context)
+                               inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
     }
 
     private func repaintChrome(whole: Bool = false) {

@@ -116,19 +116,20 @@ import Testing
     @Test func inkmlRoundTripsToTheSameSamples() throws {
         let record = sampleRecord()
         let text = InkMLEncoder.encode(record)
-        #expect(text.contains("<traceFormat xml:id=\"tf0\">"))
-        #expect(text.contains("<channel name=\"F\""))
-        let traces = try InkMLReader.traces(text)
+        let document = try InkMLReader.read(text)
+        let traces = document.traces
+        #expect(document.start == record.startedAt * 1000, "T counts from the capture start")
         #expect(traces.count == record.signature.strokes.count)
         for (trace, stroke) in zip(traces, record.signature.strokes) {
-            #expect(trace.contextRef == "#ctx0")
+            let pressure = stroke.allSatisfy { $0.pressure != nil }
+            #expect(trace.channels == (pressure ? ["X", "Y", "T", "F"] : ["X", "Y", "T"]), "F only where the device gave pressure")
             #expect(trace.points.count == stroke.count)
             #expect(trace.points.first?.x == stroke.first?.point.x && trace.points.first?.y == stroke.first?.point.y)
             #expect(trace.points.last?.x == stroke.last?.point.x && trace.points.last?.y == stroke.last?.point.y)
             for (p, s) in zip(trace.points, stroke) {
                 #expect(p.x == s.point.x && p.y == s.point.y)
                 #expect(abs(p.t - (s.time - record.firstSampleTime) * 1000) < 0.001)
-                #expect(p.f == (s.pressure ?? -1))
+                #expect(p.f == s.pressure)
             }
         }
     }
@@ -140,6 +141,61 @@ import Testing
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</ink>", with: "")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "2003/InkML", with: "2003/Ink")) }
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.traces(text.replacingOccurrences(of: "</trace>", with: " & </trace>")) }
+    }
+
+    /// What signpad wrote before (channels outside an inkSource, `units="px"`, −1 for a device
+    /// with no pressure) and each way a file can leave the specification: a strict reader refuses
+    /// them all, so its accepting signpad's InkML means something.
+    @Test func theStrictInkMLReaderRefusesWhatTheSpecificationDoesNot() throws {
+        let before = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <ink xmlns="http://www.w3.org/2003/InkML" documentID="x">
+          <definitions>
+            <context xml:id="ctx0">
+              <canvas xml:id="screen" traceFormatRef="#tf0"/>
+              <traceFormat xml:id="tf0">
+                <channel name="X" type="decimal" units="px"/>
+                <channel name="Y" type="decimal" units="px"/>
+                <channel name="T" type="decimal" units="ms"/>
+                <channel name="F" type="decimal"/>
+              </traceFormat>
+            </context>
+          </definitions>
+          <trace contextRef="#ctx0">100.0 200.0 0.0 -1.0</trace>
+        </ink>
+        """
+        #expect(throws: InkMLReader.Failure.self) { try InkMLReader.read(before) }
+        let text = InkMLEncoder.encode(sampleRecord())
+        _ = try InkMLReader.read(text)
+        let broken = [
+            ("units px", text.replacingOccurrences(of: "<channel name=\"X\" type=\"decimal\"/>", with: "<channel name=\"X\" type=\"decimal\" units=\"px\"/>")),
+            ("a dangling context", text.replacingOccurrences(of: "contextRef=\"#ctx0\"", with: "contextRef=\"#ctx9\"")),
+            ("T from no timestamp", text.replacingOccurrences(of: "respectTo=\"#captureStart\"", with: "respectTo=\"#device\"")),
+            ("a missing F", text.replacingOccurrences(of: "<trace contextRef=\"#ctxF\">100.0 200.0 0.0 0.0,", with: "<trace contextRef=\"#ctxF\">100.0 200.0 0.0,")),
+            ("an exponent", text.replacingOccurrences(of: "<trace contextRef=\"#ctxF\">100.0 200.0", with: "<trace contextRef=\"#ctxF\">1e2 200.0")),
+            ("an inkSource without its format", text.replacingOccurrences(of: "<inkSource xml:id=\"device\"", with: "<inkSource").replacingOccurrences(of: "inkSourceRef=\"#device\"", with: "")),
+            ("the same id twice", text.replacingOccurrences(of: "xml:id=\"tf0\"", with: "xml:id=\"ctx0\"")),
+            ("a channel outside", text.replacingOccurrences(of: "</definitions>", with: "</definitions><channel name=\"Q\"/>")),
+        ]
+        for (what, file) in broken {
+            #expect(file != text, "\(what): the edit applies")
+            #expect(throws: InkMLReader.Failure.self, "\(what)") { try InkMLReader.read(file) }
+        }
+    }
+
+    /// A panel that reports its size gives the resolution, per millimetre as the specification's
+    /// units go; numbers far from 1 are written without an exponent and read back exactly.
+    @Test func inkmlGivesTheResolutionAndExactPlainNumbers() throws {
+        var record = sampleRecord()
+        record.pixelDensity = PixelDensity(x: 3.7795275590551185, y: 4.25)
+        record.signature.strokes[2] = [Sample(Point(0.000012345, 1e-300), time: record.signature.strokes[2][0].time, pressure: 7.5e-9),
+                                       Sample(Point(123456789012345680000, 5), time: record.signature.strokes[2][0].time + 1, pressure: 1)]
+        let document = try InkMLReader.read(InkMLEncoder.encode(record))
+        #expect(document.resolution?.x == 3.7795275590551185 && document.resolution?.y == 4.25)
+        let dot = document.traces[2].points
+        #expect(dot[0].x == 0.000012345 && dot[0].y == 1e-300)
+        #expect(dot[1].x == 123456789012345680000 && dot[0].f == 7.5e-9)
+        #expect(try InkMLReader.read(InkMLEncoder.encode(sampleRecord())).resolution == nil, "no size, no resolution")
     }
 
     @Test func signaturePadJSONRoundTripsToTheSameSamples() throws {

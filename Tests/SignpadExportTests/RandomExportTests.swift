@@ -60,7 +60,7 @@ struct RandomRecord {
         let traces = try InkMLReader.traces(String(decoding: try #require(byName["\(record.id).inkml"]), as: UTF8.self))
         #expect(traces.map(\.points.count) == strokes.map(\.count), "seed \(seed): InkML traces")
         for (trace, stroke) in zip(traces, strokes) {
-            #expect(zip(trace.points, stroke).allSatisfy { $0.x == $1.point.x && $0.y == $1.point.y && $0.f == ($1.pressure ?? -1) },
+            #expect(zip(trace.points, stroke).allSatisfy { $0.x == $1.point.x && $0.y == $1.point.y && $0.f == $1.pressure },
                     "seed \(seed): an InkML point differs")
         }
 

@@ -2,76 +2,178 @@ import Foundation
 import FoundationXML
 import SignpadTestSupport
 
-/// Reads InkML back with libxml2 (FoundationXML's parser), as a back office's XML tooling would:
-/// the file must be well-formed XML in the InkML namespace, and each trace's points are read by
-/// the channels its context declares, in their order.
+/// Reads InkML back as a reader that follows the W3C specification strictly: libxml2 (xmllint)
+/// first validates the file against `Tests/schemas/inkml-strict.xsd` (the specification's
+/// elements, attributes and unit lists), then every reference must name an element of the file,
+/// each trace is read by the channels of the trace format its context names, in their order,
+/// with one value per channel, and T counts from the timestamp its channel is `respectTo`.
 enum InkMLReader {
-    struct Trace {
-        var contextRef: String?
-        var points: [(x: Double, y: Double, t: Double, f: Double)]
+    struct Point {
+        var x: Double
+        var y: Double
+        /// Milliseconds after the timestamp T refers to.
+        var t: Double
+        /// Absent: the trace's format has no F channel.
+        var f: Double?
     }
 
-    struct Failure: Error { var message: String }
+    struct Trace {
+        var contextRef: String
+        var channels: [String]
+        var points: [Point]
+    }
+
+    struct Document {
+        var traces: [Trace]
+        /// The text of each `<annotation type="…">`, by its type.
+        var annotations: [String: String]
+        /// The `time` of the timestamp T refers to: milliseconds since 1970.
+        var start: Double
+        /// The inkSource's X and Y resolution, pixels per millimetre, when it gives one.
+        var resolution: (x: Double, y: Double)?
+        /// The channels of the inkSource's own trace format.
+        var sourceChannels: [String]
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 
     static let namespace = "http://www.w3.org/2003/InkML"
+    static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("schemas/inkml-strict.xsd").path
 
     static func traces(_ text: String) throws -> [Trace] { try read(text).traces }
 
-    /// The text of each `<annotation type="…">`, by its type.
     static func annotations(_ text: String) throws -> [String: String] { try read(text).annotations }
 
-    private static func read(_ text: String) throws -> (traces: [Trace], annotations: [String: String]) {
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.shouldProcessNamespaces = true
-        let reader = Delegate()
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let error = parser.parserError ?? reader.failure.map({ Failure(message: $0) }) ?? (parsed ? nil : Failure(message: "not parsed")) {
-            throw Failure(message: "line \(parser.lineNumber): \(error)")
+    static func read(_ text: String) throws -> Document {
+        try validate(text)
+        let root = try Element.parse(text)
+        var byID: [String: Element] = [:]
+        root.forEach { if let id = $0.attributes["xml:id"] { byID[id] = $0 } }
+        func resolve(_ ref: String?, _ kind: String) throws -> Element {
+            guard let ref, ref.hasPrefix("#"), let element = byID[String(ref.dropFirst())] else {
+                throw Failure(message: "\(kind) reference \(ref ?? "(none)") names no element of the file")
+            }
+            guard element.name == kind else { throw Failure(message: "\(ref) is a <\(element.name)>, not a <\(kind)>") }
+            return element
         }
-        guard reader.channels == ["X", "Y", "T", "F"] else { throw Failure(message: "channels \(reader.channels), expected X Y T F") }
-        let traces = try reader.traces.map { trace in
-            Trace(contextRef: trace.contextRef, points: try trace.text.split(separator: ",").map { point in
-                let v = point.split(separator: " ").compactMap { Double($0) }
-                guard v.count == 4 else { throw Failure(message: "expected X Y T F, got \(point)") }
-                return (x: v[0], y: v[1], t: v[2], f: v[3])
-            })
+        let source = try require(root.first { $0.name == "inkSource" }, "an inkSource")
+        let sourceFormat = try require(source.children.first { $0.name == "traceFormat" }, "the inkSource's traceFormat")
+        let sourceChannels = sourceFormat.children.map { $0.attributes["name"] ?? "?" }
+        var start: Double?
+        var traces: [Trace] = []
+        for trace in root.children where trace.name == "trace" {
+            let context = try resolve(trace.attributes["contextRef"], "context")
+            _ = try resolve(context.attributes["inkSourceRef"], "inkSource")
+            let format = try resolve(context.attributes["traceFormatRef"], "traceFormat")
+            let channels = format.children.map { $0.attributes["name"] ?? "?" }
+            guard Set(channels).isSubset(of: sourceChannels) else {
+                throw Failure(message: "trace format \(channels) has channels its inkSource \(sourceChannels) does not give")
+            }
+            guard channels.prefix(3) == ["X", "Y", "T"], channels.count == 3 || channels == ["X", "Y", "T", "F"] else {
+                throw Failure(message: "channels \(channels), expected X Y T or X Y T F")
+            }
+            let t = format.children[2]
+            guard t.attributes["units"] == "ms" else { throw Failure(message: "T in \(t.attributes["units"] ?? "no units"), expected ms") }
+            let timestamp = try resolve(t.attributes["respectTo"], "timestamp")
+            guard context.attributes["timestampRef"] == t.attributes["respectTo"] else { throw Failure(message: "the context's timestamp is not T's") }
+            let time = try require(timestamp.attributes["time"].flatMap(Double.init), "the timestamp's time")
+            if let start, start != time { throw Failure(message: "traces count T from different timestamps") }
+            start = time
+            let points = try trace.text.split(separator: ",").map { point in
+                let words = point.split(separator: " ")
+                let values = words.compactMap { word in word.contains(where: { $0 == "e" || $0 == "E" }) ? nil : Double(word) }
+                guard words.count == channels.count, values.count == channels.count else {
+                    throw Failure(message: "expected \(channels.joined(separator: " ")) as plain decimals, got \(point)")
+                }
+                return Point(x: values[0], y: values[1], t: values[2], f: values.count == 4 ? values[3] : nil)
+            }
+            traces.append(Trace(contextRef: trace.attributes["contextRef"]!, channels: channels, points: points))
         }
-        return (traces, reader.annotations)
+        var annotations: [String: String] = [:]
+        for annotation in root.children where annotation.name == "annotation" { annotations[annotation.attributes["type"] ?? "?"] = annotation.text }
+        let properties = source.children.first { $0.name == "channelProperties" }?.children ?? []
+        func resolution(_ channel: String) throws -> Double? {
+            guard let property = properties.first(where: { $0.attributes["channel"] == channel && $0.attributes["name"] == "resolution" }) else { return nil }
+            guard property.attributes["units"] == "1/mm" else { throw Failure(message: "resolution in \(property.attributes["units"] ?? "no units")") }
+            return Double(property.attributes["value"] ?? "")
+        }
+        let resolutionXY = try (resolution("X"), resolution("Y"))
+        return Document(traces: traces, annotations: annotations, start: start ?? 0,
+                        resolution: resolutionXY.0.flatMap { x in resolutionXY.1.map { (x, $0) } }, sourceChannels: sourceChannels)
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
-        var channels: [String] = []
-        var traces: [(contextRef: String?, text: String)] = []
-        var annotations: [String: String] = [:]
+    private static func validate(_ text: String) throws {
+        let path = scratch() + ".inkml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run("xmllint", ["--noout", "--nonet", "--schema", schema, path])
+        guard result.status == 0 else { throw Failure(message: "not valid InkML: \(result.output)") }
+    }
+
+    private static func require<T>(_ value: T?, _ what: String) throws -> T {
+        guard let value else { throw Failure(message: "no \(what)") }
+        return value
+    }
+
+    /// An element of the InkML namespace with its attributes (`xml:id` by that name), children
+    /// and character data.
+    final class Element {
+        let name: String
+        let attributes: [String: String]
+        var children: [Element] = []
+        var text = ""
+
+        init(name: String, attributes: [String: String]) {
+            self.name = name
+            self.attributes = attributes
+        }
+
+        func forEach(_ body: (Element) -> Void) {
+            body(self)
+            for child in children { child.forEach(body) }
+        }
+
+        func first(where match: (Element) -> Bool) -> Element? {
+            if match(self) { return self }
+            for child in children { if let found = child.first(where: match) { return found } }
+            return nil
+        }
+
+        static func parse(_ text: String) throws -> Element {
+            let parser = XMLParser(data: Data(text.utf8))
+            parser.shouldProcessNamespaces = true
+            let builder = Builder()
+            parser.delegate = builder
+            let parsed = parser.parse()
+            if let error = parser.parserError ?? builder.failure.map({ Failure(message: $0) }) ?? (parsed ? nil : Failure(message: "not parsed")) {
+                throw Failure(message: "line \(parser.lineNumber): \(error)")
+            }
+            return try require(builder.root, "root element")
+        }
+    }
+
+    private final class Builder: NSObject, XMLParserDelegate {
+        var root: Element?
+        var open: [Element] = []
         var failure: String?
-        private var inTrace = false
-        private var annotation: String?
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             if namespaceURI != InkMLReader.namespace { failure = failure ?? "<\(name)> is outside the InkML namespace" }
-            switch name {
-            case "channel": channels.append(attributes["name"] ?? "?")
-            case "trace":
-                traces.append((attributes["contextRef"], ""))
-                inTrace = true
-            case "annotation":
-                annotation = attributes["type"] ?? "?"
-                annotations[annotation!] = ""
-            default: break
-            }
+            let element = Element(name: name, attributes: attributes)
+            if let parent = open.last { parent.children.append(element) } else { root = element }
+            open.append(element)
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if name == "trace" { inTrace = false }
-            if name == "annotation" { annotation = nil }
+            open.removeLast()
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inTrace { traces[traces.count - 1].text += string }
-            if let annotation { annotations[annotation, default: ""] += string }
-        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { open.last?.text += string }
     }
 }
 

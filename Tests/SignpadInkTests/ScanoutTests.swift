@@ -48,6 +48,18 @@ extension Scanout {
         }
     }
 
+    /// A 1920x1080 mode on a 480 x 270 mm panel mounted in portrait: the canvas's x runs
+    /// along the panel's 270 mm side, at 1080 / 270 pixels per millimetre.
+    @Test(arguments: Rotation.allCases)
+    func pixelDensityFollowsTheCanvasAxes(rotation: Rotation) {
+        let scanout = Scanout(width: 1920, height: 1080, rotation: rotation, millimetres: Millimetres(width: 480, height: 270))
+        let density = scanout.pixelDensity
+        #expect(density?.x == Double(scanout.logicalWidth) / (rotation.swapsAxes ? 270 : 480))
+        #expect(density?.y == Double(scanout.logicalHeight) / (rotation.swapsAxes ? 480 : 270))
+        #expect(Scanout(width: 1920, height: 1080, rotation: rotation).pixelDensity == nil)
+        #expect(Scanout(width: 1920, height: 1080, rotation: rotation, millimetres: Millimetres(width: 0, height: 0)).pixelDensity == nil)
+    }
+
     @Test func clipsAreClampedSixteenBitAndAtMost256() {
         let scanout = Scanout(width: 1920, height: 1080, rotation: .none)
         let rects = (0..<400).map { PixelRect(x: ($0 % 40) * 48, y: ($0 / 40) * 100, width: 10, height: 10) }

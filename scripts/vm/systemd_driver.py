@@ -34,6 +34,23 @@ def openssl_verifies(files, metas, guest):
     return ok, f"openssl pkeyutl -verify: {good} (edited: {bad}); fingerprint {'matches' if fingerprint_ok else 'DIFFERS'}; on the kiosk: {guest['text']}"
 
 
+def inkml_valid(files):
+    """(ok, detail): every exported InkML validated by the host's libxml2 against the strict
+    InkML schema the Swift tests use (Tests/schemas/inkml-strict.xsd)."""
+    import tempfile
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'Tests', 'schemas', 'inkml-strict.xsd')
+    names = [n for n in files if n.endswith('.inkml')]
+    if not names:
+        return False, f"no InkML among {sorted(files)}"
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for n in names:
+            paths.append(os.path.join(folder, n))
+            open(paths[-1], 'wb').write(files[n])
+        run = subprocess.run(['xmllint', '--noout', '--nonet', '--schema', schema, *paths], capture_output=True, text=True)
+    return run.returncode == 0, f"{len(names)} file(s): {run.stderr.strip().splitlines()[-1] if run.stderr.strip() else run.returncode}"
+
+
 def main():
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
@@ -218,6 +235,7 @@ def main():
           key['text'])
     check('S25 the exported manifest\'s signature verifies with OpenSSL on the host and with signpad verify on the kiosk; an edited one fails',
           *openssl_verifies(files, metas, said('verify')))
+    check('S27 the exported InkML is valid against the strict InkML schema (xmllint on the host)', *inkml_valid(files))
     kept = said('keykept')
     same = kept.get('first') not in (None, 'none') and kept.get('first') == kept.get('restarted') == kept.get('upgraded')
     check('S26 the key survives a restart and an upgrade of the package, and signs the signature taken after them',
