@@ -11,10 +11,20 @@ struct LevelLayout: Sendable {
     /// The last column of a segment a chunk of eight may start at.
     static let lastChunkStart = segmentColumns - 8
     let rowPitch: Int
+    /// The levels cover the clip only (no ink is drawn elsewhere), from the segment holding its
+    /// first column. Offsets still count from row 0 and column 0: this is how far the clip's
+    /// first level is from there, taken off the store's address once (see `LevelStore.withBase`).
+    let origin: Int
+    let byteCount: Int
 
-    init(width: Int) { rowPitch = (width + Self.segmentColumns - 1) / Self.segmentColumns * Self.segmentBytes }
+    init(clip: PixelRect) {
+        let first = clip.isEmpty ? 0 : clip.minX / Self.segmentColumns
+        let end = clip.isEmpty ? 0 : (clip.maxX - 1) / Self.segmentColumns + 1
+        rowPitch = (end - first) * Self.segmentBytes
+        origin = clip.isEmpty ? 0 : clip.minY * rowPitch + first * Self.segmentBytes
+        byteCount = max(clip.height, 0) * rowPitch
+    }
 
-    func byteCount(height: Int) -> Int { height * rowPitch }
 
     @inline(__always)
     func rowOffset(_ y: Int) -> Int { y &* rowPitch }
@@ -44,9 +54,11 @@ struct LevelStore: Sendable {
     /// padding; the first mutable access then moves the levels to the new line boundary.
     private var padding: Int
     private let byteCount: Int
+    private let origin: Int
 
-    init(byteCount: Int) {
-        self.byteCount = byteCount
+    init(_ layout: LevelLayout) {
+        byteCount = layout.byteCount
+        origin = layout.origin
         bytes = [UInt8](repeating: 0, count: byteCount + LevelLayout.segmentBytes)
         // All zeros, so there is nothing to move: the padding is just read off the address.
         padding = bytes.withUnsafeBytes { Self.padding($0.baseAddress!) }
@@ -57,18 +69,20 @@ struct LevelStore: Sendable {
         (LevelLayout.segmentBytes &- Int(bitPattern: base)) & (LevelLayout.segmentBytes - 1)
     }
 
+    /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
     func load(_ offset: Int) -> UInt8 {
-        bytes.withUnsafeBytes { $0.load(fromByteOffset: padding + offset, as: UInt8.self) }
+        bytes.withUnsafeBytes { $0.load(fromByteOffset: padding + offset - origin, as: UInt8.self) }
     }
 
-    /// Calls `body` with the layout's first byte, on a 64-byte boundary.
+    /// Calls `body` with where row 0, column 0 would be: the clip's first level, on a 64-byte
+    /// boundary, less the layout's origin. Only offsets inside the clip may be used from it.
     @inline(__always)
     mutating func withBase<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {
         let old = padding, count = byteCount
         let (result, new) = bytes.withUnsafeMutableBytes { raw -> (R, Int) in
             let base = raw.baseAddress!, new = Self.padding(base)
             if new != old { (base + new).copyMemory(from: base + old, byteCount: count) }
-            return (body(base + new), new)
+            return (body(base + new - origin), new)
         }
         padding = new
         return result
@@ -81,9 +95,13 @@ struct Planes {
     let layout: LevelLayout
     let pixels: UnsafeMutablePointer<UInt32>
     let stride: Int
+    /// The kept pixels of the background's patterned rows (see `BoxBackground`).
     let background: UnsafePointer<UInt32>
-    /// Per row, the one colour of the background across the clip, or something `paper` never is.
+    /// Per row, where its kept background pixels start, at the clip's first column.
+    let slots: UnsafePointer<Int>
+    /// Per row, the one colour of the background across the clip, or `BoxBackground.patterned`.
     let rowColours: UnsafePointer<UInt32>
+    let clipMinX: Int
     /// Ink over `paper` at each of the 256 levels.
     let palette: UnsafePointer<UInt32>
     let paper: UInt32
@@ -96,14 +114,16 @@ struct Planes {
     let wet: RowSpanTable
 
     init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
-         background: UnsafePointer<UInt32>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
+         background: UnsafePointer<UInt32>, slots: UnsafePointer<Int>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
          paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable) {
         self.levels = levels
         self.layout = layout
         self.pixels = pixels
         self.stride = stride
         self.background = background
+        self.slots = slots
         self.rowColours = rowColours
+        clipMinX = clip.minX
         self.palette = palette
         self.paper = paper
         self.ink = ink
@@ -114,9 +134,10 @@ struct Planes {
 
     @inline(__always)
     func row(_ y: Int) -> PlaneRow {
-        let plain = rowColours[y] == paper
+        let colour = rowColours[y], plain = colour == paper
+        let kept: UnsafePointer<UInt32>? = colour == BoxBackground.patterned ? background + (slots[y] &- clipMinX) : nil
         return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y &* stride,
-                        background: plain ? nil : background + y &* stride, palette: palette, ink: ink,
+                        background: kept, colour: plain ? nil : colour, palette: palette, ink: ink,
                         wholeChunks: plain ? innerChunks : 0..<0)
     }
 }
@@ -126,8 +147,10 @@ struct PlaneRow {
     /// The row's first segment (see `LevelLayout`).
     let levels: UnsafeMutableRawPointer
     let pixels: UnsafeMutablePointer<UInt32>
-    /// Nil when the row is the palette's plain paper across the clip.
+    /// The row's background pixels (indexed by column) when it has a pattern; else nil.
     let background: UnsafePointer<UInt32>?
+    /// The row's one colour when it has no pattern and is not the palette's paper; else nil.
+    let colour: UInt32?
     let palette: UnsafePointer<UInt32>
     let ink: UInt32
     /// Chunk starts whose pixels are all the palette's colour at their shown level (plain paper
@@ -187,7 +210,7 @@ struct PlaneRow {
                 let low = max(columns.lowerBound &- x0, 0), high = min(columns.upperBound &- x0, 8)
                 let below: UInt64 = low == 0 ? 0 : ~0 &>> UInt64(64 &- low &* 8)
                 let upTo: UInt64 = high == 8 ? ~0 : ~0 &>> UInt64(64 &- high &* 8)
-                Self.paint(pixels + x0, background: background.map { $0 + x0 }, palette: palette, ink: ink,
+                Self.paint(pixels + x0, background: background.map { $0 + x0 }, colour: colour, palette: palette, ink: ink,
                            levels: shown, lanes: upTo & ~below)
             }
             x = x0 &+ 8
@@ -203,17 +226,23 @@ struct PlaneRow {
     }
 
     /// Colours the pixels of the lanes set in `lanes` (one byte per lane) at their `levels`, from
-    /// `pixels` (the chunk's first pixel) on. Only chunks at the clip's edges or over a patterned
-    /// background come here, so it is kept out of line.
+    /// `pixels` (the chunk's first pixel) on. Only chunks at the clip's edges or over a background
+    /// other than the paper come here, so it is kept out of line.
     @inline(never)
-    private static func paint(_ pixels: UnsafeMutablePointer<UInt32>, background: UnsafePointer<UInt32>?,
+    private static func paint(_ pixels: UnsafeMutablePointer<UInt32>, background: UnsafePointer<UInt32>?, colour: UInt32?,
                               palette: UnsafePointer<UInt32>, ink: UInt32, levels: UInt64, lanes: UInt64) {
         var lanes = lanes
         repeat {
             let shift = UInt64(lanes.trailingZeroBitCount & ~7)
             let level = UInt8(truncatingIfNeeded: levels &>> shift)
             let lane = Int(shift >> 3)
-            pixels[lane] = background.map { XRGB.blend($0[lane], ink, level) } ?? palette[Int(level)]
+            if let background {
+                pixels[lane] = XRGB.blend(background[lane], ink, level)
+            } else if let colour {
+                pixels[lane] = XRGB.blend(colour, ink, level)
+            } else {
+                pixels[lane] = palette[Int(level)]
+            }
             lanes &= ~(0xFF &<< shift)
         } while lanes != 0
     }

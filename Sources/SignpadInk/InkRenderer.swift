@@ -6,18 +6,27 @@
 /// and recolouring.
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
-    public private(set) var background: Canvas
+    /// The picture under the ink, inside the clip only (the canvas is it elsewhere).
+    private var box: BoxBackground
     /// Fixed for the renderer's life: whole chunks of pixels are repainted from a palette of it.
     public let inkColor: UInt32
-    /// Ink is drawn only inside this rectangle (the signature box).
+    /// Ink is drawn only inside this rectangle (the signature box). Ink belongs to the clip it
+    /// was drawn in: a new clip takes it off the canvas and forgets it (without reporting the
+    /// pixels as dirty: the caller repaints), and takes the background inside from the canvas.
     public var clip: PixelRect {
-        didSet { refreshRowColours(clip) }
+        didSet {
+            box.restore(oldValue, into: &canvas)
+            box = BoxBackground(from: canvas, clip: clip)
+            layout = LevelLayout(clip: clip)
+            levels = LevelStore(layout)
+            spans = RowSpanTable.storage(height: canvas.height) + RowSpanTable.storage(height: canvas.height)
+            shownWet = WetPath()
+            inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+            refreshPalette()
+        }
     }
     private var levels: LevelStore
-    private let layout: LevelLayout
-    /// Per row, the one colour the background has across the clip, or `mixedRow`. Ink over a row
-    /// of the palette's paper is looked up instead of blended with the background, which is cold memory.
-    private var rowColours: [UInt32]
+    private var layout: LevelLayout
     private var rasterizer = InkRasterizer()
     /// The wet tail on the canvas now.
     private var shownWet = WetPath()
@@ -28,25 +37,27 @@ public struct InkRenderer: Sendable {
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
-    private static let mixedRow: UInt32 = 0xFF00_0000
     private static let noPaper: UInt32 = 0xFE00_0000
     /// Ink over the paper most rows of the clip share, at each of the 256 levels: a lookup
-    /// instead of a blend for every pixel that changes.
+    /// instead of a blend for every pixel that changes, over a row of that paper.
     private var palette = [UInt32](repeating: 0, count: 256)
-    private var paletteKey: (paper: UInt32, ink: UInt32) = (mixedRow, 0)
+    private var paletteKey: (paper: UInt32, ink: UInt32) = (BoxBackground.patterned, 0)
 
-    public init(background: Canvas, inkColor: UInt32 = 0x000000, clip: PixelRect? = nil) {
-        self.background = background
-        // Its own pixels from the start: sharing the background's storage would copy the whole
-        // frame (and fault in its pages) on the first stroke instead of here.
-        self.canvas = background.withOwnStorage()
+    /// Ink over `background`, which becomes the canvas: the renderer keeps no second frame.
+    public init(background: consuming Canvas, inkColor: UInt32 = 0x000000, clip: PixelRect? = nil) {
+        let bounds = background.bounds
+        canvas = consume background
+        // Its own pixels from the start: had the caller kept the picture, the first stroke would
+        // copy the whole frame (and fault in its pages) instead of here.
+        canvas.pixels.withUnsafeMutableBufferPointer { _ in }
         self.inkColor = inkColor
-        self.clip = (clip ?? background.bounds).intersection(background.bounds)
-        layout = LevelLayout(width: background.width)
-        levels = LevelStore(byteCount: layout.byteCount(height: background.height))
-        rowColours = [UInt32](repeating: Self.mixedRow, count: background.height)
-        spans = RowSpanTable.storage(height: background.height) + RowSpanTable.storage(height: background.height)
-        refreshRowColours(background.bounds)
+        let clip = (clip ?? bounds).intersection(bounds)
+        self.clip = clip
+        box = BoxBackground(from: canvas, clip: clip)
+        layout = LevelLayout(clip: clip)
+        levels = LevelStore(layout)
+        spans = RowSpanTable.storage(height: bounds.height) + RowSpanTable.storage(height: bounds.height)
+        refreshPalette()
     }
 
     public init(width: Int, height: Int, stride: Int? = nil, backgroundColor: UInt32 = 0xFFFFFF, inkColor: UInt32 = 0x000000) {
@@ -54,7 +65,7 @@ public struct InkRenderer: Sendable {
     }
 
     /// The final ink coverage at a pixel (0…255).
-    public func dryCoverage(x: Int, y: Int) -> UInt8 { levels.load(layout.dryOffset(x: x, y: y)) }
+    public func dryCoverage(x: Int, y: Int) -> UInt8 { clip.contains(x: x, y: y) ? levels.load(layout.dryOffset(x: x, y: y)) : 0 }
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
@@ -88,7 +99,7 @@ public struct InkRenderer: Sendable {
                         .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
                 }
             }
-            canvas.copy(r, from: background)
+            box.restore(r, into: &canvas)
             dirty.add(r)
         }
         inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
@@ -112,63 +123,43 @@ public struct InkRenderer: Sendable {
                     .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
             }
         }
-        canvas.copy(r, from: background)
+        box.restore(r, into: &canvas)
         dirty.add(r)
         return r
     }
 
-    /// Lets `paint` repaint the background (the kiosk's screen without ink) in place, and
-    /// recolours `changed`, the rectangles where it differs now. Painted here, the background is
-    /// the screen's one copy without ink: no second full-screen buffer is kept to paint into.
-    public mutating func repaintBackground(changed: [PixelRect], dirty: inout DirtyRegion, paint: (inout Canvas) -> Void) {
-        paint(&background)
-        for rect in changed {
-            let r = rect.intersection(canvas.bounds)
-            refreshRowColours(r)
+    /// Lets `paint` repaint the kiosk's screen without ink in place, inside `changed` only (the
+    /// rectangles where it differs now), then takes the new background there and puts the ink
+    /// back over it. The canvas is the screen's one frame: no second one is kept to paint into.
+    public mutating func repaintBackground(changed: [PixelRect], dirty: inout DirtyRegion, paint: (inout Canvas, [PixelRect]) -> Void) {
+        let rects = changed.map { $0.intersection(canvas.bounds) }.filter { !$0.isEmpty }
+        guard !rects.isEmpty else { return }
+        paint(&canvas, rects)
+        for r in rects { box.take(r, from: canvas) }
+        refreshPalette()
+        for r in rects {
             recolour(r)
             dirty.add(r)
         }
     }
 
-    private mutating func refreshRowColours(_ rows: PixelRect) {
-        let clip = self.clip, stride = background.stride
-        let top = max(rows.minY, 0), bottom = min(rows.maxY, background.height)
-        guard top < bottom else { return }
-        background.pixels.withUnsafeBufferPointer { bg in
-            for y in top..<bottom {
-                guard !clip.isEmpty else { rowColours[y] = Self.mixedRow; continue }
-                let start = y * stride + clip.minX, first = bg[start]
-                var plain = true
-                for x in start..<(y * stride + clip.maxX) where bg[x] != first {
-                    plain = false
-                    break
-                }
-                rowColours[y] = plain ? first & 0xFF_FFFF : Self.mixedRow
-            }
-        }
-        refreshPalette()
-    }
-
     private mutating func refreshPalette() {
-        let middle = clip.isEmpty ? 0 : rowColours[(clip.minY + clip.maxY) / 2]
+        let rows = box.rowColours[max(clip.minY, 0)..<max(clip.maxY, clip.minY, 0)]
+        let middle = clip.isEmpty ? 0 : box.rowColours[(clip.minY + clip.maxY) / 2]
         // With no plain row at all the palette gets a paper no row can match.
-        let paper = middle == Self.mixedRow ? (rowColours.first { $0 != Self.mixedRow } ?? Self.noPaper) : middle
+        let paper = middle == BoxBackground.patterned ? (rows.first { $0 != BoxBackground.patterned } ?? Self.noPaper) : middle
         guard paletteKey != (paper, inkColor) else { return }
         paletteKey = (paper, inkColor)
         let ink = inkColor
         for level in 0..<256 { palette[level] = XRGB.blend(paper, ink, UInt8(level)) }
     }
 
+    /// Paints the pixels of `r` inside the clip at their shown levels over the background.
     private mutating func recolour(_ r: PixelRect) {
+        let r = r.intersection(clip)
         guard !r.isEmpty else { return }
-        let layout = self.layout
         withPlanes { planes in
-            for y in r.minY..<r.maxY {
-                for x in r.minX..<r.maxX {
-                    let shown = planes.levels.load(fromByteOffset: layout.shownOffset(x: x, y: y), as: UInt8.self)
-                    planes.pixels[y * planes.stride + x] = XRGB.blend(planes.background[y * planes.stride + x], planes.ink, shown)
-                }
-            }
+            for y in r.minY..<r.maxY { planes.row(y).paint(r.minX..<r.maxX) }
         }
     }
 
@@ -258,18 +249,16 @@ public struct InkRenderer: Sendable {
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
         let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
-        background.pixels.withUnsafeBufferPointer { bg in
-            rowColours.withUnsafeBufferPointer { rc in
-                palette.withUnsafeBufferPointer { pal in
-                    canvas.pixels.withUnsafeMutableBufferPointer { px in
-                        levels.withBase { lv in
-                            spans.withUnsafeMutableBufferPointer { tables in
-                                body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
-                                            background: bg.baseAddress!, rowColours: rc.baseAddress!, palette: pal.baseAddress!,
-                                            paper: paper, ink: ink, clip: clip,
-                                            changed: RowSpanTable(slots: tables.baseAddress!, height: height),
-                                            wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height)))
-                            }
+        box.withRows { bg, slots, rc in
+            palette.withUnsafeBufferPointer { pal in
+                canvas.pixels.withUnsafeMutableBufferPointer { px in
+                    levels.withBase { lv in
+                        spans.withUnsafeMutableBufferPointer { tables in
+                            body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                        background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
+                                        paper: paper, ink: ink, clip: clip,
+                                        changed: RowSpanTable(slots: tables.baseAddress!, height: height),
+                                        wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height)))
                         }
                     }
                 }

@@ -149,3 +149,32 @@ public final class OffscreenDisplay: Display {
 
     public func setAsleep(_ asleep: Bool) { self.asleep = asleep }
 }
+
+/// A display that keeps no picture: `signpad replay`'s. What the panel would show is then the
+/// renderer's canvas turned by `scanout.turned(_:)`, so a replay holds one frame, as the kiosk
+/// on its panel does, and not a second copy of it. (The tests that check what each present
+/// copies use `OffscreenDisplay`.)
+public final class HeadlessDisplay: Display {
+    public let scanout: Scanout
+    @exclusivity(unchecked) public private(set) var bytesCopied = 0
+
+    public init(width: Int, height: Int, rotation: Rotation = .none) {
+        scanout = Scanout(width: width, height: height, rotation: rotation)
+    }
+
+    public func present(_ canvas: Canvas, dirty: DirtyRegion) {
+        for rect in dirty.rects { bytesCopied += rect.intersection(canvas.bounds).area * 4 }
+    }
+
+    public func setAsleep(_ asleep: Bool) {}
+}
+
+extension Scanout {
+    /// `canvas` (logical) as the panel shows it: itself when not turned, else a turned copy.
+    public func turned(_ canvas: Canvas) -> Canvas {
+        guard rotation != .none else { return canvas }
+        var screen = Canvas(width: width, height: height, fill: 0)
+        screen.pixels.withUnsafeMutableBytes { _ = copy(canvas.bounds, from: canvas, to: $0.baseAddress!, pitch: screen.stride * 4) }
+        return screen
+    }
+}

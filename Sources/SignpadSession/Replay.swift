@@ -31,6 +31,7 @@ public struct Replay {
         /// Their files' names, in the order written.
         public var files: [String]
         public var lastFailure: String?
+        /// What the panel would show at the end, in scanout orientation.
         public var screen: Canvas
         public var session: Session
     }
@@ -47,7 +48,7 @@ public struct Replay {
         var config = self.config
         config.exportDirectory = outputDirectory
         config.export.createsFolder = true
-        let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
+        let display = HeadlessDisplay(width: width, height: height, rotation: config.display.rotation)
         let folder = FolderWriter(directory: outputDirectory)
         try folder.prepare()
         let (evidence, _) = try config.evidence(keyPath: Self.keyPath(config, outputDirectory: outputDirectory))
@@ -71,7 +72,8 @@ public struct Replay {
             throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.lastFailure ?? "timed out")")
         }
         session.tick(now: now)
-        return Outcome(saved: saved, files: files, lastFailure: session.lastFailure, screen: display.screen, session: session)
+        return Outcome(saved: saved, files: files, lastFailure: session.lastFailure, screen: display.scanout.turned(session.renderer.canvas),
+                       session: session)
     }
 }
 

@@ -341,7 +341,7 @@ public final class Session: InputSink {
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
         let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)
-        renderer.repaintBackground(changed: changing, dirty: &dirty) { [painter] in painter.paint(items, into: &$0) }
+        renderer.repaintBackground(changed: changing, dirty: &dirty) { [painter] in painter.paint(items, into: &$0, within: $1) }
     }
 }
 

@@ -26,8 +26,8 @@ public struct ChromePainter {
         }
     }
 
-    /// Paints the whole screen.
-    public func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
+    /// Paints the screen inside `rects` only; the rest of `canvas` stays as it is.
+    public func paint(_ items: [ChromeItem], into canvas: inout Canvas, within rects: [PixelRect]) {
         let width = canvas.width, height = canvas.height, stride = canvas.stride
         canvas.pixels.withUnsafeMutableBytes { bytes in
             let surface = cairo_image_surface_create_for_data(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
@@ -38,6 +38,8 @@ public struct ChromePainter {
                 cairo_surface_flush(surface)
                 cairo_surface_destroy(surface)
             }
+            for r in rects { cairo_rectangle(cr, Double(r.minX), Double(r.minY), Double(r.width), Double(r.height)) }
+            cairo_clip(cr)
             setColor(cr, style.background)
             cairo_paint(cr)
             if let image = backgroundImage { paintImage(cr, image) }

@@ -258,6 +258,90 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(checked > 8, "the dot's antialiased rim was checked")
     }
 
+    /// The screen repainted under ink (a message appearing, the box's paper changing) inside some
+    /// rectangles only: there the ink lies over the new picture, everywhere else nothing moves,
+    /// and ink cleared afterwards uncovers the new picture, not the old one.
+    @Test func aRepaintUnderTheInkKeepsItOverTheNewPicture() {
+        let clip = PixelRect(minX: 37, minY: 12, maxX: 161, maxY: 88)
+        var renderer = InkRenderer(background: Canvas(width: 200, height: 100, fill: 0xFFFFFF), inkColor: 0x000080, clip: clip)
+        var dirty = DirtyRegion()
+        let stroke = InkPiece.cubic(CubicSegment(p0: Point(20, 50), c1: Point(70, 20), c2: Point(130, 80), p3: Point(180, 50), startWidth: 6, endWidth: 6))
+        renderer.drawDry(stroke, dirty: &dirty)
+        let before = renderer.canvas
+        // Stripes over the left half of the box and a grey band across the screen's top.
+        let changed = [PixelRect(minX: 0, minY: 0, maxX: 200, maxY: 10), PixelRect(minX: 30, minY: 30, maxX: 100, maxY: 70)]
+        func picture(_ x: Int, _ y: Int) -> UInt32 {
+            if changed[0].contains(x: x, y: y) { return 0x808080 }
+            if changed[1].contains(x: x, y: y) { return x % 3 == 0 ? 0x00FF00 : 0xFFFFF0 }
+            return 0xFFFFFF
+        }
+        renderer.repaintBackground(changed: changed, dirty: &dirty) { canvas, rects in
+            #expect(rects == changed)
+            for r in rects { for y in r.minY..<r.maxY { for x in r.minX..<r.maxX { canvas[x, y] = picture(x, y) } } }
+        }
+        var inked = 0
+        for y in 0..<100 {
+            for x in 0..<200 {
+                let level = renderer.dryCoverage(x: x, y: y)
+                if changed.contains(where: { $0.contains(x: x, y: y) }) {
+                    #expect(renderer.canvas[x, y] == XRGB.blend(picture(x, y), 0x000080, level), "(\(x), \(y))")
+                    if level > 0 && changed[1].contains(x: x, y: y) { inked += 1 }
+                } else {
+                    #expect(renderer.canvas[x, y] == before[x, y], "(\(x), \(y)) is outside what changed")
+                }
+            }
+        }
+        #expect(inked > 50, "ink lies over the stripes")
+        renderer.clearInk(dirty: &dirty)
+        for y in 0..<100 { for x in 0..<200 where renderer.canvas[x, y] != picture(x, y) { Issue.record("(\(x), \(y)) after clearing: \(renderer.canvas[x, y])") } }
+    }
+
+    /// The levels cover the clip only: ink at its very edges and corners, drawn and cleared
+    /// again, stays inside it and leaves the rest of the canvas as it was.
+    @Test(arguments: [PixelRect(minX: 0, minY: 0, maxX: 64, maxY: 40), PixelRect(minX: 31, minY: 7, maxX: 33, maxY: 9),
+                      PixelRect(minX: 33, minY: 20, maxX: 190, maxY: 97), PixelRect(minX: 100, minY: 50, maxX: 100, maxY: 60)])
+    func inkAtTheClipsEdgesStaysInsideIt(clip: PixelRect) {
+        var background = Canvas(width: 200, height: 100, fill: 0xFFFFFF)
+        for y in 0..<100 { background[y * 2, y] = 0xFF0000 }
+        let original = background
+        var renderer = InkRenderer(background: background, inkColor: 0x000000, clip: clip)
+        var dirty = DirtyRegion()
+        for corner in [Point(Double(clip.minX), Double(clip.minY)), Point(Double(clip.maxX), Double(clip.maxY)),
+                       Point(Double(clip.minX), Double(clip.maxY)), Point(Double(clip.maxX), Double(clip.minY))] {
+            renderer.drawDry(.dot(center: corner, diameter: 30), dirty: &dirty)
+        }
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(-10, -10), c1: Point(60, 120), c2: Point(140, -20), p3: Point(210, 110), startWidth: 9, endWidth: 9)), dirty: &dirty)
+        var inside = 0
+        for y in 0..<100 {
+            for x in 0..<200 {
+                if clip.contains(x: x, y: y) {
+                    if renderer.canvas[x, y] != original[x, y] { inside += 1 }
+                } else {
+                    #expect(renderer.canvas[x, y] == original[x, y] && renderer.dryCoverage(x: x, y: y) == 0, "(\(x), \(y)) is outside the clip")
+                }
+            }
+        }
+        #expect(clip.isEmpty || inside > 0)
+        _ = renderer.clearInk(in: PixelRect(minX: clip.minX, minY: clip.minY, maxX: clip.minX + 5, maxY: clip.maxY), dirty: &dirty)
+        renderer.clearInk(dirty: &dirty)
+        #expect(renderer.canvas == original)
+    }
+
+    /// A new clip (a request's text takes room from the box) forgets the ink of the old one and
+    /// draws in the new one only.
+    @Test func aNewClipForgetsTheOldInk() {
+        var renderer = InkRenderer(background: Canvas(width: 120, height: 80, fill: 0xFFFFFF), inkColor: 0, clip: PixelRect(minX: 10, minY: 10, maxX: 110, maxY: 70))
+        var dirty = DirtyRegion()
+        renderer.drawDry(.dot(center: Point(60, 20), diameter: 12), dirty: &dirty)
+        renderer.clip = PixelRect(minX: 40, minY: 40, maxX: 100, maxY: 75)
+        #expect(renderer.canvas == Canvas(width: 120, height: 80, fill: 0xFFFFFF), "the old ink is off the canvas")
+        #expect(renderer.dryCoverage(x: 60, y: 20) == 0)
+        renderer.drawDry(.dot(center: Point(60, 50), diameter: 12), dirty: &dirty)
+        #expect(renderer.dryCoverage(x: 60, y: 50) == 255 && renderer.canvas[60, 50] == 0)
+        renderer.clearInk(dirty: &dirty)
+        #expect(renderer.canvas == Canvas(width: 120, height: 80, fill: 0xFFFFFF))
+    }
+
     @Test func inkOverPlainPaperMatchesTheBlend() {
         var renderer = InkRenderer(width: 40, height: 40, backgroundColor: 0xF0E0D0, inkColor: 0x102030)
         var dirty = DirtyRegion()

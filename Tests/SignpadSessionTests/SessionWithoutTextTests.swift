@@ -10,8 +10,8 @@ import Testing
 
 /// Paints the chrome as flat grey boxes: no text library, which the session does not need.
 struct BoxPainter: ScreenPainter {
-    func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
-        for y in 0..<canvas.height { for x in 0..<canvas.width { canvas[x, y] = 0xFFEEEEEE } }
+    func paint(_ items: [ChromeItem], into canvas: inout Canvas, within rects: [PixelRect]) {
+        for r in rects { for y in r.minY..<r.maxY { for x in r.minX..<r.maxX { canvas[x, y] = 0xFFEEEEEE } } }
     }
 
     /// A character is `size` wide, and lines break anywhere.
