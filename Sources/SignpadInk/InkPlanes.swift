@@ -44,48 +44,26 @@ struct LevelLayout: Sendable {
     func shownOffset(x: Int, y: Int) -> Int { dryOffset(x: x, y: y) + Self.segmentColumns }
 }
 
-/// The levels' bytes, laid out by `LevelLayout` from a cache-line boundary. An array's elements
-/// start just past its header, which is not on a line (16 bytes short of one with this runtime),
-/// and from there every segment would straddle two lines: the line `InkRenderer.warm` loads and
-/// the one holding the shown levels.
+/// The levels' bytes, laid out by `LevelLayout`, in `LevelPages`: copied before a write only
+/// when a copy of the renderer shares them.
 struct LevelStore: Sendable {
-    private var bytes: [UInt8]
-    /// Where the layout starts in `bytes`. A copy-on-write copy of the array can land with other
-    /// padding; the first mutable access then moves the levels to the new line boundary.
-    private var padding: Int
-    private let byteCount: Int
+    private var pages: LevelPages
     private let origin: Int
 
     init(_ layout: LevelLayout) {
-        byteCount = layout.byteCount
+        pages = LevelPages(byteCount: layout.byteCount)
         origin = layout.origin
-        bytes = [UInt8](repeating: 0, count: byteCount + LevelLayout.segmentBytes)
-        // All zeros, so there is nothing to move: the padding is just read off the address.
-        padding = bytes.withUnsafeBytes { Self.padding($0.baseAddress!) }
-    }
-
-    @inline(__always)
-    private static func padding(_ base: UnsafeRawPointer) -> Int {
-        (LevelLayout.segmentBytes &- Int(bitPattern: base)) & (LevelLayout.segmentBytes - 1)
     }
 
     /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
-    func load(_ offset: Int) -> UInt8 {
-        bytes.withUnsafeBytes { $0.load(fromByteOffset: padding + offset - origin, as: UInt8.self) }
-    }
+    func load(_ offset: Int) -> UInt8 { pages.base.load(fromByteOffset: offset - origin, as: UInt8.self) }
 
-    /// Calls `body` with where row 0, column 0 would be: the clip's first level, on a 64-byte
+    /// Calls `body` with where row 0, column 0 would be: the clip's first level, on a page
     /// boundary, less the layout's origin. Only offsets inside the clip may be used from it.
     @inline(__always)
     mutating func withBase<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {
-        let old = padding, count = byteCount
-        let (result, new) = bytes.withUnsafeMutableBytes { raw -> (R, Int) in
-            let base = raw.baseAddress!, new = Self.padding(base)
-            if new != old { (base + new).copyMemory(from: base + old, byteCount: count) }
-            return (body(base + new - origin), new)
-        }
-        padding = new
-        return result
+        if !isKnownUniquelyReferenced(&pages) { pages = pages.copy() }
+        return body(pages.base - origin)
     }
 }
 

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Memory mapped for the levels alone. Its pages are the kernel's zero page until ink first
+/// writes to them, so the part of the box nobody signs in costs no memory, and the first level
+/// is on a page boundary, so every 64-byte segment is one cache line.
+final class LevelPages: @unchecked Sendable {
+    // Unchecked: the bytes are written only through `LevelStore.withBase`, which first makes
+    // this instance its store's alone.
+    let base: UnsafeMutableRawPointer
+    let byteCount: Int
+
+    init(byteCount: Int) {
+        self.byteCount = byteCount
+        let mapped = mmap(nil, Self.length(byteCount), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else { fatalError("cannot map \(byteCount) bytes for the ink levels: \(String(cString: strerror(errno)))") }
+        base = mapped
+    }
+
+    deinit { munmap(base, Self.length(byteCount)) }
+
+    func copy() -> LevelPages {
+        let copy = LevelPages(byteCount: byteCount)
+        copy.base.copyMemory(from: base, byteCount: byteCount)
+        return copy
+    }
+
+    /// mmap takes no empty mapping.
+    private static func length(_ byteCount: Int) -> Int { max(byteCount, 1) }
+}
