@@ -35,6 +35,10 @@ public struct Bench {
         public var bytesRatioToSignpad: Double
         public var meanInkLag: Double
         public var maxInkLag: Int
+        /// Pixels whose coverage signpad's rasteriser computed per event: work that is the same
+        /// on any machine. Nil for cairo's strategy, whose rasteriser does not say.
+        public var rasterisedMeanPixels: Double?
+        public var rasterisedMaxPixels: Int?
     }
 
     public let events: [StrokeEvent]
@@ -85,13 +89,15 @@ public struct Bench {
         var pass = Pass(strategy: strategy, display: display, pen: pen)
         var costs: [Double] = []
         costs.reserveCapacity(events.count)
-        var lagTotal = 0, lagMax = 0
+        var lagTotal = 0, lagMax = 0, rasterisedMax = 0
         for event in events {
             if shouldStop() { break }
+            let before = pass.renderer.pixelsRasterised
             let (cost, lag) = pass.handle(event)
             costs.append(cost)
             lagTotal += lag
             lagMax = max(lagMax, lag)
+            rasterisedMax = max(rasterisedMax, pass.renderer.pixelsRasterised - before)
         }
         costs.sort()
         func percentile(_ p: Double) -> Double { costs.isEmpty ? 0 : costs[min(Int(Double(costs.count) * p), costs.count - 1)] }
@@ -101,7 +107,9 @@ public struct Bench {
                    meanMicroseconds: costs.isEmpty ? 0 : costs.reduce(0, +) / Double(costs.count), maxMicroseconds: costs.last ?? 0,
                    coldFirstEventMicroseconds: coldFirstEvent,
                    bytesPerEvent: bytes, framePercent: 100 * bytes / frameBytes, p99RatioToSignpad: 0,
-                   bytesRatioToSignpad: 0, meanInkLag: Double(lagTotal) / Double(max(events.count, 1)), maxInkLag: lagMax)
+                   bytesRatioToSignpad: 0, meanInkLag: Double(lagTotal) / Double(max(events.count, 1)), maxInkLag: lagMax,
+                   rasterisedMeanPixels: strategy == .cairo ? nil : Double(pass.renderer.pixelsRasterised) / Double(max(events.count, 1)),
+                   rasterisedMaxPixels: strategy == .cairo ? nil : rasterisedMax)
     }
 
     /// `screen` names where it drew, e.g. "1920x1080 offscreen".
@@ -118,6 +126,9 @@ public struct Bench {
                           d.meanMicroseconds / max(e.meanMicroseconds, 1e-9), d.p50Microseconds / max(e.p50Microseconds, 1e-9),
                           d.p99Microseconds / max(e.p99Microseconds, 1e-9), d.maxMicroseconds / max(e.maxMicroseconds, 1e-9), d.framePercent, d.maxInkLag)
         }
+        out += "pixels rasterised per event, mean / max: "
+        out += rows.compactMap { r in r.rasterisedMeanPixels.map { String(format: "%@ %.0f / %d", String(r.strategy.prefix(1)), $0, r.rasterisedMaxPixels ?? 0) } }
+            .joined(separator: ", ") + "\n"
         out += "cold first event (untimed warm-up, not in the table): "
         out += rows.map { String(format: "%@ %.1f µs", String($0.strategy.prefix(1)), $0.coldFirstEventMicroseconds) }.joined(separator: ", ") + "\n"
         return out
@@ -310,6 +321,9 @@ public struct BenchReport: Codable, Sendable {
     public var prediction: PredictionAccuracy?
     /// The bench's own peak resident memory, all strategies' buffers included.
     public var peakRSSBytes: Int = PeakMemory.residentBytes
+    /// The kiosk's own peak on this recording (see `KioskMemory`); nil when the bench's own
+    /// peak at the time hid it.
+    public var kioskPeakRSSBytes: Int?
 
     public init(recording: String, screen: String, strategies: [Bench.Row], allocations: LivePathAllocations?) {
         self.recording = recording

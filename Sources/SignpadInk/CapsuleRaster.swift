@@ -42,6 +42,8 @@ enum CapsuleRaster {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         planes.changed.cover(r.minY..<r.maxY)
         if !dry { planes.wet.cover(r.minY..<r.maxY) }
+        var chunks = 0
+        defer { planes.rasterised.pointee &+= chunks &* 8 }
         for y in r.minY..<r.maxY {
             var spanMin = r.minX, spanMax = r.maxX
             if banded {
@@ -64,6 +66,7 @@ enum CapsuleRaster {
                 if varying { coverage += radiusChange * unit((along + half) * inverseLength) }
                 if clipped { coverage.replace(with: 0, where: (qx .< leftEdge) .| (qx .> rightEdge)) }
                 rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
+                chunks &+= 1
                 let end = x0 &+ 8
                 if end >= spanMax { break }
                 // The next chunk steps back where it would leave its segment.

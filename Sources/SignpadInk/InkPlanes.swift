@@ -90,10 +90,12 @@ struct Planes {
     let changed: RowSpanTable
     /// The columns the wet tail raised, per row: what the next sample restores.
     let wet: RowSpanTable
+    /// Pixels whose coverage the rasteriser computed in this operation (lanes of its chunks).
+    let rasterised: UnsafeMutablePointer<Int>
 
     init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
          background: UnsafePointer<UInt32>, slots: UnsafePointer<Int>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
-         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable) {
+         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, rasterised: UnsafeMutablePointer<Int>) {
         self.levels = levels
         self.layout = layout
         self.pixels = pixels
@@ -107,6 +109,7 @@ struct Planes {
         self.ink = ink
         self.changed = changed
         self.wet = wet
+        self.rasterised = rasterised
         innerChunks = clip.width >= 8 ? clip.minX..<(clip.maxX - 7) : 0..<0
     }
 

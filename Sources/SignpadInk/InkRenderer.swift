@@ -34,6 +34,9 @@ public struct InkRenderer: Sendable {
     private var spans: [Int32]
     /// What `warm` read; kept only so its loads are not optimised away.
     private var warmth: UInt8 = 0
+    /// Pixels whose coverage the rasteriser has computed so far: the work drawing took, the same
+    /// on any machine (the bench's figure).
+    public private(set) var pixelsRasterised = 0
     /// Bounds of all ink drawn since the last clear.
     public private(set) var inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
@@ -249,20 +252,25 @@ public struct InkRenderer: Sendable {
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
         let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
-        box.withRows { bg, slots, rc in
-            palette.withUnsafeBufferPointer { pal in
-                canvas.pixels.withUnsafeMutableBufferPointer { px in
-                    levels.withBase { lv in
-                        spans.withUnsafeMutableBufferPointer { tables in
-                            body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
-                                        background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
-                                        paper: paper, ink: ink, clip: clip,
-                                        changed: RowSpanTable(slots: tables.baseAddress!, height: height),
-                                        wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height)))
+        var rasterised = 0
+        withUnsafeMutablePointer(to: &rasterised) { counter in
+            box.withRows { bg, slots, rc in
+                palette.withUnsafeBufferPointer { pal in
+                    canvas.pixels.withUnsafeMutableBufferPointer { px in
+                        levels.withBase { lv in
+                            spans.withUnsafeMutableBufferPointer { tables in
+                                body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                            background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
+                                            paper: paper, ink: ink, clip: clip,
+                                            changed: RowSpanTable(slots: tables.baseAddress!, height: height),
+                                            wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height),
+                                            rasterised: counter))
+                            }
                         }
                     }
                 }
             }
         }
+        pixelsRasterised &+= rasterised
     }
 }

@@ -44,6 +44,12 @@ struct Bench: ParsableCommand {
             try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
             return
         }
+        // First, while the bench is small: a child started now counts at least what the bench holds.
+        let size = onScreen ? nil : try parseScreen(screen ?? "1920x1080")
+        let kiosk = try size.map { size in
+            try KioskMemory.peakResidentBytes(executable: "/proc/self/exe", recording: recording, width: size.0, height: size.1,
+                                              configuration: options.config, overrides: options.overrides)
+        }
         let display: Display, name: String
         var panel: DRMDisplay?
         // On the panel, Ctrl-C or SIGTERM ends the run and hands the screen and console back.
@@ -75,12 +81,14 @@ struct Bench: ParsableCommand {
                                      allocations: counted)
             report.prediction = prediction
             report.peakRSSBytes = PeakMemory.residentBytes
+            report.kioskPeakRSSBytes = kiosk.flatMap { $0.measured ? $0.bytes : nil }
             print(try report.json())
         } else {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
             print(PredictionAccuracy.line(prediction))
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
             print(PeakMemory.line)
+            if let kiosk { print(KioskMemory.line(kiosk, width: w, height: h)) }
         }
     }
 

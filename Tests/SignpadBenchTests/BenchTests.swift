@@ -23,6 +23,15 @@ func demoRecording() throws -> EvemuRecording {
         #expect(signpad.bytesPerEvent < backing.bytesPerEvent / 50)
         #expect(rows[2].bytesPerEvent < backing.bytesPerEvent)
         #expect(rows.allSatisfy { $0.coldFirstEventMicroseconds > 0 }, "each strategy's warm-up is timed and shown apart")
+        // The work figure: the same on a second run, none for cairo, and re-stroking everything
+        // on every event (a) far above drawing only what is new (d).
+        let again = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()
+        #expect(rows.map(\.rasterisedMeanPixels) == again.map(\.rasterisedMeanPixels))
+        #expect(rows.map(\.rasterisedMaxPixels) == again.map(\.rasterisedMaxPixels))
+        #expect(cairo.rasterisedMeanPixels == nil)
+        let d = try #require(signpad.rasterisedMeanPixels), a = try #require(rows[0].rasterisedMeanPixels)
+        #expect(d > 0 && a > 20 * d, "a: \(a), d: \(d) pixels per event")
+        #expect(try #require(signpad.rasterisedMaxPixels) >= Int(d))
     }
 
     @Test func aTurnedPanelIsBenchedAtItsLogicalSize() throws {
@@ -59,4 +68,19 @@ func demoRecording() throws -> EvemuRecording {
     }
     #expect(both > 1000)
     #expect(onlyOne * 8 < both, "\(onlyOne) pixels inked by one only, \(both) by both")
+}
+
+/// The kiosk's memory is measured by running `signpad replay` as a child: its figure is at least
+/// what this process held when it started it (see `KioskMemory`), and a replay that fails is
+/// an error naming it, never a figure.
+@Test func theKioskIsMeasuredInAChildThatMustSucceed() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let signpad = root.appendingPathComponent(".build/debug/signpad").path, demo = root.appendingPathComponent("demo/signature.evemu").path
+    let peak = try KioskMemory.peakResidentBytes(executable: signpad, recording: demo, width: 640, height: 400, configuration: nil, overrides: [])
+    #expect(peak.benchBytes > 0 && peak.bytes >= peak.benchBytes)
+    #expect(KioskMemory.line(peak, width: 640, height: 400).contains("at 640x400"))
+    #expect {
+        _ = try KioskMemory.peakResidentBytes(executable: signpad, recording: root.path + "/no-such.evemu", width: 640, height: 400,
+                                              configuration: nil, overrides: [])
+    } throws: { "\($0)".contains("signpad replay \(root.path)/no-such.evemu --screen 640x400 failed") }
 }
