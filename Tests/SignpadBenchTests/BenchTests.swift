@@ -70,15 +70,17 @@ func demoRecording() throws -> EvemuRecording {
     #expect(onlyOne * 8 < both, "\(onlyOne) pixels inked by one only, \(both) by both")
 }
 
-/// The kiosk's memory is measured by running `signpad replay` as a child: its figure is at least
-/// what this process held when it started it (see `KioskMemory`), and a replay that fails is
-/// an error naming it, never a figure.
+/// The kiosk's memory is measured by running `signpad replay` as a child. Linux may give the
+/// child this process's size as its own (see `KioskMemory`), so a figure no larger than this
+/// process's peak is only a bound, and said so; a replay that fails is an error naming it.
 @Test func theKioskIsMeasuredInAChildThatMustSucceed() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let signpad = root.appendingPathComponent(".build/debug/signpad").path, demo = root.appendingPathComponent("demo/signature.evemu").path
     let peak = try KioskMemory.peakResidentBytes(executable: signpad, recording: demo, width: 640, height: 400, configuration: nil, overrides: [])
-    #expect(peak.benchBytes > 0 && peak.bytes >= peak.benchBytes)
-    #expect(KioskMemory.line(peak, width: 640, height: 400).contains("at 640x400"))
+    #expect(peak.benchBytes > 0 && peak.bytes > 20_000_000, "a kiosk maps its libraries at least")
+    let line = KioskMemory.line(peak, width: 640, height: 400)
+    #expect(line.contains("at 640x400"))
+    #expect(line.contains("at most") == (peak.bytes <= peak.benchBytes), "\(line)")
     #expect {
         _ = try KioskMemory.peakResidentBytes(executable: signpad, recording: root.path + "/no-such.evemu", width: 640, height: 400,
                                               configuration: nil, overrides: [])
