@@ -13,21 +13,26 @@ public final class Session: InputSink {
     public let config: Config
     public let display: Display
     public let exporter: Exporter
-    public private(set) var kiosk: Kiosk
-    public private(set) var renderer: InkRenderer
+    // The properties an input event touches skip the run-time exclusivity check each access to a
+    // class's property otherwise makes (a tenth of an event's instructions): a session is driven
+    // from one thread, and what runs while one of them is modified (the kiosk's rules, the
+    // renderer, the smoothers, the predictor) is value code that cannot reach the session. `input`
+    // keeps its check: its callbacks come back into the session.
+    @exclusivity(unchecked) public private(set) var kiosk: Kiosk
+    @exclusivity(unchecked) public private(set) var renderer: InkRenderer
     /// The devices read, their decoders and the arbiter between them.
     public private(set) var input = InputPipeline()
     /// The device of each stroke of the signature on the panel.
-    private var strokeDevices: [String] = []
+    @exclusivity(unchecked) private var strokeDevices: [String] = []
     /// The device of the last stroke event, for what the journal says of the panel.
-    private var lastDevice = ""
+    @exclusivity(unchecked) private var lastDevice = ""
     /// Move events drawn, for the daemon's latency figures.
-    public private(set) var movesDrawn = 0
+    @exclusivity(unchecked) public private(set) var movesDrawn = 0
     /// A device the daemon cannot keep up with drops events again and again.
     private var droppedEvents = RepeatedMessage(interval: 60)
     /// Counters for the latency report.
-    public private(set) var inkEvents = 0
-    public private(set) var inkBytes = 0
+    @exclusivity(unchecked) public private(set) var inkEvents = 0
+    @exclusivity(unchecked) public private(set) var inkBytes = 0
     /// How many signatures were written, and the last export failure seen: counts, not lists,
     /// as the daemon runs for months. `onSaved` is told each id written (replay lists them).
     public private(set) var savedCount = 0
@@ -47,23 +52,23 @@ public final class Session: InputSink {
     /// A folder that stays unwritable fails every `retry_seconds`: said once, then every ten minutes.
     private var journal: ExportJournal
 
-    private var smoother: MidpointSmoother
+    @exclusivity(unchecked) private var smoother: MidpointSmoother
     private let painter: any ScreenPainter
-    private var dirty = DirtyRegion()
+    @exclusivity(unchecked) private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
-    private var effects: [KioskEffect] = []
+    @exclusivity(unchecked) private var effects: [KioskEffect] = []
     /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
-    private var redrawSmoother: MidpointSmoother
+    @exclusivity(unchecked) private var redrawSmoother: MidpointSmoother
     /// Where the stroke being drawn could have put ink, should it be withdrawn.
-    private var strokeReach = InkReach()
+    @exclusivity(unchecked) private var strokeReach = InkReach()
     /// Where the contact will be a moment ahead: drawn at the end of the wet tail, on screen only.
-    private var predictor: InkPredictor
+    @exclusivity(unchecked) private var predictor: InkPredictor
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
     /// event would allocate there.
-    private var notices: [InputNotice] = []
+    @exclusivity(unchecked) private var notices: [InputNotice] = []
     /// Wall-clock time minus sample time, taken at the signature's first sample: the capture
     /// start is then that of its first stroke left, should the first ones be taken away.
-    private var wallClockOffset: Double?
+    @exclusivity(unchecked) private var wallClockOffset: Double?
     private let log: (String) -> Void
     /// A write running this long is shown to staff as a failure until it returns.
     var stalledWriteSeconds = 30.0
