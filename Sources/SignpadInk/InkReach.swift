@@ -18,6 +18,14 @@ public struct InkReach: Sendable {
         maxY = max(maxY, point.y)
     }
 
+    /// Widens the reach to cover `other`'s too.
+    public mutating func add(_ other: InkReach) {
+        minX = min(minX, other.minX)
+        minY = min(minY, other.minY)
+        maxX = max(maxX, other.maxX)
+        maxY = max(maxY, other.maxY)
+    }
+
     /// The pixels reached with ink up to `margin` away from the samples; nil for no sample.
     public func rect(margin: Double) -> PixelRect? {
         guard minX <= maxX else { return nil }

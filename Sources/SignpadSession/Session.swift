@@ -59,8 +59,9 @@ public final class Session: InputSink {
     @exclusivity(unchecked) private var effects: [KioskEffect] = []
     /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
     @exclusivity(unchecked) private var redrawSmoother: MidpointSmoother
-    /// Where the stroke being drawn could have put ink, should it be withdrawn.
-    @exclusivity(unchecked) private var strokeReach = InkReach()
+    /// Where each stroke of the signature on the panel could have put ink (beside
+    /// `strokeDevices`): taking strokes away clears only there.
+    @exclusivity(unchecked) private var strokeReaches: [InkReach] = []
     /// Where the contact will be a moment ahead: drawn at the end of the wet tail, on screen only.
     @exclusivity(unchecked) private var predictor: InkPredictor
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
@@ -96,6 +97,7 @@ public final class Session: InputSink {
         painter = try makePainter(width, height)
         renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: config.inkColor, clip: layout.box.insetBy(2))
         strokeDevices.reserveCapacity(64)
+        strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
         notices.reserveCapacity(16)
         repaintChrome(whole: true)
@@ -233,23 +235,24 @@ public final class Session: InputSink {
                     if kiosk.signature.strokes.count == 1 {
                         wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
                         strokeDevices.removeAll(keepingCapacity: true)
+                        strokeReaches.removeAll(keepingCapacity: true)
                     }
                     strokeDevices.append(lastDevice)
+                    strokeReaches.append(InkReach())
                 }
                 var step = smoother.handle(event)
                 switch event {
                 case .down(let sample):
-                    strokeReach = InkReach()
-                    strokeReach.add(sample.point)
+                    reachOfThisStroke(sample.point)
                     predictor.reset()
                     predictor.add(sample)
                 case .move(let sample):
-                    strokeReach.add(sample.point)
+                    reachOfThisStroke(sample.point)
                     predictor.add(sample)
                     // Ahead of the newest sample, as part of the wet tail: replaced at the next
                     // event, gone at the lift, never in the signature.
                     if let ahead = predictor.predicted(), let newest = step.wet.last, step.wet.count < WetPath.capacity {
-                        strokeReach.add(ahead)
+                        reachOfThisStroke(ahead)
                         step.wet.append(FlatPoint(point: ahead, radius: newest.radius))
                     }
                 default: break
@@ -261,11 +264,15 @@ public final class Session: InputSink {
                 smoother.reset()
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
-                for index in removed.reversed() { strokeDevices.remove(at: index) }
-                redrawSignature()
+                var reach = InkReach()
+                for index in removed.reversed() {
+                    strokeDevices.remove(at: index)
+                    reach.add(strokeReaches.remove(at: index))
+                }
+                takeBack(reach)
             case .withdrawInk:
                 _ = strokeDevices.popLast()
-                takeBackStroke()
+                takeBack(strokeReaches.popLast() ?? InkReach())
             case .save(let signature, let exportID):
                 exporter.submit(record(for: signature, now: now), exportID: exportID)
             case .repaintChrome:
@@ -291,22 +298,21 @@ public final class Session: InputSink {
         display.present(renderer.canvas, dirty: dirty)
     }
 
-    /// Wipes the ink and draws the signature's strokes again, each through a smoother of its own
-    /// as it was drawn: the same pieces, so the same pixels, less the strokes taken away.
-    private func redrawSignature() {
-        smoother.reset()
-        renderer.clearInk(dirty: &dirty)
-        for stroke in kiosk.signature.strokes { redraw(stroke) }
+    /// Widens the stroke being drawn's reach to `point`.
+    private func reachOfThisStroke(_ point: Point) {
+        if strokeReaches.isEmpty { strokeReaches.append(InkReach()) }
+        strokeReaches[strokeReaches.count - 1].add(point)
     }
 
-    /// Takes the stroke just withdrawn off the screen: only where its ink could reach is cleared,
-    /// and the strokes that reach in there are drawn again (see `InkRenderer.clearInk(in:)`). A
-    /// resting hand's dot costs its own few pixels, not the whole signature drawn again.
-    private func takeBackStroke() {
+    /// Takes strokes off the screen (a withdrawn resting hand's dot, strokes undone or erased):
+    /// only where their ink could `reach` is cleared, and the strokes left that reach in there
+    /// are drawn again, each through a smoother of its own as it was drawn (see
+    /// `InkRenderer.clearInk(in:)`). A dot costs its own few pixels, not the whole signature.
+    private func takeBack(_ reach: InkReach) {
         smoother.reset()
         let margin = config.pen.width.maximum + 2
-        guard let reach = strokeReach.rect(margin: margin) else { return }
-        let cleared = renderer.clearInk(in: reach, dirty: &dirty)
+        guard let rect = reach.rect(margin: margin) else { return }
+        let cleared = renderer.clearInk(in: rect, dirty: &dirty)
         guard !cleared.isEmpty else { return }
         for stroke in kiosk.signature.strokes {
             guard let other = InkReach(stroke).rect(margin: margin), !other.intersection(cleared).isEmpty else { continue }

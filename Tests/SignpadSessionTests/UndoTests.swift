@@ -89,4 +89,27 @@ func differing(_ a: Canvas, _ b: Canvas) -> Int { zip(a.pixels, b.pixels).filter
         #expect(drawn.session.kiosk.signature.isEmpty)
         #expect(differing(drawn.display.screen, blank) == 0)
     }
+
+    /// Undoing a small stroke far from the rest costs its own few pixels, not the whole signature
+    /// drawn again: no spike on the event, and the screen is as if it had never been drawn.
+    @Test func undoingAStrokeRedrawsOnlyWhereItWas() throws {
+        let (a, b) = (scratch(), scratch())
+        defer { removeScratch(a); removeScratch(b) }
+        let drawn = try Drawn(folder: a), plain = try Drawn(folder: b)
+        defer { drawn.exporter.stop(); plain.exporter.stop() }
+        for i in 0..<3 {
+            drawn.draw(Self.stroke(i, at: Double(i)))
+            plain.draw(Self.stroke(i, at: Double(i)))
+        }
+        let signature = drawn.session.renderer.pixelsRasterised
+        let box = drawn.session.kiosk.layout.box
+        let dot = [Sample(Point(Double(box.maxX - 40), Double(box.maxY - 40)), time: 10)]
+        drawn.draw(dot)
+        let undo = try #require(drawn.session.kiosk.layout.undoButton)
+        let before = drawn.session.renderer.pixelsRasterised
+        drawn.tap(undo)
+        let undoing = drawn.session.renderer.pixelsRasterised - before
+        #expect(undoing < signature / 10, "\(undoing) pixels rasterised for the undo; \(signature) for the signature")
+        #expect(differing(drawn.display.screen, plain.display.screen) == 0)
+    }
 }
