@@ -55,6 +55,11 @@ struct LevelStore: Sendable {
         origin = layout.origin
     }
 
+    mutating func makeResident() {
+        if !isKnownUniquelyReferenced(&pages) { pages = pages.copy() }
+        pages.makeResident()
+    }
+
     /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
     func load(_ offset: Int) -> UInt8 { pages.base.load(fromByteOffset: offset - origin, as: UInt8.self) }
 

@@ -327,6 +327,20 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(renderer.canvas == original)
     }
 
+    /// Mapping every page of the levels (the bench's kiosk that has drawn for a while) keeps
+    /// the ink there, and a copy of the renderer keeps its own levels.
+    @Test func levelsMadeResidentKeepTheirInkAndCopiesTheirOwn() {
+        var renderer = InkRenderer(width: 300, height: 200)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.dot(center: Point(150, 100), diameter: 20), dirty: &dirty)
+        let copy = renderer
+        renderer.makeLevelsResident()
+        #expect(renderer.dryCoverage(x: 150, y: 100) == 255 && renderer.canvas == copy.canvas)
+        renderer.clearInk(dirty: &dirty)
+        #expect(renderer.dryCoverage(x: 150, y: 100) == 0)
+        #expect(copy.dryCoverage(x: 150, y: 100) == 255, "the copy's levels are its own")
+    }
+
     /// A new clip (a request's text takes room from the box) forgets the ink of the old one and
     /// draws in the new one only.
     @Test func aNewClipForgetsTheOldInk() {
