@@ -8,13 +8,13 @@ import Glibc
 /// every strategy's buffers, and its peak says nothing of a kiosk's). The child runs with the
 /// bench's configuration file and overrides, and without the allocation counter preloaded.
 ///
-/// Linux gives a child started by posix_spawn (vfork, then exec) at least its parent's peak at
-/// that moment as its own, so the bench measures it first, while it is small, and says so when
-/// the figure may be the bench's rather than the kiosk's.
+/// Linux gives a child started by posix_spawn (vfork, then exec) its parent's size at that
+/// moment as its own, so the bench measures it first, while it is small, and says so when the
+/// figure may be the bench's rather than the kiosk's.
 public enum KioskMemory {
     public struct Peak: Sendable {
         public var bytes: Int
-        /// The bench's own peak when it started the child: `bytes` is at least this.
+        /// The bench's own peak when it started the child: a `bytes` above it is the child's.
         public var benchBytes: Int
         public var measured: Bool { bytes > benchBytes }
     }
