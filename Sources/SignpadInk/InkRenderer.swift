@@ -153,7 +153,7 @@ public struct InkRenderer: Sendable {
     }
 
     private mutating func refreshPalette() {
-        let rows = box.rowColours[max(clip.minY, 0)..<max(clip.maxY, clip.minY, 0)]
+        let rows = clip.isEmpty ? box.rowColours[0..<0] : box.rowColours[clip.minY..<clip.maxY]
         let middle = clip.isEmpty ? 0 : box.rowColours[(clip.minY + clip.maxY) / 2]
         // With no plain row at all the palette gets a paper no row can match.
         let paper = middle == BoxBackground.patterned ? (rows.first { $0 != BoxBackground.patterned } ?? Self.noPaper) : middle
