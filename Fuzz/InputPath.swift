@@ -50,8 +50,8 @@ enum FuzzSession {
 
     /// The chrome as one colour, and every line of text one row.
     struct Painter: ScreenPainter {
-        func paint(_ items: [ChromeItem], into canvas: inout Canvas) {
-            for y in 0..<canvas.height { for x in 0..<canvas.width { canvas[x, y] = 0xEEEEEE } }
+        func paint(_ items: [ChromeItem], into canvas: inout Canvas, within rects: [PixelRect]) {
+            for r in rects { for y in r.minY..<r.maxY { for x in r.minX..<r.maxX { canvas[x, y] = 0xEEEEEE } } }
         }
         func textRows(_ text: String, width: Int, size: Double) -> Int { 1 }
     }
