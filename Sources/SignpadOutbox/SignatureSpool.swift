@@ -62,7 +62,7 @@ public struct SignatureSpool: Sendable {
             let path = "\(directory)/\(name)"
             let id = String(name.dropLast(Self.suffix.count))
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let data = try Self.read(path)
                 if let files = try SpooledFiles.decode(data, path: path) {
                     kept.append(.sealed(try files.sealed(id: id, path: path)))
                     continue
@@ -80,6 +80,22 @@ public struct SignatureSpool: Sendable {
             }
         }
         return (kept, problems)
+    }
+
+    /// A spool file's bytes; what stops them said in a line (a folder in its place, or the
+    /// system's reason), not as Foundation's error dump.
+    private static func read(_ path: String) throws -> Data {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw SpoolError(path: path, reason: "is a folder, not a spool file")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+            throw SpoolError(path: path, reason: "cannot be read: \(reason ?? error.localizedDescription)")
+        }
     }
 }
 

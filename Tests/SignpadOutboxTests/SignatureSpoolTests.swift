@@ -106,4 +106,19 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir + "/a.spool.json.bad") == Data(contents.utf8), "set aside as it was")
         #expect(try spool.recover(olderFilesAs: CaptureSettings()).problems.isEmpty, "and not read again")
     }
+
+    /// A folder where a spool file would be (made by hand, or a copy gone wrong) is named as a
+    /// folder, in one plain line, and set aside; the good files are still read.
+    @Test func aFolderInTheSpoolIsNamedPlainlyAndSetAside() throws {
+        let dir = scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let spool = SignatureSpool(directory: dir)
+        try spool.keep(SealedSignature(id: sampleRecord().id, files: try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: testEvidence)))
+        try FileManager.default.createDirectory(atPath: dir + "/a.spool.json", withIntermediateDirectories: true)
+        let (kept, problems) = try spool.recover(olderFilesAs: CaptureSettings())
+        #expect(kept.map(\.id) == [sampleRecord().id])
+        #expect(problems.map(\.reason) == ["is a folder, not a spool file; kept as a.spool.json.bad"], "\(problems)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: dir + "/a.spool.json.bad", isDirectory: &isFolder) && isFolder.boolValue)
+    }
 }
