@@ -434,15 +434,16 @@ def guest_messages(vm, log, deadline):
     yield 'timeout', None, None
 
 
-def vm_arguments(description, expected_help):
-    """The command line both drivers take: the kernel and initrd to boot, the GPU, the expected screens, the output folder."""
+def vm_arguments(description, expected_help, timeout=600):
+    """The command line both drivers take: the kernel and initrd to boot, the GPU, the expected
+    screens, the output folder, and how long the VM may run before it counts as hung."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--initrd', required=True)
     ap.add_argument('--gpu', choices=['bochs', 'virtio'], required=True)
     ap.add_argument('--expected', required=True, help=expected_help)
     ap.add_argument('--out', required=True)
-    ap.add_argument('--timeout', type=float, default=600)
+    ap.add_argument('--timeout', type=float, default=timeout)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     return args

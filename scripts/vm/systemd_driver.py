@@ -52,7 +52,9 @@ def inkml_valid(files):
 
 
 def main():
-    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay')
+    # Its scenarios run 560 s on a quiet machine and 650 s on a busy one (TCG, one CPU each);
+    # the limit only catches a VM that hangs.
+    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay', timeout=900)
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     tag = f'systemd {args.gpu}'
     results, checks, files, journal, statuses = [], {}, {}, '', {}
