@@ -73,7 +73,7 @@ struct BoxBackground: Sendable {
                 let start = slots[y] - clip.minX
                 for x in r.minX..<r.maxX { canvas[x, y] = pixels[start + x] }
             } else {
-                for x in r.minX..<r.maxX { canvas[x, y] = colour }
+                canvas.fill(PixelRect(minX: r.minX, minY: y, maxX: r.maxX, maxY: y + 1), with: colour)
             }
         }
     }

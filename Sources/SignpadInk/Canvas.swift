@@ -17,13 +17,6 @@ public struct Canvas: Equatable, Sendable {
         self.pixels = [UInt32](repeating: fill, count: stride * height)
     }
 
-    /// A copy whose pixels are copied now, not on its first write.
-    public func withOwnStorage() -> Canvas {
-        var copy = self
-        copy.pixels = pixels.withUnsafeBufferPointer { Array($0) }
-        return copy
-    }
-
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     public subscript(x: Int, y: Int) -> UInt32 {
@@ -38,21 +31,6 @@ public struct Canvas: Equatable, Sendable {
             for y in r.minY..<r.maxY {
                 let row = y * stride
                 for x in r.minX..<r.maxX { buffer[row + x] = color }
-            }
-        }
-    }
-
-    /// Copies `rect` from `source` (same size) into the same place here.
-    public mutating func copy(_ rect: PixelRect, from source: Canvas) {
-        let r = rect.intersection(bounds).intersection(source.bounds)
-        guard !r.isEmpty else { return }
-        pixels.withUnsafeMutableBufferPointer { dst in
-            source.pixels.withUnsafeBufferPointer { src in
-                for y in r.minY..<r.maxY {
-                    let d = dst.baseAddress! + y * stride + r.minX
-                    let s = src.baseAddress! + y * source.stride + r.minX
-                    d.update(from: s, count: r.width)
-                }
             }
         }
     }
