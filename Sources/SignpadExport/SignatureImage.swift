@@ -45,21 +45,34 @@ public struct SignatureImage {
         }
     }
 
-    public func render(background: UInt32, ink: UInt32) -> InkRenderer {
-        var renderer = InkRenderer(width: width, height: height, backgroundColor: background, inkColor: ink)
-        renderer.clip = clip
-        var dirty = DirtyRegion()
-        for stroke in pieces { for piece in stroke { renderer.drawDry(piece, dirty: &dirty) } }
-        return renderer
+    /// Rows drawn at a time: an image's memory is a band's levels, whatever its size.
+    public static let bandRows = 64
+
+    /// The dry ink's coverage in `rows` of the image, inside its clip.
+    public func coverage(rows: Range<Int>) -> InkCoverage {
+        let band = PixelRect(minX: 0, minY: rows.lowerBound, maxX: width, maxY: rows.upperBound).intersection(clip)
+        var coverage = InkCoverage(clip: band.isEmpty ? PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0) : band)
+        for stroke in pieces { for piece in stroke { coverage.draw(piece) } }
+        return coverage
     }
 
+    /// Over white, or with the ink's coverage as alpha; drawn and compressed a band at a time.
     public func png(transparent: Bool, ink: UInt32, text: [(keyword: String, value: String)] = []) -> [UInt8] {
-        let renderer = render(background: 0xFFFFFF, ink: ink)
+        var rows = 0..<0, band = coverage(rows: rows)
+        func level(_ x: Int, _ y: Int) -> UInt8 {
+            if !rows.contains(y) {
+                rows = y..<min(y + Self.bandRows, height)
+                band = coverage(rows: rows)
+            }
+            return band.level(x: x, y: y)
+        }
         if transparent {
             return PNGEncoder.encode(width: width, height: height, channels: .rgba, text: text) { x, y in
-                UInt32(renderer.dryCoverage(x: x, y: y)) << 24 | (ink & 0xFFFFFF)
+                UInt32(level(x, y)) << 24 | (ink & 0xFFFFFF)
             }
         }
-        return PNGEncoder.encode(width: width, height: height, channels: .rgb, text: text) { x, y in renderer.canvas[x, y] }
+        return PNGEncoder.encode(width: width, height: height, channels: .rgb, text: text) { x, y in
+            XRGB.blend(0xFFFFFF, ink, level(x, y))
+        }
     }
 }

@@ -42,12 +42,55 @@ import Testing
         let two = SignatureImage(signature, pen: SmootherOptions(), options: ExportOptions(margin: 10, scale: 2))
         #expect(abs(Double(one.width) - (bounds.max.x - bounds.min.x + 2 * (1.25 + 1 + 10))) <= 1)
         #expect(abs(Double(two.width) - (2 * Double(one.width) - 20)) <= 2, "the margin is in output pixels, not scaled")
-        let r = one.render(background: 0xFFFFFF, ink: 0)
+        let coverage = one.coverage(rows: 0..<one.height)
         // The margin is blank, the ink is inside.
-        let canvas = r.canvas
-        let marginIsBlank = (0..<canvas.height).allSatisfy { y in canvas[0, y] == 0xFFFFFF && canvas[5, y] == 0xFFFFFF }
+        let marginIsBlank = (0..<one.height).allSatisfy { y in coverage.level(x: 0, y: y) == 0 && coverage.level(x: 5, y: y) == 0 }
         #expect(marginIsBlank)
-        #expect(r.canvas.pixels.contains(0x000000))
+        #expect((0..<one.height).contains { y in (0..<one.width).contains { x in coverage.level(x: x, y: y) == 255 } })
+    }
+
+    /// The PNG is drawn a band of rows at a time, so that an image of any size never holds a
+    /// frame; across the bands' edges its pixels are still exactly what the screen's renderer
+    /// draws of the same pieces in one piece. Read back by Python's zlib.
+    @Test(arguments: [1.0, 1.6])
+    func thePNGDrawnInBandsIsWhatTheRendererDraws(scale: Double) throws {
+        var record = sampleRecord()
+        // Long strokes in every direction and speed, crossing many bands' edges.
+        var strokes = record.signature.strokes
+        for s in 0..<12 {
+            let angle = Double(s) * 0.55
+            strokes.append((0..<60).map { i in
+                let t = Double(i)
+                return Sample(Point(400 + cos(angle) * t * 6 + 20 * sin(t / 5), 240 + sin(angle) * t * 3.7 + 9 * cos(t / 3)),
+                              time: 20 + Double(s) + t * 0.008, pressure: 0.2 + 0.6 * abs(sin(t / 7)))
+            })
+        }
+        record.signature = Signature(strokes: strokes)
+        record.inkArea = PixelRect(minX: 60, minY: 70, maxX: 760, maxY: 450)
+        let image = SignatureImage(record.signature, pen: record.settings.pen, options: ExportOptions(margin: 8, scale: scale), inkArea: record.inkArea)
+        #expect(image.height > 4 * SignatureImage.bandRows, "the image spans several bands")
+        var whole = InkRenderer(width: image.width, height: image.height)
+        whole.clip = image.clip
+        var dirty = DirtyRegion()
+        for stroke in image.pieces { for piece in stroke { whole.drawDry(piece, dirty: &dirty) } }
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/banded.png"
+        try Data(image.png(transparent: false, ink: 0x102030)).write(to: URL(fileURLWithPath: path))
+        let png = try PNGReader.rgb(path)
+        #expect(png.width == image.width && png.height == image.height)
+        var differing: [String] = []
+        var inked = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let expected = XRGB.blend(0xFFFFFF, 0x102030, whole.dryCoverage(x: x, y: y))
+                if whole.dryCoverage(x: x, y: y) > 0 { inked += 1 }
+                if png.pixel(x, y) != expected { differing.append("(\(x), \(y))") }
+            }
+        }
+        #expect(inked > 5000)
+        #expect(differing.count == 0, "\(differing.count) pixels differ from one whole rendering, first \(differing.prefix(5))")
     }
 
     @Test(.enabled(if: toolExists("rsvg-convert"), "skipped: rsvg-convert is not installed (scripts/install-deps installs it)"))
@@ -66,11 +109,12 @@ import Testing
         #expect(svgPixels.width == image.width && svgPixels.height == image.height)
         // Compare ink masks: a pixel is ink when darker than mid-grey. Antialiasing may differ at
         // the edges, so allow a one-pixel neighbourhood.
-        let ours = image.render(background: 0xFFFFFF, ink: 0).canvas
+        let coverage = image.coverage(rows: 0..<image.height)
+        func ours(_ x: Int, _ y: Int) -> UInt32 { XRGB.blend(0xFFFFFF, 0, coverage.level(x: x, y: y)) }
         func dark(_ v: UInt32) -> Bool { (v & 0xFF) < 128 }
         var inkPixels = 0, unmatched = 0
         for y in 1..<(image.height - 1) {
-            for x in 1..<(image.width - 1) where dark(ours[x, y]) {
+            for x in 1..<(image.width - 1) where dark(ours(x, y)) {
                 inkPixels += 1
                 let near = (-1...1).contains { dy in (-1...1).contains { dx in dark(svgPixels.pixel(x + dx, y + dy)) } }
                 if !near { unmatched += 1 }
