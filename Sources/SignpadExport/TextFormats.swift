@@ -217,30 +217,6 @@ public enum SignaturePadJSON {
     }
 }
 
-public enum ISO8601 {
-    public static func string(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
-    }
-
-    /// Seconds since 1970 of a time `string` wrote (or one without fractional seconds); nil for anything else.
-    public static func seconds(_ text: String) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)?.timeIntervalSince1970
-    }
-
-    /// 20261121T170502Z: sortable and safe in a file name.
-    static func basic(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds)).replacingOccurrences(of: ":", with: "")
-    }
-}
-
 /// The metadata file: what was captured and a SHA-256 of every other file.
 public struct SignatureMetadata: Codable, Equatable {
     public struct FileEntry: Codable, Equatable {
