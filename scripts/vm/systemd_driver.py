@@ -238,6 +238,12 @@ def main():
     check('S25 the exported manifest\'s signature verifies with OpenSSL on the host and with signpad verify on the kiosk; an edited one fails',
           *openssl_verifies(files, metas, said('verify')))
     check('S27 the exported InkML is valid against the strict InkML schema (xmllint on the host)', *inkml_valid(files))
+    memory = said('memory')
+    peak = int(memory.get('VmHWM', 0))
+    check(f'S28 the packaged kiosk\'s peak memory (VmHWM) at {W}x{H}, having drawn, signed and exported, is at most 48 MiB',
+          0 < peak <= 48 * 1024,
+          f"VmHWM {peak / 1024:.1f} MiB; now RssAnon {int(memory.get('RssAnon', 0)) / 1024:.1f}, RssFile {int(memory.get('RssFile', 0)) / 1024:.1f}, "
+          f"RssShmem {int(memory.get('RssShmem', 0)) / 1024:.1f} MiB")
     kept = said('keykept')
     same = kept.get('first') not in (None, 'none') and kept.get('first') == kept.get('restarted') == kept.get('upgraded')
     check('S26 the key survives a restart and an upgrade of the package, and signs the signature taken after them',
