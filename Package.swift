@@ -47,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Linux adapters, one per C library.
-        .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput"]),
+        .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd"]),
         .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
         .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),

@@ -1,2 +1,3 @@
 #pragma once
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-device.h>

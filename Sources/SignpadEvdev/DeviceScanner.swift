@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SignpadInput
+import SignpadSystemd
 
 /// What the scanner found at one event node.
 public struct ScannedDevice {
@@ -49,22 +50,9 @@ public enum DeviceScanner {
         }
     }
 
-    /// Reads LIBINPUT_CALIBRATION_MATRIX from udev's database (/run/udev/data/c<major>:<minor>).
-    public static func udevCalibrationProperty(_ path: String, udevData: String = "/run/udev/data") -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let major = (info.st_rdev >> 8) & 0xfff, minor = (info.st_rdev & 0xff) | ((info.st_rdev >> 12) & 0xfff00)
-        guard let file = fopen("\(udevData)/c\(major):\(minor)", "r") else { return nil }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        let key = "E:LIBINPUT_CALIBRATION_MATRIX="
-        while getline(&line, &capacity, file) > 0, let line {
-            let text = String(cString: line)
-            if text.hasPrefix(key) { return String(text.dropFirst(key.count)).trimmingCharacters() }
-        }
-        return nil
+    /// The device's LIBINPUT_CALIBRATION_MATRIX, as udev's database holds it.
+    public static func udevCalibrationProperty(_ path: String) -> String? {
+        UdevProperties.value("LIBINPUT_CALIBRATION_MATRIX", ofDeviceNode: path).map { $0.trimmingCharacters() }
     }
 }
 
