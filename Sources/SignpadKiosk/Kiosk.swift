@@ -104,12 +104,7 @@ public struct Kiosk: Sendable {
     public private(set) var asleep = false
 
     private var messageUntil = Double.infinity
-    /// The last activity for each clock: the idle timeout's and sleep's (see `handle`).
-    private var lastActivity = 0.0
-    private var lastWakingActivity = 0.0
-    /// Whether the touch down now is activity for each clock: not when it landed where still
-    /// touches keep landing, sooner than that clock runs out (`FlickerGuard`).
-    private var touchCounts = (idle: true, sleep: true)
+    private var clocks: ActivityClocks
     private var nextExportID = 1
     /// What the finger down now is. An outside touch keeps its last sample: should it enter the
     /// box, the ink starts there, so the line crosses the box's edge.
@@ -123,11 +118,9 @@ public struct Kiosk: Sendable {
         case held(origin: Sample, since: Double)
     }
     private var touch = Touch.none
-    /// The taps outside the box in a row so far: each within `doubleTapSeconds` and
-    /// `doubleTapRadius` of the one before.
-    private var outsideTaps: (count: Int, time: Double, at: Point)?
+    private var doubleTap: DoubleTap
     /// When a double tap confirms, if no touch lands before (see `KioskRules.doubleTapConfirms`).
-    public private(set) var doubleTapConfirmsAt: Double?
+    public var doubleTapConfirmsAt: Double? { doubleTap.confirmsAt }
     private var flicker: FlickerGuard
     /// Where a pen above the glass was when it last counted as activity (see `penHovers`).
     private var hoverAnchor: Point?
@@ -146,6 +139,8 @@ public struct Kiosk: Sendable {
         self.rules = rules
         // As long as either clock, so a phantom flickering slower could not hold it off either.
         flicker = FlickerGuard(memorySeconds: max(rules.idleTimeout, rules.sleepAfter))
+        clocks = ActivityClocks(idleTimeout: rules.idleTimeout, sleepAfter: rules.sleepAfter)
+        doubleTap = DoubleTap(seconds: rules.doubleTapSeconds, radius: rules.doubleTapRadius)
         reserveRoom()
     }
 
@@ -179,26 +174,24 @@ public struct Kiosk: Sendable {
         // comes back to a spot after it ran out (to wake the screen, say) is activity.
         switch event {
         case .down(let sample):
-            // A third tap, or a customer going on: two taps were not all.
-            doubleTapConfirmsAt = nil
-            let gap = flicker.land(at: sample.point, now: now)
-            touchCounts = (idle: !(gap.map { $0 < rules.idleTimeout } ?? false), sleep: !(gap.map { $0 < rules.sleepAfter } ?? false))
-            if asleep || idleTimeIsUp(now: now) {
+            doubleTap.touchLanded()
+            clocks.touchLanded(gap: flicker.land(at: sample.point, now: now))
+            if asleep || clocks.idleIsUp(now: now) {
                 // Judged by the clock that ran out. A phantom's: the screen stays as that clock left
                 // it, blank; a person's: activity for both.
-                guard asleep ? touchCounts.sleep : touchCounts.idle else {
+                guard asleep ? clocks.touchCounts.sleep : clocks.touchCounts.idle else {
                     touch = .held(origin: sample, since: now)
                     if let place = flicker.firstReport() { effects.append(.flickerHeld(at: place)) }
                     return
                 }
-                touchCounts = (idle: true, sleep: true)
+                clocks.touchIsAPersons()
             }
-            noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep)
+            clocks.touchActs(now: now)
         case .move(let sample):
             let away = flicker.move(to: sample.point)
             if away {
-                touchCounts = (idle: true, sleep: true)
-                noteActivity(now: now, idle: true, sleep: true)
+                clocks.touchIsAPersons()
+                clocks.activity(now: now)
             }
             if case .held(let origin, _) = touch {
                 guard away else { return }
@@ -209,7 +202,7 @@ public struct Kiosk: Sendable {
         case .up, .cancel, .withdraw:
             // A withdrawal is no activity: the contact lies where it lay, and the finger that
             // writes or taps instead lands next.
-            if flicker.lift(now: now) && event != .withdraw { noteActivity(now: now, idle: touchCounts.idle, sleep: touchCounts.sleep) }
+            if flicker.lift(now: now) && event != .withdraw { clocks.touchActs(now: now) }
             if case .held = touch {
                 touch = .none
                 return
@@ -231,7 +224,7 @@ public struct Kiosk: Sendable {
         }
         guard point.distance(to: anchor) > StrokeEvent.stillRadius else { return }
         hoverAnchor = point
-        noteActivity(now: now, idle: true, sleep: true)
+        clocks.activity(now: now)
     }
 
     /// What the event does on screen, once `handle` has timed it.
@@ -297,15 +290,7 @@ public struct Kiosk: Sendable {
                 effects.append(.repaintChrome)
                 if event == .up && releasedOnButton { effects += press(button, now: now) }
             case .outside(let start, let origin, _, let moved):
-                if event == .up && !moved && rules.doubleTapConfirms && now - start < rules.doubleTapSeconds {
-                    var count = 1
-                    if let last = outsideTaps, start - last.time < rules.doubleTapSeconds,
-                       origin.distance(to: last.at) <= rules.doubleTapRadius {
-                        count = last.count + 1
-                    }
-                    outsideTaps = (count, now, origin)
-                    if count == 2 { doubleTapConfirmsAt = now + rules.doubleTapSeconds }
-                }
+                if event == .up && rules.doubleTapConfirms { doubleTap.lifted(at: origin, start: start, now: now, moved: moved) }
             case .none, .waking, .erasing, .held:
                 break
             }
@@ -351,17 +336,13 @@ public struct Kiosk: Sendable {
     public mutating func tick(now: Double) -> [KioskEffect] {
         reserveRoom()
         var effects: [KioskEffect] = []
-        if let at = doubleTapConfirmsAt, now >= at {
-            doubleTapConfirmsAt = nil
-            outsideTaps = nil
-            effects += press(.done, now: now)
-        }
+        if doubleTap.confirms(now: now) { effects += press(.done, now: now) }
         if now >= messageUntil { setMessage(.none, now: now, into: &effects) }
-        if let request, request.timeout > 0, now - lastActivity >= request.timeout {
+        if let request, request.timeout > 0, now - clocks.lastActivity >= request.timeout {
             if touchIsDown { letGoOfTouch(now: now, into: &effects) }
             endRequest(.timedOut, now: now, into: &effects)
         }
-        if idleTimeIsUp(now: now) {
+        if clocks.idleIsUp(now: now) {
             if hasInk {
                 signature = Signature()
                 effects.append(.clearInk)
@@ -370,7 +351,7 @@ public struct Kiosk: Sendable {
         }
         // A phantom that stays down is let go of as any touch is: an idle timeout after it landed.
         if let since = heldSince, rules.idleTimeout > 0, now - since >= rules.idleTimeout { letGoOfTouch(now: now, into: &effects) }
-        if mayFallAsleep && now - lastWakingActivity >= rules.sleepAfter {
+        if mayFallAsleep && clocks.sleepIsDue(now: now) {
             asleep = true
             effects.append(.sleep(true))
         }
@@ -379,20 +360,13 @@ public struct Kiosk: Sendable {
 
     /// The next time `tick` has something to do.
     public func nextDeadline() -> Double {
-        var deadline = min(messageUntil, doubleTapConfirmsAt ?? .infinity)
-        if rules.idleTimeout > 0 && hasInk { deadline = min(deadline, lastActivity + rules.idleTimeout) }
-        if rules.idleTimeout > 0 && touchIsDown { deadline = min(deadline, (heldSince ?? lastActivity) + rules.idleTimeout) }
-        if mayFallAsleep { deadline = min(deadline, lastWakingActivity + rules.sleepAfter) }
-        if let request, request.timeout > 0 { deadline = min(deadline, lastActivity + request.timeout) }
+        var deadline = min(messageUntil, doubleTap.confirmsAt ?? .infinity)
+        if clocks.idleTimeoutRuns && hasInk { deadline = min(deadline, clocks.idleDeadline()) }
+        if clocks.idleTimeoutRuns && touchIsDown { deadline = min(deadline, clocks.idleDeadline(since: heldSince)) }
+        if mayFallAsleep { deadline = min(deadline, clocks.sleepDeadline) }
+        if let request, request.timeout > 0 { deadline = min(deadline, clocks.lastActivity + request.timeout) }
         return deadline
     }
-
-    private mutating func noteActivity(now: Double, idle: Bool, sleep: Bool) {
-        if idle { lastActivity = now }
-        if sleep { lastWakingActivity = now }
-    }
-
-    private func idleTimeIsUp(now: Double) -> Bool { rules.idleTimeout > 0 && now - lastActivity >= rules.idleTimeout }
 
     private var heldSince: Double? {
         if case .held(_, let since) = touch { return since }
@@ -491,7 +465,7 @@ public struct Kiosk: Sendable {
         layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lineRows.reduce(0, +), decline: rules.offersDecline,
                              undo: baseLayout.undoButton != nil)
         effects.append(.layoutChanged)
-        noteActivity(now: now, idle: true, sleep: true)
+        clocks.activity(now: now)
         switch message {
         case .tooLittleInk, .saved: setMessage(.none, now: now, into: &effects)
         case .none, .saving, .saveFailed: break
