@@ -1,4 +1,6 @@
 import Foundation
+import SignpadInk
+import SignpadKiosk
 import SignpadTestSupport
 import Testing
 
@@ -14,11 +16,35 @@ import Testing
         (["calibrate", "--timeout=0"], "--timeout: expected seconds from more than 0 to 86400, got 0.0"),
         (["replay", "demo/signature.evemu", "--output-dir", "/nonexistent/signpad-test", "--screen", "1280xx800"],
          "--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got 1280xx800"),
+        (["layout", "--screen", "1024x768", "--request-rows", "7"], "--request-rows: expected 0 to 6 at 1024x768, got 7"),
     ])
     func aValueOutOfReasonIsAUsageError(arguments: [String], expected: String) throws {
         let result = try run(Self.signpad, arguments)
         #expect(result.status == 64, "\(result.output)")
         #expect(result.output.contains("Error: \(expected)"), "\(result.output)")
+    }
+
+    /// `signpad layout` is what the VM harness taps by: the kiosk's own rectangles, with the
+    /// buttons the configuration gives, a request's rows and Decline only when asked.
+    @Test func layoutPrintsTheKiosksOwnRectangles() throws {
+        func rect(_ r: PixelRect?) -> [Int]? { r.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] } }
+        func printed(_ arguments: [String]) throws -> [String: [Int]] {
+            let result = try run(Self.signpad, ["layout", "--screen", "1000x640", "--json"] + arguments)
+            #expect(result.status == 0, "\(result.output)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [Int]], "\(result.output)")
+            return object
+        }
+        let request = try printed(["--request-rows", "2", "--set", "kiosk.decline_label=\"No\""])
+        let asked = KioskLayout(width: 1000, height: 640, requestLines: 2, decline: true, undo: true)
+        for (name, r) in [("prompt", asked.prompt), ("lines", asked.lines), ("box", asked.box), ("message", asked.message),
+                          ("clear", asked.clearButton), ("undo", asked.undoButton), ("decline", asked.declineButton), ("done", asked.doneButton)] {
+            #expect(request[name] == rect(r), "\(name)")
+        }
+        #expect(request["screen"] == [1000, 640])
+        let plain = try printed(["--set", "kiosk.undo_label=\"\"", "--set", "kiosk.decline_label=\"No\""])
+        let walkUp = KioskLayout(width: 1000, height: 640)
+        #expect(plain["box"] == rect(walkUp.box) && plain["clear"] == rect(walkUp.clearButton) && plain["done"] == rect(walkUp.doneButton))
+        #expect(plain["undo"] == nil && plain["decline"] == nil && plain["lines"] == nil, "\(plain)")
     }
 
     /// check-config reads a file as `run` does: a background image that does not load stops

@@ -4,40 +4,39 @@ console (screendumps over QMP, pointer input over QMP), collects the exports and
 log, and checks them against the offscreen rendering of the same input by `signpad replay`."""
 import argparse, base64, hashlib, json, math, os, re, socket, struct, subprocess, sys, time, zlib
 
-W, H = 1024, 768
+# The panel's size: vm-e2e's (SIGNPAD_VM_SIZE).
+W, H = (int(v) for v in os.environ.get('SIGNPAD_VM_SIZE', '1024x768').split('x'))
 
 
-def layout_margin(w, h):
-    """KioskLayout's margin: from the long side, at most a twelfth of the short side."""
-    return min(max(w, h) // 40, min(w, h) // 12)
+def signpad_binary():
+    """The signpad the VM runs (vm-e2e exports it as SIGNPAD): the package's build."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+    return os.environ.get('SIGNPAD') or os.path.join(root, '.build-static', 'release', 'signpad')
+
+
+def signpad_layout(w, h, request_rows=None):
+    """Where signpad puts the screen's parts at w x h (`signpad layout --json`), each
+    (minX, minY, maxX, maxY), with the default configuration's buttons."""
+    args = [signpad_binary(), 'layout', '--screen', f'{w}x{h}', '--json']
+    if request_rows is not None:
+        args += ['--request-rows', str(request_rows)]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(out).items()}
 
 
 def layout(w, h):
-    """KioskLayout from Sources/SignpadKiosk/KioskLayout.swift."""
-    margin = layout_margin(w, h)
-    prompt_h = h // 10
-    button_h = max(h // 9, 40)
-    box_top = margin + prompt_h + margin // 2
-    buttons_top = h - margin - button_h
-    message_top = buttons_top - margin // 2 - prompt_h // 2
-    box = (margin, box_top, w - margin, message_top - margin // 4)
-    button_w = max(w // 4, 80)
-    clear = (margin, buttons_top, margin + button_w, buttons_top + button_h)
-    done = (w - margin - button_w, buttons_top, w - margin, buttons_top + button_h)
-    return box, clear, done
+    """The box, Clear and Done."""
+    parts = signpad_layout(w, h)
+    return parts['box'], parts['clear'], parts['done']
 
 
 def request_lines(w, h, rows):
-    """Where a request's rows of text go, under the prompt (KioskLayout's `lines`)."""
-    margin, prompt_h = layout_margin(w, h), h // 10
-    return (margin, margin + prompt_h, w - margin, margin + prompt_h + rows * max(h // 20, 12))
+    """Where a request's rows of text go, under its title."""
+    return signpad_layout(w, h, rows)['lines']
 
 
 def layout_message(w, h):
-    margin, prompt_h, button_h = layout_margin(w, h), h // 10, max(h // 9, 40)
-    buttons_top = h - margin - button_h
-    top = buttons_top - margin // 2 - prompt_h // 2
-    return (margin, top, w - margin, top + prompt_h // 2)
+    return signpad_layout(w, h)['message']
 
 
 # A panel that reads off by this matrix (libinput's a b c d e f): `signpad calibrate` must find it.
