@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "SignpadDaemon", dependencies: [
             "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink",
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [

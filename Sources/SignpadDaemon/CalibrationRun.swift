@@ -53,6 +53,7 @@ public final class CalibrationRun {
 
         var shown: Calibrator.Step?
         var deadline = Daemon.monotonic() + timeout
+        var polled = PollSet()
         while true {
             if calibrator.step != shown {
                 shown = calibrator.step
@@ -72,16 +73,17 @@ public final class CalibrationRun {
             if case .target(let index, _) = calibrator.step, now >= deadline {
                 throw CalibrationError(description: "no touch on target \(index + 1) of \(Calibrator.targets.count) within \(Int(timeout)) s")
             }
-            var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: opened.device.fd, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, Int32(max(1, min((deadline - now) * 1000, 1000)))) < 0 && errno != EINTR {
-                throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
-            }
-            if fds[0].revents != 0, let signal = signals.take() {
+            polled.clear()
+            polled.add(signals.fd, as: .signals)
+            polled.add(opened.device.fd, as: .input(0))
+            try polled.wait(seconds: deadline - now)
+            if polled.isReady(.signals), let signal = signals.take() {
                 throw CalibrationError(description: "stopped by signal \(signal) before every target was touched")
             }
-            if fds[1].revents != 0 {
+            let events = polled.events(of: .input(0))
+            if events != 0 {
                 let status = opened.device.read { event in decoder.feed(event) { calibrator.handle($0) } }
-                if status == .gone || fds[1].revents & Int16(POLLHUP | POLLERR) != 0 {
+                if status == .gone || events & Int16(POLLHUP | POLLERR) != 0 {
                     throw DaemonError(description: "\(opened.device.path) went away during the calibration")
                 }
             }

@@ -163,6 +163,7 @@ public final class Daemon {
         logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
         var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
         var exit = Exit.stopped
+        var polled = PollSet()
 
         loop: while true {
             let now = Self.monotonic()
@@ -179,16 +180,13 @@ public final class Daemon {
             if playback == nil && inputs.isEmpty { deadline = min(deadline, nextRescan) }
             if let playback { deadline = min(deadline, playback.nextDeadline) }
             if let server = control?.server { deadline = min(deadline, server.nextDeadline(now: now)) }
-            var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
-            control?.server.descriptors(into: &fds)
-            let firstInput = fds.count
-            for input in inputs { fds.append(pollfd(fd: input.device.fd, events: Int16(POLLIN), revents: 0)) }
-            let timeout = Int32(max(0, min((deadline - now) * 1000, 1000)).rounded(.up))
-            if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
-                throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
-            }
-            if fds[0].revents != 0, let signal = signals.take() {
+            polled.clear()
+            polled.add(signals.fd, as: .signals)
+            polled.add(exporter.wakeFD, as: .exports)
+            if let server = control?.server { polled.add(server) }
+            for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
+            try polled.wait(seconds: deadline - now)
+            if polled.isReady(.signals), let signal = signals.take() {
                 if signal == SIGHUP {
                     requestReload(session: session, display: display, exporter: exporter)
                 } else {
@@ -196,12 +194,13 @@ public final class Daemon {
                     break loop
                 }
             }
-            // Read in the order polled: a device closed while reading leaves the others' indices alone.
-            let polled = inputs
-            for (index, input) in polled.enumerated() where fds[firstInput + index].revents != 0 {
-                readInput(input, session: session, hangup: fds[firstInput + index].revents & Int16(POLLHUP | POLLERR) != 0)
+            // The devices polled, by their index then: one closed while reading leaves the others as they were.
+            let opened = inputs
+            for (index, input) in opened.enumerated() {
+                let events = polled.events(of: .input(index))
+                if events != 0 { readInput(input, session: session, hangup: events & Int16(POLLHUP | POLLERR) != 0) }
             }
-            if let control { control.handle(control.server.handle(fds[2..<firstInput], now: Self.monotonic()), now: Self.monotonic()) }
+            if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
             if let playback {
                 // Each request shown gets the recording from its start.
                 if let id = session.request?.id, id != playedFor { playback.start(now: Self.monotonic()) }
@@ -275,6 +274,7 @@ public final class Daemon {
         // The spool is written meanwhile; its failures are told as a running kiosk tells them.
         var journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
         var status = ""
+        var polled = PollSet()
         func showStatus() {
             let waiting = "waiting for a display: \(reported ?? "")"
             let line = journal.failing.map { "NOT SAVING: \($0); \(exporter.pending) signature(s) kept and retried; \(waiting)" } ?? waiting
@@ -303,17 +303,15 @@ public final class Daemon {
                     nextWatchdog = now + interval
                 }
                 let deadline = service.watchdogInterval == nil ? retry : min(retry, nextWatchdog)
-                var fds = [pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: exporter.wakeFD, events: Int16(POLLIN), revents: 0)]
-                control?.server.descriptors(into: &fds)
-                let controlDeadline = control?.server.nextDeadline(now: now) ?? .infinity
-                let timeout = Int32(max(0, (min(deadline, controlDeadline) - now) * 1000).rounded(.up))
-                if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
-                    throw DaemonError(description: "poll failed: \(String(cString: strerror(errno)))")
-                }
+                polled.clear()
+                polled.add(signals.fd, as: .signals)
+                polled.add(exporter.wakeFD, as: .exports)
+                if let server = control?.server { polled.add(server) }
+                try polled.wait(seconds: min(deadline, control?.server.nextDeadline(now: now) ?? .infinity) - now)
                 // Answered meanwhile: a request is NotReady, the status says what is awaited.
                 control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
-                if let control { control.handle(control.server.handle(fds[2...], now: Self.monotonic()), now: Self.monotonic()) }
-                if fds[1].revents != 0 {
+                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+                if polled.isReady(.exports) {
                     for result in exporter.results() {
                         for line in journal.lines(for: result, now: Self.monotonic()) {
                             result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
@@ -321,7 +319,7 @@ public final class Daemon {
                     }
                     showStatus()
                 }
-                if fds[0].revents != 0, let signal = signals.take() {
+                if polled.isReady(.signals), let signal = signals.take() {
                     if signal != SIGHUP {
                         logger.notice("received signal \(signal): stopping")
                         service.stopping()
