@@ -8,6 +8,8 @@ import Glibc
 public enum ISO8601 {
     /// 2026-11-18T11:06:40.250Z: to the nearest millisecond.
     public static func string(_ seconds: Double) -> String {
+        // Beyond the year 9999 gmtime_r has no four-digit year, and Int64 no NaN.
+        guard abs(seconds) < Self.limit else { return "invalid time \(seconds)" }
         let milliseconds = Int64((seconds * 1000).rounded())
         let (whole, fraction) = floorDivision(milliseconds, 1000)
         guard let t = utc(whole) else { return "invalid time \(seconds)" }
@@ -16,7 +18,7 @@ public enum ISO8601 {
 
     /// 20261118T110640Z (whole seconds): sortable and safe in a file name.
     static func basic(_ seconds: Double) -> String {
-        guard let t = utc(Int64(seconds.rounded(.down))) else { return "invalid" }
+        guard abs(seconds) < Self.limit, let t = utc(Int64(seconds.rounded(.down))) else { return "invalid" }
         return "\(digits(t.year, 4))\(digits(t.month, 2))\(digits(t.day, 2))T\(digits(t.hour, 2))\(digits(t.minute, 2))\(digits(t.second, 2))Z"
     }
 
@@ -72,6 +74,9 @@ public enum ISO8601 {
         guard t.tm_mday == Int32(day) && t.tm_mon == Int32(month - 1) else { return nil }
         return Double(Int64(whole) - Int64(offset)) + fraction
     }
+
+    /// 10000-01-01T00:00:00Z.
+    static let limit = 253_402_300_800.0
 
     private static func utc(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
         var time = time_t(seconds), t = tm()

@@ -30,6 +30,13 @@ struct ISO8601Tests {
         }
     }
 
+    @Test func aTimeNoClockGivesIsSaidNotTrapped() {
+        for bad in [Double.nan, .infinity, -.infinity, 1e300, 253_402_300_800] {
+            #expect(ISO8601.string(bad).hasPrefix("invalid time"), "\(bad)")
+        }
+        #expect(ISO8601.string(253_402_300_799) == "9999-12-31T23:59:59.000Z")
+    }
+
     @Test func readsOffsetsAndFractionsAndRefusesWhatIsNotATime() {
         #expect(ISO8601.seconds("2026-11-18T11:06:40Z") == 1_795_000_000)
         #expect(ISO8601.seconds("2026-11-18T11:06:40.2Z") == 1_795_000_000.2)
