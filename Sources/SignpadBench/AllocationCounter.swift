@@ -40,6 +40,18 @@ public struct AllocationCounter {
         static let allocations = Atomic<Int>(0)
     }
 
+    /// Whether the counter sees an allocation made to check it. A 0 per event means something
+    /// only if it does: an interposer that loads but hooks nothing would count 0 everywhere.
+    public func seesAnAllocation() -> Bool {
+        var address = 0
+        let seen = count { address = Self.address(of: [Int](repeating: address, count: 32)) }
+        return seen > 0 && address != 0
+    }
+
+    /// Keeps an array the optimiser could otherwise leave unmade.
+    @inline(never)
+    private static func address(of array: [Int]) -> Int { array.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }
+
     /// Allocations the calling thread made while `body` ran.
     public func count(_ body: () -> Void) -> Int {
         Tally.allocations.store(0, ordering: .relaxed)

@@ -274,6 +274,7 @@ public struct LivePathAllocations: Codable, Sendable {
 
     public static func measure(_ recording: EvemuRecording, config: Config, width: Int, height: Int,
                                painter: MakeScreenPainter, counter: AllocationCounter) throws -> LivePathAllocations {
+        guard counter.seesAnAllocation() else { throw BlindCounter() }
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
@@ -295,6 +296,13 @@ public struct LivePathAllocations: Codable, Sendable {
         }
         return LivePathAllocations(events: recording.events.count, mean: Double(total) / Double(Swift.max(recording.events.count, 1)),
                                    max: most, firstAllocating: first)
+    }
+}
+
+/// The preloaded interposer counted none of an allocation made to check it.
+public struct BlindCounter: Error, CustomStringConvertible {
+    public var description: String {
+        "\(AllocationCounter.libraryName) is loaded but counted no allocation where one was made: allocations per event cannot be measured with it (is it ordo-one's malloc-interposer, built with this signpad?)"
     }
 }
 
