@@ -19,22 +19,25 @@ let package = Package(
     ],
     targets: [
         // The core: no device API.
-        .target(name: "SignpadInk"),
-        .target(name: "SignpadInput", dependencies: ["SignpadInk"]),
-        .target(name: "SignpadKiosk", dependencies: ["SignpadInk"]),
-        .target(name: "SignpadExport", dependencies: ["SignpadInk", "SignpadCrypto", "SignpadZlib"]),
+        // The words every module speaks: points, samples, stroke events, signatures, the canvas, the display.
+        .target(name: "SignpadVocabulary"),
+        // The ink engine: smoother, widths, rasteriser, renderer.
+        .target(name: "SignpadInk", dependencies: ["SignpadVocabulary"]),
+        .target(name: "SignpadInput", dependencies: ["SignpadVocabulary"]),
+        .target(name: "SignpadKiosk", dependencies: ["SignpadVocabulary"]),
+        .target(name: "SignpadExport", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadCrypto", "SignpadZlib"]),
         // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
-        .target(name: "SignpadOutbox", dependencies: ["SignpadInk", "SignpadExport", "SignpadCrypto"]),
+        .target(name: "SignpadOutbox", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadCrypto"]),
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
         .target(name: "SignpadSession", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
+            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
         ]),
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
+            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
         ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -48,8 +51,8 @@ let package = Package(
 
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd"]),
-        .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadInk"]),
-        .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadInk", "SignpadKiosk"]),
+        .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadVocabulary"]),
+        .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadVocabulary", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
@@ -65,14 +68,14 @@ let package = Package(
 
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink",
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [
             "SignpadBench", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
-            "SignpadInk", "SignpadInput", "SignpadText", "SignpadExport", "SignpadCrypto",
+            "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadVarlink", "SignpadText", "SignpadExport", "SignpadCrypto",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [
@@ -82,23 +85,26 @@ let package = Package(
         ]),
 
         .target(name: "SignpadTestSupport", dependencies: [
-            "SignpadInk", "SignpadInput", "SignpadExport", "SignpadCrypto", .product(name: "Logging", package: "swift-log"),
+            "SignpadVocabulary", "SignpadInput", "SignpadExport", "SignpadCrypto", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/SignpadTestSupport"),
-        .testTarget(name: "SignpadInkTests", dependencies: ["SignpadInk", "SignpadInput", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadInputTests", dependencies: ["SignpadInput", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadKiosk"]),
-        .testTarget(name: "SignpadExportTests", dependencies: ["SignpadExport", "SignpadCrypto", "SignpadInput", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadOutboxTests", dependencies: [
-            "SignpadOutbox", "SignpadExport", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "SignpadInkTests", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadInputTests", dependencies: ["SignpadVocabulary", "SignpadInput", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadKioskTests", dependencies: ["SignpadVocabulary", "SignpadKiosk"]),
+        .testTarget(name: "SignpadExportTests", dependencies: [
+            "SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadOutbox", "SignpadCrypto", "SignpadTestSupport",
         ]),
-        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadOutboxTests", dependencies: [
+            "SignpadOutbox", "SignpadExport", "SignpadCrypto", "SignpadVocabulary", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
-            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
+            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadVarlink", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadVocabulary", "SignpadInput",
+            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

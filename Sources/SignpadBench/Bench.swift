@@ -7,6 +7,7 @@ import SignpadInput
 import SignpadOutbox
 import SignpadSession
 import SignpadText
+import SignpadVocabulary
 
 /// `signpad bench`: the same recording through five ways of drawing ink, one run, one table:
 /// signpad's (d) beside the ladder it climbed (a to c) and a peer written with cairo (e).

@@ -1,5 +1,6 @@
 import Foundation
 import SignpadInk
+import SignpadVocabulary
 
 /// How far ahead ink drawn `horizon` ahead of the newest sample lands from where the contact
 /// really was then, on one recording: for every sample of every stroke, the predicted point

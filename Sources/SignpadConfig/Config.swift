@@ -2,6 +2,7 @@ import Foundation
 import SignpadExport
 import SignpadInk
 import SignpadKiosk
+import SignpadVocabulary
 
 /// The effective configuration: the file's values over the defaults, flags over the file.
 public struct Config: Sendable {

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+import SignpadVocabulary
 #endif
 import CDRM
-import SignpadInk
 
 /// What the kernel said about DirtyFB, so the daemon can log it and the VM test can check it.
 public enum DirtyFBState: String, Equatable, Sendable {

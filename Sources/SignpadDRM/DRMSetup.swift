@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
+import SignpadVocabulary
 #endif
 import CDRM
-import SignpadInk
 
 /// A dumb buffer with its framebuffer and mapping, destroyed in reverse order of creation.
 final class DumbBuffer {

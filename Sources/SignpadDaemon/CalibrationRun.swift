@@ -3,10 +3,10 @@ import Logging
 import SignpadConfig
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadKiosk
 import SignpadText
+import SignpadVocabulary
 
 /// `signpad calibrate`: a cross on the panel for each of `Calibrator.targets`, one touch each, and
 /// the `input.calibration` matrix that puts the touches on them. The touches are read with no

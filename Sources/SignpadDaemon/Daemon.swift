@@ -4,7 +4,6 @@ import SignpadConfig
 import SignpadControl
 import SignpadDRM
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadKiosk
 import SignpadOutbox
@@ -12,6 +11,7 @@ import SignpadSession
 import SignpadSystemd
 import SignpadText
 import SignpadVarlink
+import SignpadVocabulary
 
 /// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
 public final class Daemon {

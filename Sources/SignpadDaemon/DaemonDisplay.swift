@@ -1,5 +1,5 @@
 import SignpadDRM
-import SignpadInk
+import SignpadVocabulary
 
 /// A screen the daemon serves the kiosk on: the panel through DRM, or one in memory for a
 /// daemon without devices (`signpad run --offscreen`).

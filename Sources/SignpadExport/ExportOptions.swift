@@ -1,4 +1,5 @@
 import SignpadInk
+import SignpadVocabulary
 
 public enum ExportFormat: String, CaseIterable, Sendable {
     case png, svg, inkml, json

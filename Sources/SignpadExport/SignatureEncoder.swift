@@ -1,6 +1,6 @@
 import Foundation
 import SignpadCrypto
-import SignpadInk
+import SignpadVocabulary
 
 /// Everything one signature becomes: the chosen formats, then the metadata file naming them.
 public enum SignatureEncoder {

@@ -1,4 +1,5 @@
 import SignpadInk
+import SignpadVocabulary
 
 /// The signature drawn on its own: trimmed to the ink plus a margin, scaled, exactly as the
 /// screen's renderer draws it. The PNG and the SVG share this geometry.

@@ -1,5 +1,6 @@
 import Foundation
 import SignpadInk
+import SignpadVocabulary
 
 /// SVG of the same smoothed strokes as the PNG, in the PNG's pixel coordinates. `text`'s Title
 /// becomes the `<title>` (a browser's tab shows it), the rest one "keyword: value" line each in

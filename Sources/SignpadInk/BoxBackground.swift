@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// The picture under the ink, kept only where ink can be: inside the clip. Outside it the canvas
 /// itself is the picture, as no ink is ever drawn there. A row of one colour across the clip
 /// (the signature box's paper) is kept as that colour; only rows with a pattern (a background

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Rasterises one capsule (a piece of flattened polyline with round ends) straight into the planes.
 ///
 /// Each row's chunks of eight pixels start where the capsule's band does (see

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Dry ink's coverage over a rectangle, with no picture under it: what an exported image is
 /// made of. An image is drawn a band of rows at a time (`clip` one band), so one of any size
 /// never holds a frame of its own; the rasteriser and the levels are the renderer's, so a

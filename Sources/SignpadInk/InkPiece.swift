@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// A cubic Bezier whose width changes linearly in t from `startWidth` to `endWidth`.
 public struct CubicSegment: Equatable, Sendable {
     public var p0: Point

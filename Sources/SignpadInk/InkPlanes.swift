@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Where the renderer keeps each pixel's two ink levels: `dry`, the final ink, and `shown`, what
 /// is on the canvas (dry plus the wet tail).
 ///

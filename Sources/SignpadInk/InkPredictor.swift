@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Where the contact will be `horizon` seconds after its newest sample, for ink drawn ahead of the
 /// finger on screen only, as Android's motion predictor and Apple's predicted touches do: part of
 /// the gap the touch controller and the display leave closes.

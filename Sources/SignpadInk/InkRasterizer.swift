@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// A point of a flattened curve with the pen's radius there.
 public struct FlatPoint: Equatable, Sendable {
     public var point: Point

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// The screen rectangle a stroke's ink can reach: its samples' bounds widened by `margin` (the
 /// widest pen's width and a pixel of antialiasing). The midpoint scheme's curves lie within the
 /// hull of their samples, and its caps and dots within a pen's width of one.

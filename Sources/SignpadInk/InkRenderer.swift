@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Draws ink over a background into a canvas, touching only what changes.
 ///
 /// Each pixel keeps two coverage levels (see `LevelLayout`): `dry`, the final ink, and `shown`,

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// What one stroke event produced: curves that are now final, and the provisional tail.
 public struct SmootherStep: Equatable, Sendable {
     /// Curves that will never change again; draw them for good.
@@ -179,5 +180,28 @@ public struct MidpointSmoother: Sendable {
                                               startWidth: k(0).width, endWidth: k(3).width)))
         }
         return pieces
+    }
+}
+
+extension SmootherOptions {
+    /// The same pen at `scale` times the size.
+    public func scaled(_ scale: Double) -> SmootherOptions {
+        var copy = self
+        copy.minDistance *= scale
+        copy.tapRadius *= scale
+        switch width {
+        case .constant(let w): copy.width = .constant(w * scale)
+        case .pressure(let lo, let hi): copy.width = .pressure(min: lo * scale, max: hi * scale)
+        case .velocity(let lo, let hi, let k): copy.width = .velocity(min: lo * scale, max: hi * scale, filterWeight: k)
+        }
+        return copy
+    }
+
+    /// The widest the pen can draw.
+    public var maxWidth: Double {
+        switch width {
+        case .constant(let w): return w
+        case .pressure(_, let hi), .velocity(_, let hi, _): return hi
+        }
     }
 }

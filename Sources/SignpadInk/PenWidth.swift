@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// How wide the ink is at each sample.
 public enum PenWidth: Equatable, Sendable {
     /// One width everywhere (the default).

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// Per row, the columns one operation touched, handed out as a few bands.
 ///
 /// A diagonal stroke's bounding box is mostly paper; rows of spans keep the copy close to the

@@ -1,3 +1,4 @@
+import SignpadVocabulary
 /// The provisional "wet" tail: the straight path from the end of the dry ink through the samples
 /// still pending to the newest one, each knot with the pen's radius there.
 ///

@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Why a calibration could not give a matrix.
 public struct CalibrationError: Error, CustomStringConvertible, Equatable {

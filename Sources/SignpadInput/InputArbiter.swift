@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Several devices, one signature: decides which device's stroke events reach the kiosk.
 ///

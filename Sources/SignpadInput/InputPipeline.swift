@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// What the input pipeline hands on: the stroke events of the one contact drawn, each with its
 /// device, where a pen near the glass is, and what the journal should hear of.

@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// A device the classifier would not use, with its reason.
 public struct UnusableDeviceError: Error, Equatable, CustomStringConvertible {

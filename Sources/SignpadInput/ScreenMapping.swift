@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// libinput's calibration matrix: six numbers (a b c d e f) applied to normalised coordinates,
 /// x' = a·x + b·y + c, y' = d·x + e·y + f.

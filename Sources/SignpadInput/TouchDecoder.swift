@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Turns the raw event stream of one device into the strokes of the one contact signpad follows.
 ///

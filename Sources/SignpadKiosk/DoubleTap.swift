@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Two short taps outside the box, the second landing soon after and near the first, confirm as
 /// Done does, once a quiet as long follows with no touch landing (`KioskRules.doubleTapConfirms`).

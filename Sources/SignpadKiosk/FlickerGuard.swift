@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Water or dirt on the glass can make and break contact over and over at one place. Every
 /// contact is a tap, and every tap a touch event, so such a phantom would hold the idle timeout

@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// The rules of the screen, without any device: what a touch means, when a signature is
 /// accepted, when the screen is wiped.

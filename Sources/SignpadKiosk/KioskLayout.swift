@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// A screen the kiosk's prompt, box and two buttons do not fit on.
 public struct ScreenSizeError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Whether the pad takes a signature from anyone who walks up, or only when a point of sale asks.
 public enum KioskMode: String, Equatable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Colours and font of the kiosk's furniture.
 public struct KioskStyle: Equatable, Sendable {

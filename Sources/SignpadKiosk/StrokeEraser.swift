@@ -1,4 +1,4 @@
-import SignpadInk
+import SignpadVocabulary
 
 /// Which strokes a pen's eraser end takes away: whole strokes, those its path passes within
 /// `radius` of (a stroke eraser; a signature keeps no partial strokes).

@@ -2,6 +2,7 @@ import Foundation
 import SignpadCrypto
 import SignpadExport
 import SignpadInk
+import SignpadVocabulary
 
 /// A spool file that could not be read back; it is set aside as `<name>.bad`, never deleted.
 public struct SpoolError: Error, CustomStringConvertible, Equatable {

@@ -1,9 +1,9 @@
 import Foundation
 import SignpadConfig
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadOutbox
+import SignpadVocabulary
 
 public struct ReplayError: Error, CustomStringConvertible {
     public var description: String

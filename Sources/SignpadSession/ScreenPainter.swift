@@ -1,5 +1,5 @@
-import SignpadInk
 import SignpadKiosk
+import SignpadVocabulary
 
 /// Draws the kiosk's screen items (prompt, box, buttons, message) into the canvas. The
 /// daemon's is cairo's (`ChromePainter` in SignpadText); the session itself draws no text, so it

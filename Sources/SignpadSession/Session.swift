@@ -5,6 +5,7 @@ import SignpadInk
 import SignpadInput
 import SignpadKiosk
 import SignpadOutbox
+import SignpadVocabulary
 
 /// One kiosk on one display: input events in, pixels and exports out. The daemon and the
 /// offscreen replay both drive this, through the same input pipeline, so what a recording shows

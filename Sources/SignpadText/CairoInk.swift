@@ -1,5 +1,6 @@
 import CCairo
 import SignpadInk
+import SignpadVocabulary
 
 /// Ink stroked with cairo, as an engineer would write it with a well-known library: each smoothed
 /// piece a cairo path (round caps and joins, default antialiasing) stroked into a backing image,

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+import SignpadVocabulary
 #endif
 import CCairo
 import CPango
-import SignpadInk
 import SignpadKiosk
 
 /// Why the painter could not start.

@@ -1,14 +1,14 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import SignpadBench
 import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadSession
+import SignpadVocabulary
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare five ways of drawing ink on a recording, signpad's and cairo's among them (one run, one table).")

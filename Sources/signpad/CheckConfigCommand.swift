@@ -1,15 +1,15 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadOutbox
-import SignpadText
 import SignpadSession
+import SignpadText
+import SignpadVocabulary
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.")

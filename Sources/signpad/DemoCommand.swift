@@ -1,13 +1,13 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadSession
+import SignpadVocabulary
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Replay the bundled signature and write its exports and a screenshot.")

@@ -1,13 +1,13 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadSession
+import SignpadVocabulary
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List input devices, how signpad classifies them, and why it skips some.")

@@ -1,8 +1,8 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import SignpadConfig
-import SignpadInk
 import SignpadKiosk
+import SignpadVocabulary
 
 struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,13 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import SignpadConfig
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
-import SignpadInk
 import SignpadInput
 import SignpadSession
+import SignpadVocabulary
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the whole kiosk offscreen on an evemu recording.")

@@ -3,6 +3,7 @@ import SignpadBench
 import SignpadInk
 import SignpadInput
 import SignpadText
+import SignpadVocabulary
 import Testing
 
 func demoRecording() throws -> EvemuRecording {

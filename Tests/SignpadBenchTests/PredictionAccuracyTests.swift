@@ -1,8 +1,8 @@
 import Foundation
 import SignpadBench
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// The goals for ink predicted 16 ms ahead, on the demo and every shared recording at the bench's

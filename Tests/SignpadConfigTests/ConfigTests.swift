@@ -1,6 +1,6 @@
 import Foundation
 @testable import SignpadConfig
-import SignpadInk
+import SignpadVocabulary
 import Testing
 
 @Suite struct ConfigTests {

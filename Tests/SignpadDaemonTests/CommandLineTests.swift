@@ -1,7 +1,7 @@
 import Foundation
-import SignpadInk
 import SignpadKiosk
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// What the command line refuses before it touches a device or a file: its arguments' values,

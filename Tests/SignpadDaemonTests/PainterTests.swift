@@ -2,10 +2,10 @@ import Foundation
 import SignpadConfig
 import SignpadDaemon
 import SignpadExport
-import SignpadInk
 import SignpadKiosk
 import SignpadTestSupport
 import SignpadText
+import SignpadVocabulary
 import Testing
 
 @Suite struct PainterTests {

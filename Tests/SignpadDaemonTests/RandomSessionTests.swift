@@ -2,11 +2,11 @@ import Foundation
 import SignpadConfig
 @testable import SignpadDaemon
 import SignpadExport
-import SignpadInk
 import SignpadKiosk
 @testable import SignpadOutbox
 @testable import SignpadSession
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// A customer who does anything at all, in any order: signs in the box, starts outside it, taps

@@ -3,13 +3,13 @@ import SignpadConfig
 import SignpadCrypto
 @testable import SignpadDaemon
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadKiosk
 @testable import SignpadOutbox
 @testable import SignpadSession
 import SignpadTestSupport
 import SignpadText
+import SignpadVocabulary
 import Testing
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -4,6 +4,7 @@ import SignpadCrypto
 @testable import SignpadExport
 import SignpadInk
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 @Suite struct ExportFormatTests {

@@ -4,6 +4,7 @@ import SignpadExport
 import SignpadInk
 import SignpadOutbox
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// Signatures no hand-written sample has: single-sample strokes, samples on the screen's very

@@ -1,4 +1,5 @@
 import SignpadInk
+import SignpadVocabulary
 import Testing
 
 @Suite struct InkPredictorTests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SignpadInk
 import SignpadTestSupport
+import SignpadVocabulary
+import Testing
 
 /// Replays stroke events through smoother and renderer the way the daemon does, checking after
 /// every event that nothing changed outside the reported dirty rectangles and that the canvas

@@ -1,5 +1,6 @@
-import Testing
 import SignpadInk
+import SignpadVocabulary
+import Testing
 
 /// Runs a stroke through a smoother and collects everything it drew for good.
 func dryPieces(_ events: [StrokeEvent], options: SmootherOptions = SmootherOptions()) -> [InkPiece] {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SignpadInk
 import SignpadTestSupport
+import SignpadVocabulary
+import Testing
 
 /// Strokes no recording has: on the canvas's very edges, jumps longer than the canvas, taps,
 /// samples that repeat or barely move, hairpin turns, cancels, zero time steps and pens from a

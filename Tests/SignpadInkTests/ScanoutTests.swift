@@ -1,6 +1,6 @@
-import Testing
-import SignpadInk
 import SignpadInput
+import SignpadVocabulary
+import Testing
 
 extension Scanout {
     /// Every clip `forEachClip` hands out, as a list.

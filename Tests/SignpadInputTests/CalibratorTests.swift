@@ -1,6 +1,6 @@
-import Testing
-import SignpadInk
 import SignpadInput
+import SignpadVocabulary
+import Testing
 
 @Suite struct CalibratorTests {
     /// A panel whose touches land off: scaled, shifted and a little sheared.

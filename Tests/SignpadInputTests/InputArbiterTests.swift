@@ -1,7 +1,7 @@
-import Testing
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
+import Testing
 
 /// A panel's pen and touchscreen read together: one stroke at a time, the pen's before the hand's.
 @Suite struct InputArbiterTests {

@@ -1,6 +1,6 @@
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// A protocol-A panel (older eGalax, N-Trig): every contact's ABS_MT_* values each frame, each

@@ -1,5 +1,5 @@
-import SignpadInk
 import SignpadInput
+import SignpadVocabulary
 import Testing
 
 /// A recording whose clock is past 2^31 or 2^32 seconds (a machine up for decades, or a

@@ -1,7 +1,7 @@
-import Testing
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
+import Testing
 
 struct StrokeSummary {
     var strokes: [[Sample]] = []

@@ -1,7 +1,7 @@
-import Testing
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
+import Testing
 
 /// Random multitouch streams on the 4-slot test panel (axes and screen both 0…999, so a position
 /// is its point): hands resting, fingers landing, writing, jittering and lifting in any order, and

@@ -1,6 +1,6 @@
-import SignpadInk
 import SignpadInput
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 typealias C = EventCode

@@ -1,6 +1,6 @@
-import Testing
-import SignpadInk
 @testable import SignpadKiosk
+import SignpadVocabulary
+import Testing
 
 /// The kiosk's clocks and the double tap, on their own (the kiosk's own tests drive them through
 /// touches).

@@ -1,6 +1,6 @@
-import Testing
-import SignpadInk
 @testable import SignpadKiosk
+import SignpadVocabulary
+import Testing
 
 /// Water or dirt that makes and breaks contact at one place (see `FlickerGuard`).
 @Suite struct FlickerTests {

@@ -1,5 +1,5 @@
-import SignpadInk
 @testable import SignpadKiosk
+import SignpadVocabulary
 import Testing
 
 /// A point of sale's request on the pad: what the customer sees and does, and how it ends.

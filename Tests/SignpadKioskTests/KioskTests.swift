@@ -1,5 +1,5 @@
-import SignpadInk
 @testable import SignpadKiosk
+import SignpadVocabulary
 import Testing
 
 func at(_ p: Point, _ t: Double = 0) -> Sample { Sample(p, time: t) }

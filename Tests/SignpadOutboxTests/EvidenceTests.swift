@@ -1,9 +1,9 @@
 import Foundation
 import SignpadCrypto
 import SignpadExport
-import SignpadInk
 @testable import SignpadOutbox
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// The evidence a back office relies on, checked with stock OpenSSL, not only with signpad's code.

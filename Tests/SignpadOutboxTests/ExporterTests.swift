@@ -1,8 +1,8 @@
 import Foundation
 import SignpadExport
-import SignpadInk
 @testable import SignpadOutbox
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 @Suite struct ExporterSpoolTests {

@@ -3,6 +3,7 @@ import SignpadExport
 import SignpadInk
 @testable import SignpadOutbox
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 @Suite struct SignatureSpoolTests {

@@ -1,11 +1,11 @@
 import Foundation
 import SignpadConfig
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadKiosk
 @testable import SignpadSession
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// Paints the chrome as flat grey boxes: no text library, which the session does not need.

@@ -1,11 +1,11 @@
 import Foundation
 import SignpadConfig
 import SignpadExport
-import SignpadInk
 import SignpadInput
 import SignpadOutbox
 import SignpadSession
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// Undo takes back the last stroke: the screen and the exports are then those of the signature

@@ -1,7 +1,7 @@
 import Foundation
 import SignpadCrypto
 import SignpadExport
-import SignpadInk
+import SignpadVocabulary
 
 /// A small signature with two strokes and a tap, pressure on some samples.
 public func sampleRecord() -> SignatureRecord {

@@ -1,4 +1,5 @@
 import Foundation
+import SignpadVocabulary
 
 /// The real recordings in `../shared/data/recordings/`, beside the package. They are not in a
 /// user's fresh clone: tests that need them are skipped there, and say so.
@@ -23,7 +24,6 @@ public enum SharedRecordings {
     }
 }
 
-import SignpadInk
 import SignpadInput
 
 extension SharedRecordings {

@@ -79,15 +79,15 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
 
 /// floor(x) as an Int. Baseline x86-64 has no rounding instruction, so `rounded(.down)` is a
 /// call into libm, and the first call of a process binds it lazily: microseconds on the first stroke.
-@inline(__always)
-func floorInt(_ x: Double) -> Int {
+@inlinable @inline(__always)
+public func floorInt(_ x: Double) -> Int {
     let truncated = Int(x)
     return Double(truncated) > x ? truncated - 1 : truncated
 }
 
 /// ceil(x) as an Int, without a libm call (see `floorInt`).
-@inline(__always)
-func ceilInt(_ x: Double) -> Int {
+@inlinable @inline(__always)
+public func ceilInt(_ x: Double) -> Int {
     let truncated = Int(x)
     return Double(truncated) < x ? truncated + 1 : truncated
 }

@@ -26,42 +26,8 @@ public struct Signature: Equatable, Sendable {
         return lo.x.isFinite ? (lo, hi) : nil
     }
 
-    /// The smoothed ink, exactly as the screen drew it.
-    public func pieces(options: SmootherOptions) -> [[InkPiece]] {
-        strokes.map { stroke in
-            var smoother = MidpointSmoother(options: options)
-            var pieces: [InkPiece] = []
-            for (i, s) in stroke.enumerated() { pieces.append(contentsOf: smoother.handle(i == 0 ? .down(s) : .move(s)).dry) }
-            pieces.append(contentsOf: smoother.handle(.up).dry)
-            return pieces
-        }
-    }
-
     /// The same signature moved by `offset` and then scaled by `scale`.
     public func transformed(offset: Point, scale: Double) -> Signature {
         Signature(strokes: strokes.map { $0.map { Sample(($0.point + offset) * scale, time: $0.time, pressure: $0.pressure) } })
-    }
-}
-
-extension SmootherOptions {
-    /// The same pen at `scale` times the size.
-    public func scaled(_ scale: Double) -> SmootherOptions {
-        var copy = self
-        copy.minDistance *= scale
-        copy.tapRadius *= scale
-        switch width {
-        case .constant(let w): copy.width = .constant(w * scale)
-        case .pressure(let lo, let hi): copy.width = .pressure(min: lo * scale, max: hi * scale)
-        case .velocity(let lo, let hi, let k): copy.width = .velocity(min: lo * scale, max: hi * scale, filterWeight: k)
-        }
-        return copy
-    }
-
-    /// The widest the pen can draw.
-    public var maxWidth: Double {
-        switch width {
-        case .constant(let w): return w
-        case .pressure(_, let hi), .velocity(_, let hi, _): return hi
-        }
     }
 }
