@@ -122,115 +122,105 @@ public final class Daemon {
         recoverSpool(exporter)
         control = try makeControl()
         defer { control?.detach(because: "signpad stopped") }
+        // Until a display shows the kiosk, a request is answered NotReady and the status says so.
+        control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
+        let initial: DaemonStage
         if let offscreen {
-            // A display in memory is never lost: serve returns only on a signal, having finished the exports.
+            // A display in memory is never lost: the loop ends only on a signal.
             let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
-            return try serve(display, exporter: exporter, service: service, signals: signals) ?? .stopped
+            initial = .showing(try show(display, exporter: exporter, service: service))
+        } else {
+            initial = .waiting(DisplayWait(afterLoss: false, now: Self.monotonic(), exportDirectory: config.exportDirectory, retrySeconds: config.retrySeconds))
         }
-        var lost = false
-        while true {
-            let display: DRMDisplay
-            switch try waitForDisplay(service: service, signals: signals, exporter: exporter, afterLoss: lost) {
-            case .opened(let opened):
-                display = opened
-            case .ended(let exit):
-                if exit == .stopped { finishExports(exporter, lastFailure: nil) }
-                return exit
-            }
-            if let exit = try serve(display, exporter: exporter, service: service, signals: signals) { return exit }
-            lost = true
-        }
+        return try loop(from: initial, exporter: exporter, service: service, signals: signals)
     }
 
-    /// The kiosk on one display, until a signal ends it (its `Exit`) or the display goes away (nil:
-    /// the caller waits for one again; the exporter and its spool go on meanwhile).
-    func serve(_ display: some DaemonDisplay, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit? {
-        defer { display.close() }
-        let session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { [logger] in logger.info("\($0)") }
-        let playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
-        if playback == nil { openInputs(session: session, now: Self.monotonic()) }
-        if config.rules.mode == .walkUp { playback?.start(now: Self.monotonic()) }
-        var playedFor = session.request?.id
-        let shown = display.shownName
-        control?.attach(session)
-        control?.status = { [unowned self] in controlStatus(shown, session: session, exporter: exporter) }
-        control?.notReady = { [unowned self] in
-            playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
-        }
-        defer { control?.attach(nil) }
-        var status = serviceStatus(shown, session: session, exporter: exporter)
-        service.ready(status: status.line)
-        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
-        var nextWatchdog = Self.monotonic(), nextPresenceCheck = Self.monotonic() + 1
-        var exit = Exit.stopped
+    /// The one loop: each turn it looks at its clocks (the watchdog, the display's retry, device
+    /// scans, the session's deadlines), waits on the signals, the exporter, the control socket
+    /// and the devices, and handles what became ready, until a signal ends it.
+    func loop(from initial: DaemonStage, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit {
+        var stage = initial
+        var nextWatchdog = Self.monotonic()
         var polled = PollSet()
+        var exit = Exit.stopped
 
-        loop: while true {
+        // The panel is handed back however the loop ends; a display closes once.
+        defer { if case .showing(let shown) = stage { shown.display.close() } }
+        turns: while true {
             let now = Self.monotonic()
             if let interval = service.watchdogInterval, now >= nextWatchdog {
                 service.watchdog()
                 nextWatchdog = now + interval
             }
-            if playback == nil {
-                if inputs.isEmpty && now >= nextRescan { openInputs(session: session, now: now) }
-                if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: session, now: now) }
+            var deadline = now + 1
+            switch stage {
+            case .waiting(var wait):
+                if now >= wait.retryAt {
+                    if let display = try openDisplay(&wait, service: service, exporter: exporter, now: now) {
+                        stage = .showing(try show(display, exporter: exporter, service: service))
+                        continue turns
+                    }
+                    stage = .waiting(wait)
+                }
+                deadline = min(deadline, wait.retryAt)
+            case .showing(let shown):
+                if shown.playback == nil {
+                    if inputs.isEmpty && now >= nextRescan { openInputs(session: shown.session, now: now) }
+                    if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: shown.session, now: now) }
+                    if inputs.isEmpty { deadline = min(deadline, nextRescan) }
+                }
+                deadline = min(deadline, shown.session.nextDeadline)
+                if let playback = shown.playback { deadline = min(deadline, playback.nextDeadline) }
             }
-            var deadline = min(session.nextDeadline, now + 1)
             if service.watchdogInterval != nil { deadline = min(deadline, nextWatchdog) }
-            if playback == nil && inputs.isEmpty { deadline = min(deadline, nextRescan) }
-            if let playback { deadline = min(deadline, playback.nextDeadline) }
             if let server = control?.server { deadline = min(deadline, server.nextDeadline(now: now)) }
+
             polled.clear()
             polled.add(signals.fd, as: .signals)
             polled.add(exporter.wakeFD, as: .exports)
             if let server = control?.server { polled.add(server) }
-            for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
+            if case .showing = stage {
+                for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
+            }
             try polled.wait(seconds: deadline - now)
+
             if polled.isReady(.signals), let signal = signals.take() {
-                if signal == SIGHUP {
-                    requestReload(session: session, display: display, exporter: exporter)
-                } else {
+                if signal != SIGHUP {
                     logger.notice("received signal \(signal): stopping")
-                    break loop
+                    break turns
+                }
+                switch stage {
+                case .showing(let shown):
+                    requestReload(session: shown.session, display: shown.display, exporter: exporter)
+                case .waiting:
+                    // Nobody can be at a pad that shows nothing: a configuration that loads applies at once.
+                    if configurationLoads(then: "received SIGHUP: the configuration loads; reloading now, as there is no display yet") {
+                        exit = .reload
+                        break turns
+                    }
                 }
             }
-            // The devices polled, by their index then: one closed while reading leaves the others as they were.
-            let opened = inputs
-            for (index, input) in opened.enumerated() {
-                let events = polled.events(of: .input(index))
-                if events != 0 { readInput(input, session: session, hangup: events & Int16(POLLHUP | POLLERR) != 0) }
-            }
-            if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
-            if let playback {
-                // Each request shown gets the recording from its start.
-                if let id = session.request?.id, id != playedFor { playback.start(now: Self.monotonic()) }
-                playedFor = session.request?.id
-                playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
-            }
-            session.tick(now: Self.monotonic())
-            if Self.monotonic() >= nextPresenceCheck {
-                display.checkPresence()
-                nextPresenceCheck = Self.monotonic() + 1
-                let current = serviceStatus(shown, session: session, exporter: exporter)
-                if current.line != status.line {
-                    status = current
-                    service.status(status.line)
+            switch stage {
+            case .waiting(var wait):
+                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+                if polled.isReady(.exports) {
+                    for result in exporter.results() {
+                        for line in wait.journal.lines(for: result, now: Self.monotonic()) {
+                            result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
+                        }
+                    }
+                    tellStatus(&wait, service: service, exporter: exporter)
                 }
-            }
-            if let loss = display.lossReason {
-                logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
-                control?.detach(because: "the display was lost (\(loss))")
-                // Their decoders map touches to this display's size.
-                closeInputs(session: session)
-                report(session: session, display: display)
-                return nil
-            }
-            if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
-                reloadRequested = false
-                // Read once more: the file may have changed since the signal.
-                if configurationLoads(then: "reloading: handing back the screen and starting again", shown: display) {
-                    exit = .reload
-                    break loop
+                stage = .waiting(wait)
+            case .showing(let shown):
+                if let reason = serve(shown, polled: polled, exporter: exporter, service: service) {
+                    switch reason {
+                    case .displayLost:
+                        stage = .waiting(DisplayWait(afterLoss: true, now: Self.monotonic(), exportDirectory: config.exportDirectory, retrySeconds: config.retrySeconds))
+                    case .reload:
+                        exit = .reload
+                        break turns
+                    }
                 }
             }
         }
@@ -241,99 +231,139 @@ public final class Daemon {
         } else {
             service.stopping()
         }
-        if exit == .stopped { finishExports(exporter, lastFailure: session.lastFailure) }
-        // The results of the exports just finished answer their requests; what is left then is told as such.
-        session.tick(now: Self.monotonic())
-        control?.detach(because: exit == .reload ? "signpad reloaded its configuration" : "signpad stopped")
-        session.blank()
-        report(session: session, display: display)
+        switch stage {
+        case .waiting:
+            if exit == .stopped { finishExports(exporter, lastFailure: nil) }
+        case .showing(let shown):
+            if exit == .stopped { finishExports(exporter, lastFailure: shown.session.lastFailure) }
+            // The results of the exports just finished answer their requests; what is left then is told as such.
+            shown.session.tick(now: Self.monotonic())
+            control?.detach(because: exit == .reload ? "signpad reloaded its configuration" : "signpad stopped")
+            shown.session.blank()
+            hide(shown)
+        }
         return exit
+    }
+
+    /// Puts the kiosk on `display`: its session, its devices (or the recording), the control
+    /// socket's requests, and systemd told it is ready.
+    func show(_ display: any DaemonDisplay, exporter: Exporter, service: ServiceManager) throws -> ShownKiosk {
+        let session: Session
+        let playback: RecordingPlayback?
+        do {
+            session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { [logger] in logger.info("\($0)") }
+            playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
+        } catch {
+            display.close()
+            throw error
+        }
+        let now = Self.monotonic()
+        if playback == nil { openInputs(session: session, now: now) }
+        if config.rules.mode == .walkUp { playback?.start(now: now) }
+        let shownName = display.shownName
+        control?.attach(session)
+        control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
+        control?.notReady = { [unowned self] in
+            playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
+        }
+        let shown = ShownKiosk(display: display, session: session, playback: playback,
+                               status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
+        service.ready(status: shown.status.line)
+        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
+        return shown
+    }
+
+    /// Why the kiosk stops being shown.
+    enum ShowEnd {
+        /// The display went away: the loop waits for one again; the exporter and its spool go on meanwhile.
+        case displayLost
+        /// A reload asked for by SIGHUP, now that nobody is at the pad.
+        case reload
+    }
+
+    /// One turn of the kiosk: the devices that are ready, the control socket, the recording,
+    /// the session's clocks, the display's presence, and a reload that waited for its moment.
+    func serve(_ shown: ShownKiosk, polled: PollSet, exporter: Exporter, service: ServiceManager) -> ShowEnd? {
+        let session = shown.session, display = shown.display
+        // The devices polled, by their index then: one closed while reading leaves the others as they were.
+        let opened = inputs
+        for (index, input) in opened.enumerated() {
+            let events = polled.events(of: .input(index))
+            if events != 0 { readInput(input, session: session, hangup: events & Int16(POLLHUP | POLLERR) != 0) }
+        }
+        if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+        if let playback = shown.playback {
+            if let id = session.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
+            shown.playedFor = session.request?.id
+            playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
+        }
+        session.tick(now: Self.monotonic())
+        if Self.monotonic() >= shown.nextPresenceCheck {
+            display.checkPresence()
+            shown.nextPresenceCheck = Self.monotonic() + 1
+            let current = serviceStatus(display.shownName, session: session, exporter: exporter)
+            if current.line != shown.status.line {
+                shown.status = current
+                service.status(current.line)
+            }
+        }
+        if let loss = display.lossReason {
+            logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
+            control?.detach(because: "the display was lost (\(loss))")
+            // Their decoders map touches to this display's size.
+            closeInputs(session: session)
+            hide(shown)
+            return .displayLost
+        }
+        if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
+            reloadRequested = false
+            // Read once more: the file may have changed since the signal.
+            if configurationLoads(then: "reloading: handing back the screen and starting again", shown: display) { return .reload }
+        }
+        return nil
+    }
+
+    /// The kiosk leaves its display: the control socket's requests are answered NotReady meanwhile,
+    /// its status says what is awaited, and the journal gets the display's latency report.
+    func hide(_ shown: ShownKiosk) {
+        control?.attach(nil)
+        control?.status = { [unowned self, exporter = shown.session.exporter] in controlStatus(nil, session: nil, exporter: exporter) }
+        control?.notReady = { nil }
+        report(session: shown.session, display: shown.display)
+        shown.display.close()
     }
 
     func serviceStatus(_ shown: String, session: Session, exporter: Exporter) -> ServiceStatus {
         ServiceStatus(display: shown, inputs: inputs.map { "\($0.path) \"\($0.name)\"" }, message: session.kiosk.message, unwritten: exporter.pending)
     }
 
-    /// How `waitForDisplay` ended.
-    enum DisplayWait {
-        case opened(DRMDisplay)
-        /// A signal ended the wait: SIGTERM or SIGINT, or SIGHUP with a configuration that loads.
-        case ended(Exit)
+    /// Tries to open the display. While there is none to take yet (see `DisplayError.mayPassByItself`)
+    /// it is tried again every two seconds, and systemd is told READY with the reason as the
+    /// status: the service is up and waiting, as it waits for a touch device. A start that failed
+    /// instead would be retried only a few times before systemd gave up, and a kiosk whose panel
+    /// was off at boot would never show.
+    func openDisplay(_ wait: inout DisplayWait, service: ServiceManager, exporter: Exporter, now: Double) throws -> DRMDisplay? {
+        switch openDisplay() {
+        case .success(let display):
+            if wait.reported != nil { logger.notice("the display is there after waiting for it") }
+            return display
+        case .failure(let error) where !error.mayPassByItself(afterLoss: wait.afterLoss):
+            throw error
+        case .failure(let error):
+            if error.description != wait.reported {
+                logger.warning("waiting for a display: \(error); trying again every \(Int(DisplayWait.retrySeconds)) s")
+                wait.reported = error.description
+                tellStatus(&wait, service: service, exporter: exporter)
+            }
+            wait.retryAt = now + DisplayWait.retrySeconds
+            return nil
+        }
     }
 
-    static let displayRetrySeconds = 2.0
-
-    /// Opens the display, and while there is none to take yet (see `DisplayError.mayPassByItself`)
-    /// tries again every two seconds, feeding the watchdog and obeying signals. systemd is told
-    /// READY with the reason as the status: the service is up and waiting, as it waits for a
-    /// touch device. A start that failed instead would be retried only a few times before
-    /// systemd gave up, and a kiosk whose panel was off at boot would never show.
-    func waitForDisplay(service: ServiceManager, signals: SignalWatcher, exporter: Exporter, afterLoss: Bool) throws -> DisplayWait {
-        var reported: String?
-        var nextWatchdog = Self.monotonic()
-        // The spool is written meanwhile; its failures are told as a running kiosk tells them.
-        var journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
-        var status = ""
-        var polled = PollSet()
-        func showStatus() {
-            let waiting = "waiting for a display: \(reported ?? "")"
-            let line = journal.failing.map { "NOT SAVING: \($0); \(exporter.pending) signature(s) kept and retried; \(waiting)" } ?? waiting
-            if line != status { service.ready(status: line) }
-            status = line
-        }
-        while true {
-            switch openDisplay() {
-            case .success(let display):
-                if reported != nil { logger.notice("the display is there after waiting for it") }
-                return .opened(display)
-            case .failure(let error) where !error.mayPassByItself(afterLoss: afterLoss):
-                throw error
-            case .failure(let error):
-                if error.description != reported {
-                    logger.warning("waiting for a display: \(error); trying again every \(Int(Self.displayRetrySeconds)) s")
-                    reported = error.description
-                    showStatus()
-                }
-            }
-            let retry = Self.monotonic() + Self.displayRetrySeconds
-            var now = Self.monotonic()
-            while now < retry {
-                if let interval = service.watchdogInterval, now >= nextWatchdog {
-                    service.watchdog()
-                    nextWatchdog = now + interval
-                }
-                let deadline = service.watchdogInterval == nil ? retry : min(retry, nextWatchdog)
-                polled.clear()
-                polled.add(signals.fd, as: .signals)
-                polled.add(exporter.wakeFD, as: .exports)
-                if let server = control?.server { polled.add(server) }
-                try polled.wait(seconds: min(deadline, control?.server.nextDeadline(now: now) ?? .infinity) - now)
-                // Answered meanwhile: a request is NotReady, the status says what is awaited.
-                control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
-                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
-                if polled.isReady(.exports) {
-                    for result in exporter.results() {
-                        for line in journal.lines(for: result, now: Self.monotonic()) {
-                            result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
-                        }
-                    }
-                    showStatus()
-                }
-                if polled.isReady(.signals), let signal = signals.take() {
-                    if signal != SIGHUP {
-                        logger.notice("received signal \(signal): stopping")
-                        service.stopping()
-                        return .ended(.stopped)
-                    }
-                    // Nobody can be at a pad that shows nothing: a configuration that loads applies at once.
-                    if configurationLoads(then: "received SIGHUP: the configuration loads; reloading now, as there is no display yet") {
-                        service.reloading()
-                        return .ended(.reload)
-                    }
-                }
-                now = Self.monotonic()
-            }
-        }
+    func tellStatus(_ wait: inout DisplayWait, service: ServiceManager, exporter: Exporter) {
+        let line = wait.statusLine(pending: exporter.pending)
+        if line != wait.status { service.ready(status: line) }
+        wait.status = line
     }
 
     /// The control socket and its service, if `control.socket` is set.

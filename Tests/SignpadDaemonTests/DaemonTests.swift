@@ -111,7 +111,7 @@ private func runWaitingForADisplay(_ config: Config, stopWithin stopSeconds: Dou
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline && !done(log) { Thread.sleep(forTimeInterval: 0.05) }
     // Long enough for at least one more try, which must not log the same reason again.
-    Thread.sleep(forTimeInterval: Daemon.displayRetrySeconds + 0.5)
+    Thread.sleep(forTimeInterval: DisplayWait.retrySeconds + 0.5)
     #expect(outcome.value == nil, "run() ended while it should wait: \(String(describing: outcome.value))")
     // Only a running daemon has its handler in place; without it SIGTERM would end the tests.
     if outcome.value == nil { kill(getpid(), SIGTERM) }
