@@ -5,8 +5,8 @@ import SystemPackage
 /// The descriptors one turn of a loop waits on, each under the name of what it is, kept from
 /// turn to turn so a turn allocates nothing. What became ready is asked for by name, never by
 /// position: a device closed while a turn reads leaves the others' answers as they were.
-struct PollSet {
-    enum Source: Equatable {
+public struct PollSet {
+    public enum Source: Equatable {
         case signals
         /// The exporter's results (see `Exporter.wakeFD`).
         case exports
@@ -19,18 +19,18 @@ struct PollSet {
     private var entries: [pollfd] = []
     private var sources: [Source] = []
 
-    init() {
+    public init() {
         entries.reserveCapacity(64)
         sources.reserveCapacity(64)
     }
 
     /// Empties the set for the next turn, keeping its storage.
-    mutating func clear() {
+    public mutating func clear() {
         entries.removeAll(keepingCapacity: true)
         sources.removeAll(keepingCapacity: true)
     }
 
-    mutating func add(_ fd: Int32, as source: Source) {
+    public mutating func add(_ fd: Int32, as source: Source) {
         entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
         sources.append(source)
     }
@@ -45,7 +45,7 @@ struct PollSet {
     /// Waits until a descriptor is ready or `seconds` have passed, at most one second, so the
     /// loop's clocks are looked at once a second whatever happens. A signal that cuts the wait
     /// short is a turn with nothing ready.
-    mutating func wait(seconds: Double) throws(DaemonError) {
+    public mutating func wait(seconds: Double) throws(DaemonError) {
         let milliseconds = Int32(max(0, min(seconds * 1000, 1000)).rounded(.up))
         if poll(&entries, nfds_t(entries.count), milliseconds) < 0 && errno != EINTR {
             throw DaemonError(description: "poll failed: \(Errno(rawValue: errno))")
@@ -53,12 +53,12 @@ struct PollSet {
     }
 
     /// What happened to `source` in the last wait (POLLIN, POLLHUP, …); 0: nothing.
-    func events(of source: Source) -> Int16 {
+    public func events(of source: Source) -> Int16 {
         guard let index = sources.firstIndex(of: source) else { return 0 }
         return entries[index].revents
     }
 
-    func isReady(_ source: Source) -> Bool { events(of: source) != 0 }
+    public func isReady(_ source: Source) -> Bool { events(of: source) != 0 }
 
     /// The control socket's entries, for `VarlinkServer.handle`.
     var control: ArraySlice<pollfd> {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
 public final class SignalWatcher {
-    let fd: Int32
+    public let fd: Int32
     private let writeFD: Int32
     private var first: Int32?
 
@@ -35,7 +35,7 @@ public final class SignalWatcher {
         pthread_sigmask(SIG_UNBLOCK, &watched, nil)
     }
 
-    func take() -> Int32? {
+    public func take() -> Int32? {
         var byte: UInt8 = 0
         return read(fd, &byte, 1) == 1 ? Int32(byte) : nil
     }

@@ -5,14 +5,20 @@ import SignpadInput
 
 /// Finds the touch devices the configuration names or, without one, the usable ones (see
 /// `DeviceChoice`), and opens them with decoders, for `signpad run` and `signpad calibrate` alike.
-struct TouchDeviceOpener {
+public struct TouchDeviceOpener {
     let config: Config
     let logger: Logger
+
+    public init(config: Config, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
     /// Builds the decoder for a device (with the calibration the caller wants).
-    typealias MakeDecoder = (ScannedDevice, EvdevDevice) throws -> TouchDecoder
+    public typealias MakeDecoder = (ScannedDevice, EvdevDevice) throws -> TouchDecoder
 
     /// The first usable device that opens; nil when none does.
-    func openFirst(decoder: MakeDecoder) -> TouchInput? { openFirst(of: candidates(), decoder: decoder).opened }
+    public func openFirst(decoder: MakeDecoder) -> TouchInput? { openFirst(of: candidates(), decoder: decoder).opened }
 
     /// The devices to read besides those already `open` (their paths), and the paths of those that
     /// would not open (each logged). With `input.device`, the first that opens of those it names, if

@@ -2,11 +2,11 @@ import SignpadEvdev
 import SignpadInput
 
 /// One touch device open for input, with its decoder as seeded from the device's state at open.
-final class TouchInput {
-    let device: EvdevDevice
-    let decoder: TouchDecoder
-    let name: String
-    let kind: DeviceKind
+public final class TouchInput {
+    public let device: EvdevDevice
+    public let decoder: TouchDecoder
+    public let name: String
+    public let kind: DeviceKind
 
     init(device: EvdevDevice, decoder: TouchDecoder, name: String, kind: DeviceKind) {
         self.device = device
@@ -15,5 +15,5 @@ final class TouchInput {
         self.kind = kind
     }
 
-    var path: String { device.path }
+    public var path: String { device.path }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SignpadConfig
+import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
 import SignpadInput
@@ -11,24 +12,24 @@ import SignpadVocabulary
 /// `signpad calibrate`: a cross on the panel for each of `Calibrator.targets`, one touch each, and
 /// the `input.calibration` matrix that puts the touches on them. The touches are read with no
 /// calibration at all (neither the configured one nor udev's), so the result replaces both.
-public final class CalibrationRun {
-    public struct Result {
-        public var matrix: CalibrationMatrix
-        public var worstErrorPixels: Double
-        public var device: String
+final class CalibrationRun {
+    struct Result {
+        var matrix: CalibrationMatrix
+        var worstErrorPixels: Double
+        var device: String
     }
 
     let config: Config
     let logger: Logger
 
-    public init(config: Config, logger: Logger) {
+    init(config: Config, logger: Logger) {
         self.config = config
         self.logger = logger
     }
 
     /// Runs until every target is touched; throws when no device opens, a target waits longer
     /// than `timeout` seconds, a signal arrives, or the touches do not fit.
-    public func run(timeout: Double = 60) throws -> Result {
+    func run(timeout: Double = 60) throws -> Result {
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
         defer { display.close() }
