@@ -35,6 +35,7 @@ let package = Package(
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
             "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
         .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
@@ -50,8 +51,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Linux adapters, one per C library.
-        .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd"]),
-        .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadVocabulary"]),
+        .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadVocabulary", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadVocabulary", "SignpadInk", "SignpadKiosk"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
@@ -103,7 +104,7 @@ let package = Package(
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadVocabulary", "SignpadInput",
+            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
             "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),

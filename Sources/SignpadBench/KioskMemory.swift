@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// The peak resident memory of the kiosk itself on a recording: `signpad replay` of it at the
 /// bench's screen size, not confirming at the end, run as a child of its own (the bench holds
@@ -50,11 +51,11 @@ public enum KioskMemory {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
-        guard spawned == 0 else { throw Failure(description: "\(executable): cannot start it for the kiosk's replay: \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw Failure(description: "\(executable): cannot start it for the kiosk's replay: \(Errno(rawValue: spawned))") }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw Failure(description: "waiting for the kiosk's replay: \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else { throw Failure(description: "waiting for the kiosk's replay: \(Errno(rawValue: errno))") }
         }
         // Exited normally with 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 import SignpadVocabulary
+import SystemPackage
 #endif
 import CDRM
 
@@ -36,13 +37,15 @@ public final class DRMDisplay: Display {
     /// buffer, which is shown whole when the output is on again.
     private var outputOff: Bool { panelAway || asleep }
 
-    private let fd: Int32
+    private let card: FileDescriptor
+    /// The card's descriptor, as libdrm takes it.
+    private var fd: Int32 { card.rawValue }
     private let connectorID: UInt32
     private let crtcID: UInt32
     private var mode: drmModeModeInfo
     private let buffer: DumbBuffer
     private let savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
-    private var console: Int32 = -1
+    private var console: FileDescriptor?
     private let log: (String) -> Void
     private var closed = false
     /// Reused per flush so the per-event path does not allocate.
@@ -51,9 +54,10 @@ public final class DRMDisplay: Display {
 
     public init(options: DisplayOptions, log: @escaping (String) -> Void) throws(DisplayError) {
         self.log = log
-        let card = try Self.openCard(options.device)
-        fd = card.fd
-        path = card.path
+        let opened = try Self.openCard(options.device)
+        card = opened.card
+        path = opened.path
+        let fd = opened.card.rawValue
         do {
             let output = try Self.pickOutput(fd: fd, path: path, options: options)
             connectorID = output.connector
@@ -65,7 +69,7 @@ public final class DRMDisplay: Display {
             buffer = try DumbBuffer(fd: fd, path: path, width: UInt32(mode.hdisplay), height: UInt32(mode.vdisplay))
             savedCRTC = drmModeGetCrtc(fd, crtcID)
         } catch {
-            Glibc.close(card.fd)
+            try? opened.card.close()
             throw error
         }
         do {
@@ -114,7 +118,7 @@ public final class DRMDisplay: Display {
         }
         buffer.destroy()
         leaveGraphics()
-        Glibc.close(fd)
+        try? card.close()
     }
 
     public func present(_ canvas: Canvas, dirty: DirtyRegion) {
@@ -245,14 +249,14 @@ public final class DRMDisplay: Display {
             }
         case ENOSYS, EINVAL:
             dirtyFB = .notNeeded
-            log("DirtyFB: the driver answered \(String(cString: strerror(-rc))); it scans out directly, dirty updates are off")
+            log("DirtyFB: the driver answered \(Errno(rawValue: -rc)); it scans out directly, dirty updates are off")
         case EACCES, EPERM:
             masterLost = true
             log("DRM master lost on \(path): another process took the screen; drawing continues in memory")
         case ENODEV:
             markGone()
         default:
-            log("DirtyFB failed: \(String(cString: strerror(-rc)))")
+            log("DirtyFB failed: \(Errno(rawValue: -rc))")
         }
     }
 
@@ -272,7 +276,7 @@ public final class DRMDisplay: Display {
         var connector = connectorID
         let rc = drmModeSetCrtc(fd, crtcID, buffer.framebuffer, 0, 0, &connector, 1, &mode)
         if rc == -EACCES || rc == -EPERM || rc == -EBUSY { throw .masterHeld(path: path) }
-        if rc != 0 { throw .call(path: path, operation: "drmModeSetCrtc", errno: -rc) }
+        if rc != 0 { throw .call(path: path, operation: "drmModeSetCrtc", errno: Errno(rawValue: -rc)) }
     }
 
     private func enterGraphics(_ vt: String) {
@@ -280,20 +284,23 @@ public final class DRMDisplay: Display {
         // tty but tty0) would become its controlling terminal, whose hangup sends SIGHUP.
         // O_WRONLY: KDSETMODE needs no read access, and the tty group may only write a console
         // (udev makes it 0620). The ioctl itself needs CAP_SYS_TTY_CONFIG (the unit grants it).
-        console = open(vt, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-        guard console >= 0 else {
-            log("could not open \(vt) to hide the console (\(String(cString: strerror(errno)))); the text console may show through")
+        let opened: FileDescriptor
+        do {
+            opened = try FileDescriptor.open(vt, .writeOnly, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            log("could not open \(vt) to hide the console (\(error)); the text console may show through")
             return
         }
-        if signpad_vt_set_graphics(console, 1) != 0 {
-            log("KDSETMODE KD_GRAPHICS on \(vt) failed: \(String(cString: strerror(errno)))")
+        console = opened
+        if signpad_vt_set_graphics(opened.rawValue, 1) != 0 {
+            log("KDSETMODE KD_GRAPHICS on \(vt) failed: \(Errno(rawValue: errno))")
         }
     }
 
     private func leaveGraphics() {
-        guard console >= 0 else { return }
-        _ = signpad_vt_set_graphics(console, 0)
-        Glibc.close(console)
-        console = -1
+        guard let console else { return }
+        _ = signpad_vt_set_graphics(console.rawValue, 0)
+        try? console.close()
+        self.console = nil
     }
 }

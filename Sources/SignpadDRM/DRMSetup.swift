@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 import SignpadVocabulary
+import SystemPackage
 #endif
 import CDRM
 
@@ -18,19 +19,19 @@ final class DumbBuffer {
         self.fd = fd
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         var rc = signpad_drm_create_dumb(fd, width, height, &handle, &pitch, &size)
-        guard rc == 0 else { throw .call(path: path, operation: "DRM_IOCTL_MODE_CREATE_DUMB", errno: -rc) }
+        guard rc == 0 else { throw .call(path: path, operation: "DRM_IOCTL_MODE_CREATE_DUMB", errno: Errno(rawValue: -rc)) }
         var handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
         var framebuffer: UInt32 = 0
         rc = drmModeAddFB2(fd, width, height, signpad_drm_format_xrgb8888(), &handles, &pitches, &offsets, &framebuffer, 0)
         guard rc == 0 else {
             _ = signpad_drm_destroy_dumb(fd, handle)
-            throw .call(path: path, operation: "drmModeAddFB2", errno: rc < 0 ? -rc : errno)
+            throw .call(path: path, operation: "drmModeAddFB2", errno: Errno(rawValue: rc < 0 ? -rc : errno))
         }
         var offset: UInt64 = 0
         rc = signpad_drm_map_dumb(fd, handle, &offset)
         let mapped = rc == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
         guard let mapped, mapped != MAP_FAILED else {
-            let error = rc != 0 ? -rc : errno
+            let error = Errno(rawValue: rc != 0 ? -rc : errno)
             _ = drmModeRmFB(fd, framebuffer)
             _ = signpad_drm_destroy_dumb(fd, handle)
             throw .call(path: path, operation: "mapping the dumb buffer", errno: error)
@@ -63,32 +64,34 @@ struct Output {
 }
 
 extension DRMDisplay {
-    static func openCard(_ requested: String?) throws(DisplayError) -> (fd: Int32, path: String) {
+    static func openCard(_ requested: String?) throws(DisplayError) -> (card: FileDescriptor, path: String) {
         let candidates = requested.map { [$0] } ?? primaryNodes()
         guard !candidates.isEmpty else { throw .noDevice(searched: "drmGetDevices2 found no primary node") }
         var firstError: DisplayError?
         for path in candidates {
-            let fd = open(path, O_RDWR | O_CLOEXEC)
-            if fd < 0 {
-                let error = errno
+            let card: FileDescriptor
+            do {
+                card = try FileDescriptor.open(path, .readWrite, options: .closeOnExec)
+            } catch {
+                let error = error as? Errno ?? .ioError
                 // A named card that is not there yet is the same as none found: its driver may still load.
-                let failure: DisplayError = error == EACCES || error == EPERM ? .permissionDenied(path: path)
-                    : error == ENOENT ? .noDevice(searched: path) : .call(path: path, operation: "open", errno: error)
+                let failure: DisplayError = error == .permissionDenied || error == .notPermitted ? .permissionDenied(path: path)
+                    : error == .noSuchFileOrDirectory ? .noDevice(searched: path) : .call(path: path, operation: "open", errno: error)
                 firstError = firstError ?? failure
                 continue
             }
             var dumb: UInt64 = 0
-            if drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) != 0 || dumb == 0 {
-                Glibc.close(fd)
+            if drmGetCap(card.rawValue, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) != 0 || dumb == 0 {
+                try? card.close()
                 firstError = firstError ?? .noDumbBuffers(path: path)
                 continue
             }
-            if requested == nil && !hasConnectedConnector(fd) {
-                Glibc.close(fd)
+            if requested == nil && !hasConnectedConnector(card.rawValue) {
+                try? card.close()
                 firstError = firstError ?? .noConnectedConnector(path: path, connectors: [])
                 continue
             }
-            return (fd, path)
+            return (card, path)
         }
         throw firstError ?? .noDevice(searched: candidates.joined(separator: ", "))
     }
@@ -135,7 +138,7 @@ extension DRMDisplay {
     }
 
     static func pickOutput(fd: Int32, path: String, options: DisplayOptions) throws(DisplayError) -> Output {
-        guard let resources = drmModeGetResources(fd) else { throw .call(path: path, operation: "drmModeGetResources", errno: errno) }
+        guard let resources = drmModeGetResources(fd) else { throw .call(path: path, operation: "drmModeGetResources", errno: Errno(rawValue: errno)) }
         defer { drmModeFreeResources(resources) }
         var names: [String] = []
         var chosen: drmModeConnectorPtr?

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Why the screen could not be taken, with what a person can do about it.
 public enum DisplayError: Error, CustomStringConvertible, Equatable {
@@ -13,7 +14,7 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
     case modeNotFound(path: String, connector: String, mode: String, available: [String])
     case noCRTC(path: String, connector: String)
     case masterHeld(path: String)
-    case call(path: String, operation: String, errno: Int32)
+    case call(path: String, operation: String, errno: Errno)
 
     /// True for what can pass without anyone changing the configuration: a card whose driver
     /// has not loaded yet (a GPU driver can load after the service starts at boot), a panel that
@@ -52,7 +53,7 @@ public enum DisplayError: Error, CustomStringConvertible, Equatable {
         case .masterHeld(let path):
             return "\(path): another process holds DRM master (usually a display manager such as gdm or lightdm, a compositor, plymouth, or a getty on that VT); stop it or run signpad on a free VT"
         case .call(let path, let operation, let errno):
-            return "\(path): \(operation) failed: \(String(cString: strerror(errno)))"
+            return "\(path): \(operation) failed: \(errno)"
         }
     }
 }

@@ -12,6 +12,7 @@ import SignpadSystemd
 import SignpadText
 import SignpadVarlink
 import SignpadVocabulary
+import SystemPackage
 
 /// `signpad run`: one poll loop over the touch devices, signals, export results and timers.
 public final class Daemon {
@@ -475,7 +476,7 @@ public final class Daemon {
         signal(SIGHUP, SIG_IGN)
         var argv = CommandLine.arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &argv)
-        return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(String(cString: strerror(errno)))")
+        return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(Errno(rawValue: errno))")
     }
 
     /// Queues what an earlier run left unwritten in the spool.

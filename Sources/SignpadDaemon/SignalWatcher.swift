@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
 public final class SignalWatcher {
@@ -8,15 +9,15 @@ public final class SignalWatcher {
     private var first: Int32?
 
     public init(_ signals: [Int32]) throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw DaemonError(description: "pipe: \(String(cString: strerror(errno)))") }
-        for f in fds {
-            _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK)
-            // A reload starts signpad again in this process.
-            _ = fcntl(f, F_SETFD, FD_CLOEXEC)
+        // Close-on-exec: a reload starts signpad again in this process.
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw DaemonError(description: "pipe: \(error)")
         }
-        fd = fds[0]
-        writeFD = fds[1]
+        fd = ends.readEnd.rawValue
+        writeFD = ends.writeEnd.rawValue
         SignalWatcher.target.store(writeFD, ordering: .releasing)
         for s in signals {
             var action = sigaction()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CEvdev
 import SignpadInput
+import SystemPackage
 
 /// One open /dev/input/event* device behind libevdev.
 ///
@@ -12,7 +13,8 @@ import SignpadInput
 public final class EvdevDevice {
     public let path: String
     public let description: DeviceDescription
-    public private(set) var fd: Int32
+    /// Open until `close`.
+    private let descriptor: FileDescriptor
     private var handle: OpaquePointer?
     private var grabbed = false
 
@@ -25,24 +27,31 @@ public final class EvdevDevice {
 
     public init(path: String, grab: Bool) throws(EvdevError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw EvdevError(path: path, operation: "open", errno: errno, hint: EvdevError.hint(for: errno)) }
-        self.fd = fd
+        let opened: FileDescriptor
+        do {
+            opened = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            let reason = error as? Errno ?? .ioError
+            throw EvdevError(path: path, operation: "open", errno: reason, hint: EvdevError.hint(for: reason))
+        }
+        descriptor = opened
+        let fd = opened.rawValue
         _ = signpad_evdev_set_monotonic_clock(fd)
-        Self.drain(fd)
+        Self.drain(opened)
         var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &dev)
         guard rc == 0, let dev else {
-            Glibc.close(fd)
-            throw EvdevError(path: path, operation: "libevdev_new_from_fd", errno: -rc, hint: EvdevError.hint(for: -rc))
+            try? opened.close()
+            let error = Errno(rawValue: -rc)
+            throw EvdevError(path: path, operation: "libevdev_new_from_fd", errno: error, hint: EvdevError.hint(for: error))
         }
         handle = dev
         description = Self.describe(dev)
         if grab {
             if signpad_evdev_grab(fd, 1) != 0 {
-                let error = errno
+                let error = Errno(rawValue: errno)
                 libevdev_free(dev)
-                Glibc.close(fd)
+                try? opened.close()
                 throw EvdevError(path: path, operation: "EVIOCGRAB", errno: error, hint: EvdevError.hint(for: error))
             }
             grabbed = true
@@ -51,13 +60,15 @@ public final class EvdevDevice {
 
     deinit { close() }
 
+    /// The descriptor to poll; -1 once closed.
+    public var fd: Int32 { handle == nil ? -1 : descriptor.rawValue }
+
     public func close() {
-        guard fd >= 0 else { return }
-        if grabbed { _ = signpad_evdev_grab(fd, 0) }
-        if let handle { libevdev_free(handle) }
-        handle = nil
-        Glibc.close(fd)
-        fd = -1
+        guard let handle else { return }
+        if grabbed { _ = signpad_evdev_grab(descriptor.rawValue, 0) }
+        libevdev_free(handle)
+        self.handle = nil
+        try? descriptor.close()
     }
 
     /// The state at open, so contacts already down are not taken for new ones.
@@ -107,9 +118,9 @@ public final class EvdevDevice {
                           type: event.type, code: event.code, value: event.value)
     }
 
-    private static func drain(_ fd: Int32) {
+    private static func drain(_ descriptor: FileDescriptor) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Glibc.read(fd, &buffer, buffer.count) > 0 {}
+        while (try? buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }) ?? 0 > 0 {}
     }
 
     static func describe(_ dev: OpaquePointer) -> DeviceDescription {

@@ -166,7 +166,7 @@ private func restoreDefaultSignals() {
         }
         let mayPass: [Error] = [
             DisplayError.permissionDenied(path: "/dev/dri/card0"), DisplayError.masterHeld(path: "/dev/dri/card0"),
-            DisplayError.call(path: "/dev/dri/card0", operation: "drmModeSetCrtc", errno: EIO),
+            DisplayError.call(path: "/dev/dri/card0", operation: "drmModeSetCrtc", errno: .ioError),
             DaemonError(description: "poll failed: Interrupted system call"),
         ]
         for error in mayPass { #expect(!Daemon.isMisconfiguration(error), "\(error)") }
