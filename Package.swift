@@ -53,7 +53,8 @@ let package = Package(
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "SignpadDRM", dependencies: ["CDRM", "SignpadVocabulary", .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadVocabulary", "SignpadInk", "SignpadKiosk"]),
+        // The kiosk's screen with cairo and Pango; the configuration's painter and font check.
+        .target(name: "SignpadText", dependencies: ["CCairo", "CPango", "SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadConfig", "SignpadSession"]),
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),

@@ -8,6 +8,7 @@ import SignpadDRM
 import SignpadEvdev
 import SignpadInput
 import SignpadSession
+import SignpadText
 import SignpadVocabulary
 
 struct Bench: ParsableCommand {

@@ -7,6 +7,7 @@ import SignpadDRM
 import SignpadEvdev
 import SignpadInput
 import SignpadSession
+import SignpadText
 import SignpadVocabulary
 
 struct Replay: ParsableCommand {
