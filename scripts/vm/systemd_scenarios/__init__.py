@@ -1,0 +1,54 @@
+"""The systemd VM test's scenarios, one file each: its guest steps (GUEST, shell run on the kiosk
+after guest.sh's helpers and the scenarios before it) and its host checks (check(run), on what
+the guest reported). They run in this order; a later scenario may use what an earlier one left
+(the kiosk's key, the reloaded screen)."""
+import importlib, json, os
+
+ORDER = [
+    'started', 'signed_and_exported', 'status_while_failing', 'reload', 'watchdog', 'point_of_sale', 'stop',
+    'share_mounted_late', 'bad_configuration', 'udev_calibration', 'key_across_upgrade',
+]
+
+END = '''
+say "LOG BEGIN"
+journalctl -u signpad -o short-monotonic --no-pager
+say "LOG END"
+say "DONE"
+systemctl poweroff
+'''
+
+
+def scenarios():
+    return [importlib.import_module(f'{__name__}.{name}') for name in ORDER]
+
+
+def guest_script():
+    """What signpad-vm-check.service runs: the helpers, each scenario's steps, then the journal."""
+    helpers = open(os.path.join(os.path.dirname(__file__), 'guest.sh')).read()
+    steps = [f'\n# --- {name} ({__name__}/{name}.py)\n{scenario.GUEST}' for name, scenario in zip(ORDER, scenarios())]
+    return helpers + ''.join(steps) + END
+
+
+class Run:
+    """What the guest reported, for the scenarios' checks; `check` records and prints a result."""
+
+    def __init__(self, tag, out, checks, statuses, files, journal, expected):
+        self.tag, self.out, self.checks, self.statuses, self.files, self.journal = tag, out, checks, statuses, files, journal
+        self.expected = expected
+        self.results = []
+
+    def check(self, name, ok, detail):
+        self.results.append((name, ok))
+        print(f"{'PASS' if ok else 'FAIL'} [{self.tag}] {name}: {detail}", flush=True)
+
+    def shot(self, name):
+        """A screendump the guest asked for, as pixels; None if it never came."""
+        from driver import read_ppm
+        p = os.path.join(self.out, name + '.ppm')
+        return read_ppm(p)[2] if os.path.exists(p) else None
+
+    def said(self, name):
+        """A CHECK line as {'state': …, key: value}: an odd word count starts with the unit's state."""
+        words = self.checks.get(name, [[]])[0]
+        state, pairs = (words[0], words[1:]) if len(words) % 2 else ('', words)
+        return {'state': state, **dict(zip(pairs[::2], pairs[1::2])), 'text': ' '.join(words) or 'never reported'}

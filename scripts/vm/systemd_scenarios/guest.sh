@@ -1,0 +1,46 @@
+#!/bin/bash
+# Guest side of the systemd VM test: the helpers every scenario's guest steps use. The script the
+# VM runs (signpad-vm-check.service, on the serial console of a Debian system booted with systemd
+# as PID 1 and the signpad package installed and enabled, as a kiosk would have it) is this file
+# and then each scenario's GUEST in order (scripts/vm/systemd_scenarios/__init__.py). It drives
+# the service as an admin would (systemctl, evemu for the touches) and reports to the host driver
+# (scripts/vm/systemd_driver.py) with lines starting "E2E".
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+exports=/var/lib/signpad/signatures
+
+say() { echo "E2E $*"; }
+# Waits for the host driver to answer a request on the console.
+ask() { say "$*"; read -r _; }
+prop() { systemctl show -p "$1" --value signpad; }
+# wait_for SECONDS COMMAND…: true once COMMAND succeeds, false after SECONDS.
+wait_for() {
+    local limit=$(( $1 * 10 )); shift
+    for _ in $(seq "$limit"); do "$@" && return 0; sleep 0.1; done
+    return 1
+}
+# What systemd says of the unit: its state, then key value pairs. One systemctl call, as each
+# takes a while under TCG.
+state() {
+    systemctl show -p ActiveState -p SubState -p MainPID -p NRestarts -p Result signpad |
+        awk -F= '{ v[$1] = $2 } END { print v["ActiveState"] "/" v["SubState"], "pid", v["MainPID"], "restarts", v["NRestarts"], "result", v["Result"] }'
+}
+running() { state | grep -q '^active/running '; }
+journal() { journalctl -u signpad -o cat --no-pager; }
+# The number of journal lines of signpad matching a pattern.
+logged() { journal | grep -c -- "$1"; }
+# Creates a uinput device from a recording's header, waits until signpad has taken it, plays the events.
+play() {
+    local seen node pid
+    seen=$(logged "input /dev/input")
+    evemu-device "$1" > /run/evemu-device.out 2>&1 &
+    pid=$!
+    wait_for 5 grep -q '/dev/input/event' /run/evemu-device.out
+    node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /run/evemu-device.out)
+    wait_for 10 test "$(logged "input /dev/input")" -gt "$seen"
+    evemu-play "$node" < "$1"
+    sleep 1
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    sleep 0.5
+}
+# status_has SECONDS TEXT: true once the unit's status line contains TEXT.
+status_has() { wait_for "$1" sh -c "systemctl show -p StatusText --value signpad | grep -q -- '$2'"; }

@@ -1,0 +1,29 @@
+"""The packaged, enabled unit at boot: active, the kiosk on the DRM card, the console in graphics mode."""
+from driver import W, H, region_diff
+
+GUEST = r'''
+if wait_for 120 running; then
+    say "CHECK started $(state)"
+else
+    say "FAIL signpad.service is not active/running: $(state)"
+fi
+first_pid=$(prop MainPID)
+say "STATUS start $(prop StatusText)"
+ask "screendump sd-initial"
+say "CHECK console kdsetmode_failed $(logged "KDSETMODE") open_failed $(logged "to hide the console")"
+'''
+
+
+def check(run):
+    # "active/running pid N restarts N result R": what `systemctl show` said at each step.
+    started = run.said('started')
+    run.check('S1 signpad.service is active/running (Type=notify: READY=1 reached systemd)',
+              started['state'] == 'active/running', started['text'])
+    initial = run.shot('sd-initial')
+    d = region_diff(initial, run.expected['initial'], W, (0, 0, W, H)) if initial else 1
+    run.check('S2 the hardened unit opens the DRM card: the kiosk layout is on the screen', d < 0.005,
+              f'{100 * d:.3f}% of pixels differ from the offscreen screen')
+    console = run.said('console')
+    console_ok = console.get('kdsetmode_failed') == '0' and console.get('open_failed') == '0'
+    complaint = next((l.split('] ', 2)[-1] for l in run.journal.splitlines() if 'hide the console' in l or 'KDSETMODE' in l), '')
+    run.check('S3 the hardened unit puts the console in graphics mode', console_ok, console['text'] + (f' — {complaint}' if complaint else ''))

@@ -1,0 +1,22 @@
+"""A hung daemon is killed by the watchdog and started again, showing the kiosk as it was."""
+from driver import W, H, region_diff
+
+GUEST = r'''
+# A hung daemon: the watchdog (WatchdogSec=10) kills it and Restart=on-failure starts it again.
+hung_pid=$(prop MainPID)
+kill -STOP "$hung_pid"
+wait_for 40 test "$(prop NRestarts)" -ge 1
+wait_for 30 running
+say "CHECK watchdog $(state) hung $hung_pid"
+ask "screendump sd-restarted"
+'''
+
+
+def check(run):
+    watchdog = run.said('watchdog')
+    restarted = run.shot('sd-restarted')
+    d = region_diff(restarted, run.expected['reloaded'], W, (0, 0, W, H), threshold=16) if restarted else 1
+    restarted_ok = watchdog['state'] == 'active/running' and watchdog.get('pid') != watchdog.get('hung') and int(watchdog.get('restarts', 0)) >= 1
+    run.check('S7 a hung daemon is killed by the watchdog (WatchdogSec) and restarted (Restart=on-failure)',
+              restarted_ok and 'watchdog timeout' in run.journal.lower() and d < 0.01,
+              f"{watchdog['text']}; {100 * d:.3f}% of pixels differ from the reloaded screen after the restart")
