@@ -2,7 +2,7 @@
 after guest.sh's helpers and the scenarios before it) and its host checks (check(run), on what
 the guest reported). They run in this order; a later scenario may use what an earlier one left
 (the kiosk's key, the reloaded screen)."""
-import importlib, json, os
+import importlib, os
 
 ORDER = [
     'started', 'signed_and_exported', 'status_while_failing', 'reload', 'watchdog', 'point_of_sale', 'stop',
