@@ -524,13 +524,7 @@ def main():
     all_logs = '\n'.join(logs)
     open(os.path.join(args.out, 'signpad.log'), 'w').write(all_logs)
     run = e2e_scenarios.Run(args, markers, phase_files, all_logs)
-    for name, detail in failures:
-        run.check(name, False, detail)
-    for scenario in e2e_scenarios.scenarios():
-        scenario.check(run)
-    failed = [n for n, ok in run.results if not ok]
-    print(f"[{args.gpu}] {len(run.results) - len(failed)} passed, {len(failed)} failed", flush=True)
-    sys.exit(1 if failed else 0)
+    run.finish(failures, e2e_scenarios.scenarios())
 
 
 if __name__ == '__main__':

@@ -54,13 +54,7 @@ def main():
 
     expected = {n: read_png(os.path.join(args.expected, n + '.png'))[2] for n in ('initial', 'signed', 'reloaded')}
     run = systemd_scenarios.Run(tag, args.out, checks, statuses, files, journal, expected)
-    for name, detail in failures:
-        run.check(name, False, detail)
-    for scenario in systemd_scenarios.scenarios():
-        scenario.check(run)
-    failed = [n for n, ok in run.results if not ok]
-    print(f"[{tag}] {len(run.results) - len(failed)} passed, {len(failed)} failed", flush=True)
-    sys.exit(1 if failed else 0)
+    run.finish(failures, systemd_scenarios.scenarios())
 
 
 if __name__ == '__main__':

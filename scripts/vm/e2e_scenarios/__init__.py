@@ -2,7 +2,9 @@
 VM's /init after guest.sh's start and helpers and the scenarios before it) and its host checks
 (check(run), on what the guest reported). They run in this order; a scenario may go on from what
 the one before left (the signpad it started, the connector's status file in $status)."""
-import importlib, os, re
+import os, re
+
+import scenario_files
 
 ORDER = [
     'late_display', 'display_replugged', 'signed', 'panel_off_and_on', 'done_and_clear', 'usb_tablet', 'rotated',
@@ -17,14 +19,12 @@ poweroff -f
 
 
 def scenarios():
-    return [importlib.import_module(f'{__name__}.{name}') for name in ORDER]
+    return scenario_files.load(__name__, ORDER)
 
 
 def guest_script():
     """The VM's /init: the start and helpers, each scenario's steps, then the end."""
-    start = open(os.path.join(os.path.dirname(__file__), 'guest.sh')).read()
-    steps = [f'\n# --- {name} ({__name__}/{name}.py)\n{scenario.GUEST}' for name, scenario in zip(ORDER, scenarios())]
-    return start + ''.join(steps) + END
+    return scenario_files.guest_script(__name__, ORDER, END)
 
 
 class Shots(dict):
@@ -41,17 +41,17 @@ class Shots(dict):
         return self[name]
 
 
-class Run:
+class Run(scenario_files.Checks):
     """What the guest reported, for the scenarios' checks: the screendumps, the markers (its
     upper-case E2E lines), the files of each phase, the daemon's logs, and the expected screens
-    from signpad replay; `check` records and prints a result."""
+    from signpad replay."""
 
     def __init__(self, args, markers, phase_files, all_logs):
         from driver import W, H, dark_pixels, layout, read_png, region_diff
+        super().__init__(args.gpu)
         self.args, self.markers, self.phase_files, self.all_logs = args, markers, phase_files, all_logs
         self.files = phase_files['main']
         self.shots = Shots(args.out)
-        self.results = []
         self.expected_initial = read_png(os.path.join(args.expected, 'initial.png'))
         self.expected_signed = read_png(os.path.join(args.expected, 'signed.png'))
         self.box, _, _ = layout(W, H)
@@ -75,10 +75,6 @@ class Run:
             return region_diff(shot[2], initial[2], W, box) if shot[:2] == (W, H) else 1
 
         self.against_replay, self.around_drop, self.against_fresh = against_replay, around_drop, against_fresh
-
-    def check(self, name, ok, detail):
-        self.results.append((name, ok))
-        print(f"{'PASS' if ok else 'FAIL'} [{self.args.gpu}] {name}: {detail}", flush=True)
 
     def fields(self, prefix):
         """The key=value words (a value may be a [bracketed list]) of each marker with this prefix."""

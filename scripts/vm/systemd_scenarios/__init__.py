@@ -2,7 +2,9 @@
 after guest.sh's helpers and the scenarios before it) and its host checks (check(run), on what
 the guest reported). They run in this order; a later scenario may use what an earlier one left
 (the kiosk's key, the reloaded screen)."""
-import importlib, os
+import os
+
+import scenario_files
 
 ORDER = [
     'started', 'signed_and_exported', 'status_while_failing', 'reload', 'watchdog', 'point_of_sale', 'stop',
@@ -19,27 +21,21 @@ systemctl poweroff
 
 
 def scenarios():
-    return [importlib.import_module(f'{__name__}.{name}') for name in ORDER]
+    return scenario_files.load(__name__, ORDER)
 
 
 def guest_script():
     """What signpad-vm-check.service runs: the helpers, each scenario's steps, then the journal."""
-    helpers = open(os.path.join(os.path.dirname(__file__), 'guest.sh')).read()
-    steps = [f'\n# --- {name} ({__name__}/{name}.py)\n{scenario.GUEST}' for name, scenario in zip(ORDER, scenarios())]
-    return helpers + ''.join(steps) + END
+    return scenario_files.guest_script(__name__, ORDER, END)
 
 
-class Run:
-    """What the guest reported, for the scenarios' checks; `check` records and prints a result."""
+class Run(scenario_files.Checks):
+    """What the guest reported, for the scenarios' checks."""
 
     def __init__(self, tag, out, checks, statuses, files, journal, expected):
-        self.tag, self.out, self.checks, self.statuses, self.files, self.journal = tag, out, checks, statuses, files, journal
+        super().__init__(tag)
+        self.out, self.checks, self.statuses, self.files, self.journal = out, checks, statuses, files, journal
         self.expected = expected
-        self.results = []
-
-    def check(self, name, ok, detail):
-        self.results.append((name, ok))
-        print(f"{'PASS' if ok else 'FAIL'} [{self.tag}] {name}: {detail}", flush=True)
 
     def shot(self, name):
         """A screendump the guest asked for, as pixels; None if it never came."""

@@ -1,0 +1,38 @@
+"""What the two VM tests share: their scenarios are files in a folder (e2e_scenarios,
+systemd_scenarios), each holding its guest steps (GUEST) and its host checks (check(run)); the
+folder's guest.sh is the start and helpers the steps run after."""
+import importlib, os, sys
+
+
+def load(package, order):
+    """The scenario modules of `package`, in `order`."""
+    return [importlib.import_module(f'{package}.{name}') for name in order]
+
+
+def guest_script(package, order, end):
+    """The script the guest runs: guest.sh, each scenario's steps in order, then `end`."""
+    start = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), package, 'guest.sh')).read()
+    steps = [f'\n# --- {name} ({package}/{name}.py)\n{scenario.GUEST}' for name, scenario in zip(order, load(package, order))]
+    return start + ''.join(steps) + end
+
+
+class Checks:
+    """The results of one VM's checks, each printed as it is made with the VM's tag."""
+
+    def __init__(self, tag):
+        self.tag, self.results = tag, []
+
+    def check(self, name, ok, detail):
+        self.results.append((name, ok))
+        print(f"{'PASS' if ok else 'FAIL'} [{self.tag}] {name}: {detail}", flush=True)
+
+    def finish(self, failures, scenarios):
+        """Records what went wrong in the run itself, runs every scenario's checks, says how many
+        passed and exits non-zero if any failed."""
+        for name, detail in failures:
+            self.check(name, False, detail)
+        for scenario in scenarios:
+            scenario.check(self)
+        failed = [n for n, ok in self.results if not ok]
+        print(f"[{self.tag}] {len(self.results) - len(failed)} passed, {len(failed)} failed", flush=True)
+        sys.exit(1 if failed else 0)
