@@ -45,17 +45,17 @@ public final class EvdevDevice {
             let error = Errno(rawValue: -rc)
             throw EvdevError(path: path, operation: "libevdev_new_from_fd", errno: error, hint: EvdevError.hint(for: error))
         }
+        // Grabbed before the device is whole: a throw after that would also run deinit, which
+        // would free and close what this path frees and closes.
+        if grab && signpad_evdev_grab(fd, 1) != 0 {
+            let error = Errno(rawValue: errno)
+            libevdev_free(dev)
+            try? opened.close()
+            throw EvdevError(path: path, operation: "EVIOCGRAB", errno: error, hint: EvdevError.hint(for: error))
+        }
+        grabbed = grab
         handle = dev
         description = Self.describe(dev)
-        if grab {
-            if signpad_evdev_grab(fd, 1) != 0 {
-                let error = Errno(rawValue: errno)
-                libevdev_free(dev)
-                try? opened.close()
-                throw EvdevError(path: path, operation: "EVIOCGRAB", errno: error, hint: EvdevError.hint(for: error))
-            }
-            grabbed = true
-        }
     }
 
     deinit { close() }
