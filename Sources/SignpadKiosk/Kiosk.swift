@@ -59,7 +59,8 @@ public enum KioskEffect: Equatable, Sendable {
     /// Wipe all ink from the screen.
     case clearInk
     /// Hand this signature to the exporter; it reports back with `exportFinished`.
-    case save(Signature, exportID: Int)
+    /// `devices`: each stroke's device, as `Kiosk.strokeDevices`.
+    case save(Signature, devices: [String], exportID: Int)
     /// Buttons or message changed: repaint the screen's furniture.
     case repaintChrome
     /// Switch the screen off (true) or on again (false).
@@ -98,6 +99,11 @@ public struct Kiosk: Sendable {
     public private(set) var pressedButton: KioskLayout.Button?
     /// The signature being written now.
     public private(set) var signature = Signature()
+    /// The device of each stroke of `signature`, in its order: the record names the devices a
+    /// signature was written with. Kept here, where strokes come and go, so it cannot drift.
+    public private(set) var strokeDevices: [String] = []
+    /// The device of the stroke event being handled.
+    private var device = ""
     /// Exports handed out and not yet written.
     public private(set) var pendingExports: Set<Int> = []
     /// The screen is off (see `KioskRules.sleepAfter`).
@@ -148,6 +154,7 @@ public struct Kiosk: Sendable {
     /// nears the end of its room gets more now, between events.
     private mutating func reserveRoom() {
         if signature.strokes.capacity < Self.strokeListCapacity { signature.strokes.reserveCapacity(Self.strokeListCapacity) }
+        if strokeDevices.capacity < Self.strokeListCapacity { strokeDevices.reserveCapacity(Self.strokeListCapacity) }
         if case .ink = touch, let last = signature.strokes.indices.last,
            signature.strokes[last].count + Self.spareStrokeCapacity / 4 > signature.strokes[last].capacity {
             signature.strokes[last].reserveCapacity(signature.strokes[last].capacity * 2)
@@ -168,8 +175,10 @@ public struct Kiosk: Sendable {
         return message != .saving && message != .saved
     }
 
-    /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates nothing.
-    public mutating func handle(_ event: StrokeEvent, now: Double, into effects: inout [KioskEffect]) {
+    /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates
+    /// nothing. `device` names the device the event came from.
+    public mutating func handle(_ event: StrokeEvent, device: String = "", now: Double, into effects: inout [KioskEffect]) {
+        self.device = device
         // A phantom can hold a clock off only by landing again before it runs out; a person who
         // comes back to a spot after it ran out (to wake the screen, say) is activity.
         switch event {
@@ -301,6 +310,7 @@ public struct Kiosk: Sendable {
             switch touch {
             case .ink:
                 signature.strokes.removeLast()
+                strokeDevices.removeLast()
                 effects.append(.withdrawInk)
             case .button:
                 pressedButton = nil
@@ -316,8 +326,17 @@ public struct Kiosk: Sendable {
         let touched = rules.eraser.strokes(in: signature, touchedFrom: a, to: b, inkWidth: rules.inkWidth)
         guard !touched.isEmpty else { return }
         // Ascending, so removed from the back each index still names its stroke.
-        for index in touched.reversed() { signature.strokes.remove(at: index) }
+        for index in touched.reversed() {
+            signature.strokes.remove(at: index)
+            strokeDevices.remove(at: index)
+        }
         effects.append(.redrawInk(removed: touched))
+    }
+
+    /// No signature any more, and so no stroke's device.
+    private mutating func forgetSignature() {
+        signature = Signature()
+        strokeDevices.removeAll(keepingCapacity: true)
     }
 
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {
@@ -327,6 +346,7 @@ public struct Kiosk: Sendable {
         var stroke = spareStrokes.popLast() ?? []
         stroke.append(sample)
         signature.strokes.append(stroke)
+        strokeDevices.append(device)
         effects.append(.ink(.down(sample)))
     }
 
@@ -344,7 +364,7 @@ public struct Kiosk: Sendable {
         }
         if clocks.idleIsUp(now: now) {
             if hasInk {
-                signature = Signature()
+                forgetSignature()
                 effects.append(.clearInk)
             }
             if touchIsDown && heldSince == nil { letGoOfTouch(now: now, into: &effects) }
@@ -421,7 +441,7 @@ public struct Kiosk: Sendable {
         var effects: [KioskEffect] = []
         switch button {
         case .clear:
-            signature = Signature()
+            forgetSignature()
             effects.append(.clearInk)
             if request != nil { effects.append(.requestProgress(.cleared)) }
             if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
@@ -432,6 +452,7 @@ public struct Kiosk: Sendable {
             // signature without it.
             guard !signature.isEmpty else { return effects }
             signature.strokes.removeLast()
+            strokeDevices.removeLast()
             effects.append(.redrawInk(removed: [signature.strokes.count]))
         case .done:
             guard meetsMinimum else {
@@ -441,9 +462,9 @@ public struct Kiosk: Sendable {
             let id = nextExportID
             nextExportID += 1
             pendingExports.insert(id)
-            effects.append(.save(signature, exportID: id))
+            effects.append(.save(signature, devices: strokeDevices, exportID: id))
             if request != nil { endRequest(.signed(exportID: id), now: now, into: &effects) }
-            signature = Signature()
+            forgetSignature()
             effects.append(.clearInk)
             if case .saveFailed = message {} else { setMessage(.saving, now: now, into: &effects, seconds: .infinity) }
         }
@@ -458,7 +479,7 @@ public struct Kiosk: Sendable {
         if asleep { wake(into: &effects) }
         if touchIsDown { letGoOfTouch(now: now, into: &effects) }
         if hasInk {
-            signature = Signature()
+            forgetSignature()
             effects.append(.clearInk)
         }
         request = new
@@ -485,7 +506,7 @@ public struct Kiosk: Sendable {
 
     private mutating func endRequest(_ end: KioskRequestEnd, now: Double, into effects: inout [KioskEffect]) {
         if case .signed = end {} else if hasInk {
-            signature = Signature()
+            forgetSignature()
             effects.append(.clearInk)
         }
         request = nil

@@ -23,8 +23,6 @@ public final class Session: InputSink {
     @exclusivity(unchecked) public private(set) var renderer: InkRenderer
     /// The devices read, their decoders and the arbiter between them.
     public private(set) var input = InputPipeline()
-    /// The device of each stroke of the signature on the panel.
-    @exclusivity(unchecked) private var strokeDevices: [String] = []
     /// The device of the last stroke event, for what the journal says of the panel.
     @exclusivity(unchecked) private var lastDevice = ""
     /// Move events drawn, for the daemon's latency figures.
@@ -60,8 +58,8 @@ public final class Session: InputSink {
     @exclusivity(unchecked) private var effects: [KioskEffect] = []
     /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
     @exclusivity(unchecked) private var redrawSmoother: MidpointSmoother
-    /// Where each stroke of the signature on the panel could have put ink (beside
-    /// `strokeDevices`): taking strokes away clears only there.
+    /// Where each stroke of the signature on the panel could have put ink, in the kiosk's order of
+    /// its strokes: taking strokes away clears only there.
     @exclusivity(unchecked) private var strokeReaches: [InkReach] = []
     /// Where the contact will be a moment ahead: drawn at the end of the wet tail, on screen only.
     @exclusivity(unchecked) private var predictor: InkPredictor
@@ -97,7 +95,6 @@ public final class Session: InputSink {
         predictor = InkPredictor(horizon: config.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
         renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: config.inkColor, clip: layout.box.insetBy(2))
-        strokeDevices.reserveCapacity(64)
         strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
         notices.reserveCapacity(16)
@@ -129,7 +126,7 @@ public final class Session: InputSink {
     public func handle(_ event: StrokeEvent, device: String, now: Double) {
         lastDevice = device
         effects.removeAll(keepingCapacity: true)
-        kiosk.handle(event, now: now, into: &effects)
+        kiosk.handle(event, device: device, now: now, into: &effects)
         apply(effects, now: now)
     }
 
@@ -235,10 +232,8 @@ public final class Session: InputSink {
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
                         wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
-                        strokeDevices.removeAll(keepingCapacity: true)
                         strokeReaches.removeAll(keepingCapacity: true)
                     }
-                    strokeDevices.append(lastDevice)
                     strokeReaches.append(InkReach())
                 }
                 var step = smoother.handle(event)
@@ -266,16 +261,12 @@ public final class Session: InputSink {
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
                 var reach = InkReach()
-                for index in removed.reversed() {
-                    strokeDevices.remove(at: index)
-                    reach.add(strokeReaches.remove(at: index))
-                }
+                for index in removed.reversed() { reach.add(strokeReaches.remove(at: index)) }
                 takeBack(reach)
             case .withdrawInk:
-                _ = strokeDevices.popLast()
                 takeBack(strokeReaches.popLast() ?? InkReach())
-            case .save(let signature, let exportID):
-                exporter.submit(record(for: signature, now: now), exportID: exportID)
+            case .save(let signature, let devices, let exportID):
+                exporter.submit(record(for: signature, devices: devices, now: now), exportID: exportID)
             case .repaintChrome:
                 repaintChrome()
             case .sleep(let off):
@@ -337,13 +328,13 @@ public final class Session: InputSink {
         return names.filter { seen.insert($0).inserted }
     }
 
-    private func record(for signature: Signature, now: Double) -> SignatureRecord {
+    private func record(for signature: Signature, devices: [String], now: Double) -> SignatureRecord {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
         return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
-                               device: Self.inFirstUseOrder(strokeDevices).joined(separator: ", "),
+                               device: Self.inFirstUseOrder(devices).joined(separator: ", "),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
                                inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
     }

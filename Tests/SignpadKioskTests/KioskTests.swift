@@ -30,7 +30,7 @@ func signatureSwipe(_ layout: KioskLayout) -> [Point] {
 }
 
 func saves(_ effects: [KioskEffect]) -> [Signature] {
-    effects.compactMap { if case .save(let s, _) = $0 { return s } else { return nil } }
+    effects.compactMap { if case .save(let s, _, _) = $0 { return s } else { return nil } }
 }
 
 @Suite struct KioskTests {
@@ -107,6 +107,45 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         effects = kiosk.handle(.down(eraser(centre(layout.clearButton))), now: 3) + kiosk.handle(.up, now: 3.1)
         #expect(effects.isEmpty)
         #expect(kiosk.signature.strokes == [horizontal])
+    }
+
+    /// Each stroke keeps the device it came from through whatever takes strokes away (the
+    /// eraser, a withdrawal, Undo), and Done hands the devices over with the signature.
+    @Test func eachStrokeKeepsItsDeviceThroughEveryChange() throws {
+        let layout = KioskLayout(width: 1024, height: 600, undo: true)
+        var kiosk = Kiosk(layout: layout)
+        let c = centre(layout.box)
+        func stroke(_ points: [Point], by device: String, at t: Double) {
+            var effects: [KioskEffect] = []
+            kiosk.handle(.down(at(points[0], t)), device: device, now: t, into: &effects)
+            for p in points.dropFirst() { kiosk.handle(.move(at(p, t)), device: device, now: t, into: &effects) }
+            kiosk.handle(.up, device: device, now: t, into: &effects)
+        }
+        stroke([Point(c.x - 100, c.y), Point(c.x - 100, c.y + 60)], by: "pen", at: 1)
+        stroke([Point(c.x + 100, c.y), Point(c.x + 160, c.y)], by: "touchscreen", at: 1.5)
+        stroke([Point(c.x - 20, c.y - 50), Point(c.x + 20, c.y - 50)], by: "pen", at: 2)
+        stroke([Point(c.x - 150, c.y + 80), Point(c.x + 150, c.y + 80)], by: "touchscreen", at: 2.5)
+        #expect(kiosk.strokeDevices == ["pen", "touchscreen", "pen", "touchscreen"])
+        // The pen's eraser across the first stroke.
+        var effects: [KioskEffect] = []
+        kiosk.handle(.down(Sample(Point(c.x - 140, c.y + 30), time: 3, erasing: true)), device: "pen", now: 3, into: &effects)
+        kiosk.handle(.move(Sample(Point(c.x - 60, c.y + 30), time: 3.1, erasing: true)), device: "pen", now: 3.1, into: &effects)
+        kiosk.handle(.up, device: "pen", now: 3.2, into: &effects)
+        #expect(effects == [.redrawInk(removed: [0])])
+        #expect(kiosk.strokeDevices == ["touchscreen", "pen", "touchscreen"])
+        // A hand's stroke taken back as the pen comes near.
+        kiosk.handle(.down(at(Point(c.x, c.y + 20), 4)), device: "touchscreen", now: 4, into: &effects)
+        kiosk.handle(.move(at(Point(c.x + 30, c.y + 20), 4.1)), device: "touchscreen", now: 4.1, into: &effects)
+        #expect(kiosk.strokeDevices == ["touchscreen", "pen", "touchscreen", "touchscreen"])
+        kiosk.handle(.withdraw, device: "touchscreen", now: 4.2, into: &effects)
+        #expect(kiosk.strokeDevices == ["touchscreen", "pen", "touchscreen"])
+        _ = kiosk.tap(centre(try #require(layout.undoButton)), now: 5)
+        #expect(kiosk.strokeDevices == ["touchscreen", "pen"])
+        #expect(kiosk.strokeDevices.count == kiosk.signature.strokes.count)
+        let done = kiosk.tap(centre(layout.doneButton), now: 6)
+        let saved = done.compactMap { if case .save(_, let devices, _) = $0 { return devices } else { return nil } }
+        #expect(saved == [["touchscreen", "pen"]])
+        #expect(kiosk.strokeDevices.isEmpty && kiosk.signature.isEmpty)
     }
 
     @Test func segmentsAreAsFarApartAsTheirNearestPoints() {
