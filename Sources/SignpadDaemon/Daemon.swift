@@ -329,7 +329,6 @@ public final class Daemon {
     func hide(_ shown: ShownKiosk) {
         control?.attach(nil)
         control?.status = { [unowned self, exporter = shown.session.exporter] in controlStatus(nil, session: nil, exporter: exporter) }
-        control?.notReady = { nil }
         report(session: shown.session, display: shown.display)
         shown.display.close()
     }
