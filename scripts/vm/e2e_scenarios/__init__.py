@@ -5,6 +5,7 @@ the one before left (the signpad it started, the connector's status file in $sta
 import os, re
 
 import scenario_files
+from driver import W, H, dark_pixels, layout, read_png, read_ppm, region_diff
 
 ORDER = [
     'late_display', 'display_replugged', 'signed', 'panel_off_and_on', 'done_and_clear', 'usb_tablet', 'rotated',
@@ -35,7 +36,6 @@ class Shots(dict):
         self.out = out
 
     def __missing__(self, name):
-        from driver import read_ppm
         p = os.path.join(self.out, name + '.ppm')
         self[name] = read_ppm(p) if os.path.exists(p) else None
         return self[name]
@@ -47,7 +47,6 @@ class Run(scenario_files.Checks):
     from signpad replay."""
 
     def __init__(self, args, markers, phase_files, all_logs):
-        from driver import W, H, dark_pixels, layout, read_png, region_diff
         super().__init__(args.gpu)
         self.args, self.markers, self.phase_files, self.all_logs = args, markers, phase_files, all_logs
         self.files = phase_files['main']

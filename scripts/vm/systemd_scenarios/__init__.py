@@ -5,6 +5,7 @@ the guest reported). They run in this order; a later scenario may use what an ea
 import os
 
 import scenario_files
+from driver import read_ppm
 
 ORDER = [
     'started', 'signed_and_exported', 'status_while_failing', 'reload', 'watchdog', 'point_of_sale', 'stop',
@@ -39,7 +40,6 @@ class Run(scenario_files.Checks):
 
     def shot(self, name):
         """A screendump the guest asked for, as pixels; None if it never came."""
-        from driver import read_ppm
         p = os.path.join(self.out, name + '.ppm')
         return read_ppm(p)[2] if os.path.exists(p) else None
 
