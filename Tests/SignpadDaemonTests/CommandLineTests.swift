@@ -80,7 +80,8 @@ import Testing
 
     /// A certificate signpad cannot seal to stops `run` at start with status 78, naming the file
     /// and what is wrong; check-config says the same.
-    @Test(.enabled(if: toolExists("openssl"))) func aCertificateThatCannotEncryptIsAConfigurationError() throws {
+    @Test func aCertificateThatCannotEncryptIsAConfigurationError() throws {
+        try requirePeer(.tool("openssl"))
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

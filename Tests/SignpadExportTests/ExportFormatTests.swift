@@ -14,8 +14,8 @@ import Testing
         #expect(SHA256.hex(Array(repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
-    @Test(.enabled(if: toolExists("pngcheck"), "skipped: pngcheck is not installed (scripts/install-deps installs it)"))
-    func pngPassesPngcheckInBothBackgrounds() throws {
+    @Test func pngPassesPngcheckInBothBackgrounds() throws {
+        try requirePeer(.tool("pngcheck"))
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -94,8 +94,8 @@ import Testing
         #expect(differing.count == 0, "\(differing.count) pixels differ from one whole rendering, first \(differing.prefix(5))")
     }
 
-    @Test(.enabled(if: toolExists("rsvg-convert"), "skipped: rsvg-convert is not installed (scripts/install-deps installs it)"))
-    func svgRendersToTheSameInkAsThePNG() throws {
+    @Test func svgRendersToTheSameInkAsThePNG() throws {
+        try requirePeer(.tool("rsvg-convert"))
         let record = sampleRecord()
         let options = ExportOptions(margin: 8)
         let image = SignatureImage(record.signature, pen: record.settings.pen, options: options)
@@ -128,8 +128,8 @@ import Testing
     /// A stroke that left the signature box was clipped on the screen, but the images drew it on
     /// across the buttons. Both images (the PNG read by Python's zlib, the SVG drawn by
     /// rsvg-convert) now hold ink only inside the screen's ink area, as the customer saw it.
-    @Test(.enabled(if: toolExists("rsvg-convert"), "skipped: rsvg-convert is not installed (scripts/install-deps installs it)"))
-    func theImagesAreClippedAsTheScreenWas() throws {
+    @Test func theImagesAreClippedAsTheScreenWas() throws {
+        try requirePeer(.tool("rsvg-convert"))
         var record = sampleRecord()
         // The first stroke runs on to x = 305 and the dot is at x = 320: past the area's edge.
         record.inkArea = PixelRect(minX: 90, minY: 100, maxX: 250, maxY: 300)

@@ -7,7 +7,7 @@ import SignpadVocabulary
 import Testing
 
 /// The evidence a back office relies on, checked with stock OpenSSL, not only with signpad's code.
-@Suite(.enabled(if: toolExists("openssl"), "needs the openssl command-line tool (apt-get install openssl)"))
+@Suite
 struct EvidenceTests {
     /// A back office's key pair made by OpenSSL itself: `kind` rsa or ec; `usage` an X.509 keyUsage, if any.
     static func backOffice(_ folder: String, kind: String, usage: String? = nil) throws -> (certificate: String, key: String) {

@@ -17,6 +17,35 @@ public func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32,
 
 public func toolExists(_ tool: String) -> Bool { (try? run("which", [tool]).status) == 0 }
 
+public struct MissingPeer: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Throws, failing the test, when `peer` is not here.
+public func requirePeer(_ peer: Peer) throws {
+    if let missing = peer.missing { throw MissingPeer(description: missing) }
+}
+
+/// An independent peer a test checks signpad against: a program on PATH, or a Python module.
+/// A test whose peer is missing fails, naming what installs it; it never passes unchecked.
+public enum Peer {
+    case tool(String)
+    case pythonModule(String)
+
+    /// Nil when the peer is here, else what is missing and what installs it.
+    public var missing: String? {
+        switch self {
+        case .tool(let name):
+            return toolExists(name) ? nil : "the peer \(name) is not installed (scripts/install-deps installs it)"
+        case .pythonModule(let name):
+            // Run from / so that a folder of the repository named like the module cannot stand in for it.
+            let probe = try? run("sh", ["-c", "cd / && python3 -c 'import \(name), sys; sys.exit(0 if getattr(\(name), \"__file__\", None) else 1)'"])
+            return probe?.status == 0 ? nil : "the peer python3 module \(name) is not installed (scripts/install-deps installs it)"
+        }
+    }
+}
+
+
 /// A path in the temporary directory that nothing uses yet.
 public func scratch() -> String { NSTemporaryDirectory() + "signpad-test-" + UUID().uuidString }
 
