@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),
-        .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadVarlink", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",

@@ -1,3 +1,4 @@
+import SignpadExport
 import SignpadVarlink
 
 /// A call refused, as the Varlink error the client gets.
@@ -94,36 +95,15 @@ struct CallParameters {
     }
 }
 
-/// What a request's values may be: enough for any sale, little enough for the screen and the
-/// file names.
+/// A request's values checked by the rules every request keeps (`RequestRules`, which the spool
+/// applies too), a broken one refused as the parameter it came in.
 public enum RequestLimits {
-    public static let referenceCharacters = 64
-    public static let textCharacters = 200
-    public static let timeout: ClosedRange<Double> = 5...3600
-
-    public static func check(reference: String, title: String?, lines: [String], signer: String?, reason: String?,
-                             documentSha256: String?, timeout: Double?) throws(ControlError) {
-        guard (1...referenceCharacters).contains(reference.count), printable(reference) else {
-            throw .invalidParameter("reference", expected: "1 to \(referenceCharacters) printable characters (no control characters)")
+    public static func checked(_ request: SignatureRequest, timeout: Double?) throws(ControlError) -> SignatureRequest {
+        do {
+            if let timeout { try RequestRules.checkTimeout(timeout) }
+            return try RequestRules.checked(request)
+        } catch {
+            throw .invalidParameter(error.field, expected: error.expected)
         }
-        for (name, text) in [("title", title), ("signer", signer), ("reason", reason)] {
-            guard let text else { continue }
-            guard text.count <= textCharacters, printable(text) else {
-                throw .invalidParameter(name, expected: "at most \(textCharacters) printable characters (no control characters)")
-            }
-        }
-        for line in lines where line.count > textCharacters || !printable(line) {
-            throw .invalidParameter("lines", expected: "lines of at most \(textCharacters) printable characters each (no control characters)")
-        }
-        if let hash = documentSha256, hash.count != 64 || !hash.allSatisfy(\.isHexDigit) {
-            throw .invalidParameter("documentSha256", expected: "64 hexadecimal digits (a SHA-256)")
-        }
-        if let timeout, !timeout.isFinite || !Self.timeout.contains(timeout) {
-            throw .invalidParameter("timeoutSeconds", expected: "seconds from \(Int(Self.timeout.lowerBound)) to \(Int(Self.timeout.upperBound))")
-        }
-    }
-
-    private static func printable(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0 != "\u{200D}" && $0 != "\u{200C}" }
     }
 }

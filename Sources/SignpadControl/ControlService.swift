@@ -151,20 +151,20 @@ public final class ControlService {
         guard let session else { throw .notReady("no display yet") }
         if let why = notReady() { throw .notReady(why) }
 
-        try RequestLimits.check(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash, timeout: timeout)
+        let context = try RequestLimits.checked(SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason,
+                                                                 documentSha256: hash), timeout: timeout)
         let base = session.kiosk.baseLayout
-        let rows = session.requestRows(lines).reduce(0, +), room = KioskLayout.maxRequestLines(width: base.width, height: base.height)
+        let rows = session.requestRows(context.lines).reduce(0, +), room = KioskLayout.maxRequestLines(width: base.width, height: base.height)
         guard rows <= room else {
             throw .invalidParameter("lines", expected: "at most \(room) rows of text on this \(base.width)x\(base.height) screen, which keeps at least half the box to sign in; these lines wrap to \(rows) rows")
         }
         if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG (export.formats)") }
 
-        let context = SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason, documentSha256: hash?.lowercased())
         let wallNow = Date().timeIntervalSince1970
-        let requestID = "\(context.fileNamePrefix)_\(SignatureEncoder.newID(at: wallNow))"
-        active = Active(id: requestID, reference: reference, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
-        record(RequestResult(id: requestID, reference: reference, startedAt: wallNow))
-        log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(reference)"])
+        let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
+        active = Active(id: requestID, reference: context.reference, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
+        record(RequestResult(id: requestID, reference: context.reference, startedAt: wallNow))
+        log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
         session.beginRequest(id: requestID, context: context, timeout: timeout ?? session.kiosk.rules.idleTimeout, now: now)
         progress("shown")
     }

@@ -60,35 +60,6 @@ public struct CaptureSettings: Equatable, Sendable {
 }
 
 /// One confirmed signature with what is known about its capture.
-/// What a point of sale asked the customer to sign, as the record keeps it: the exact text
-/// shown, and what it said of the signer, the reason and the document.
-public struct SignatureRequest: Codable, Equatable, Sendable {
-    public var reference: String
-    public var title: String?
-    public var lines: [String]
-    public var signer: String?
-    public var reason: String?
-    /// The SHA-256 of the document signed, 64 lowercase hex digits.
-    public var documentSha256: String?
-
-    public init(reference: String, title: String? = nil, lines: [String] = [], signer: String? = nil, reason: String? = nil, documentSha256: String? = nil) {
-        self.reference = reference
-        self.title = title
-        self.lines = lines
-        self.signer = signer
-        self.reason = reason
-        self.documentSha256 = documentSha256
-    }
-
-    /// The reference as the start of a file name on any file system: letters, digits, `.`, `-`
-    /// and `_` kept, anything else `_`, and no leading dot.
-    public var fileNamePrefix: String {
-        var safe = String(reference.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) ? Character($0) : "_" })
-        if safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
-        return safe
-    }
-}
-
 public struct SignatureRecord: Equatable, Sendable {
     /// The basename of its files, e.g. 20261121T170502Z-<uuid>.
     public var id: String
@@ -122,6 +93,18 @@ public struct SignatureRecord: Equatable, Sendable {
         self.screenHeight = screenHeight
         self.settings = settings
         self.inkArea = inkArea
+    }
+
+    /// The devices a signature was drawn with, as its files name them: a device names itself
+    /// with any bytes (uinput takes a line break), and a name with a control character would
+    /// forge lines in the files' text and be refused when the spool is read back.
+    public static func deviceLabel(_ names: [String]) -> String {
+        var label = ""
+        for character in FileText.withoutControlCharacters(names.joined(separator: ", ")).map({ $0.isNewline || $0 == "\t" ? "\u{FFFD}" : $0 }) {
+            guard label.utf8.count + character.utf8.count <= 255 else { break }
+            label.append(character)
+        }
+        return label
     }
 
     /// The time of the first sample, which every format measures from.

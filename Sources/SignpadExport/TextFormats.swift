@@ -13,7 +13,9 @@ public enum SVGEncoder {
 
         """
         if let title = text.first(where: { $0.keyword == "Title" }) { out += "<title>\(FileText.xmlEscaped(title.value))</title>\n" }
-        let lines = text.filter { $0.keyword != "Title" }.map { "\($0.keyword): \($0.value)" }
+        // A value's own line breaks are folded (the next line indented), so no value can start a
+        // line that reads as another keyword's.
+        let lines = text.filter { $0.keyword != "Title" }.map { "\($0.keyword): \($0.value.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n  "))" }
         if !lines.isEmpty { out += "<desc>\(FileText.xmlEscaped(lines.joined(separator: "\n")))</desc>\n" }
         if !transparent { out += "<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n" }
         let color = XRGB.hex(ink)

@@ -27,6 +27,10 @@ public struct SignatureSpool: Sendable {
     }
 
     static let suffix = ".spool.json"
+    /// The largest spool file read. A signature's files are a few hundred KiB (a full screen of
+    /// ink at `export.scale = 4` a few MiB); a larger file is damage or an attack, and reading it
+    /// whole would take its size in memory several times over.
+    public static let maxFileBytes = 16 << 20
 
     /// Keeps a signature's finished files: the spool holds what the export folder will, sealed
     /// envelopes and all, and never clear samples that a recipient certificate would seal.
@@ -90,8 +94,19 @@ public struct SignatureSpool: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw SpoolError(path: path, reason: "is a folder, not a spool file")
         }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > maxFileBytes {
+            throw SpoolError(path: path, reason: "expected at most \(maxFileBytes >> 20) MiB, found \(info.st_size) bytes; set aside unread")
+        }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // Grown since the size was read: still bounded.
+            guard data.count <= maxFileBytes else {
+                throw SpoolError(path: path, reason: "expected at most \(maxFileBytes >> 20) MiB, found \(data.count) bytes; set aside unread")
+            }
+            return data
+        } catch let error as SpoolError {
+            throw error
         } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
@@ -324,6 +339,15 @@ struct SpooledSignature: Codable {
             kept.inkColor = color
         }
         if let pen { kept.pen = try pen.options(path: path) }
+        // Checked as the point of sale's request and the kiosk's name are where they first come in:
+        // the kiosk signs what it exports, so nothing may reach the files unchecked.
+        if let problem = CaptureSettings.kioskNameProblem(device) { throw SpoolError(path: path, reason: "device: \(problem)") }
+        var checkedRequest: SignatureRequest?
+        if let request {
+            do { checkedRequest = try RequestRules.checked(request) } catch {
+                throw SpoolError(path: path, reason: "request: \(error)")
+            }
+        }
         var area: PixelRect?
         if let inkArea {
             guard inkArea.count == 4, 0 <= inkArea[0], inkArea[0] < inkArea[2], inkArea[2] <= screenWidth,
@@ -338,6 +362,6 @@ struct SpooledSignature: Codable {
             stroke.map { Sample(Point($0[0], $0[1]), time: $0[2], pressure: $0.count == 4 ? $0[3] : nil) }
         })
         return SignatureRecord(id: id, signature: signature, startedAt: startedAt, endedAt: endedAt, device: device,
-                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept, inkArea: area, request: request)
+                               screenWidth: screenWidth, screenHeight: screenHeight, settings: kept, inkArea: area, request: checkedRequest)
     }
 }

@@ -334,7 +334,7 @@ public final class Session: InputSink {
         let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
         return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
-                               device: Self.inFirstUseOrder(devices).joined(separator: ", "),
+                               device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),
                                screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
                                inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
     }

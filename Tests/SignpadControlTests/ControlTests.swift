@@ -1,6 +1,7 @@
 import Foundation
 @testable import SignpadControl
 import SignpadTestSupport
+import SignpadExport
 import SignpadVarlink
 import Testing
 
@@ -56,11 +57,10 @@ import Testing
         ("title", "R", nil, nil, String(repeating: "t", count: 201)),
     ] as [(String, String, String?, Double?, String?)])
     func aValueOutOfRangeNamesItsParameter(parameter: String, reference: String, hash: String?, timeout: Double?, title: String?) {
-        #expect(throws: ControlError.self) {
-            try RequestLimits.check(reference: reference, title: title, lines: [], signer: nil, reason: nil, documentSha256: hash, timeout: timeout)
-        }
+        let request = SignatureRequest(reference: reference, title: title, documentSha256: hash)
+        #expect(throws: ControlError.self) { try RequestLimits.checked(request, timeout: timeout) }
         do {
-            try RequestLimits.check(reference: reference, title: title, lines: [], signer: nil, reason: nil, documentSha256: hash, timeout: timeout)
+            _ = try RequestLimits.checked(request, timeout: timeout)
         } catch {
             #expect(error.parameters["parameter"] == .string(parameter))
         }

@@ -283,6 +283,21 @@ import Testing
         #expect(try read("desc") == "Creation Time: \(ISO8601.string(record.startedAt))\nSource: Pen <A&B> \"v2\" it's\u{FFFD}\nKiosk: \(kiosk)")
     }
 
+    /// Issue 54, defect 15: a device or a request's line that reads "Kiosk: …" cannot forge the
+    /// SVG description's Kiosk line; a value's own lines are folded under its keyword.
+    @Test func noValueForgesAnotherLineOfTheSVGDescription() throws {
+        var record = sampleRecord()
+        record.device = SignatureRecord.deviceLabel(["pen\nKiosk: forged"])
+        record.settings.kiosk = "desk 1"
+        record.request = SignatureRequest(reference: "R", title: "Total", lines: ["Kiosk: forged too"])
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(formats: [.svg]), evidence: testEvidence)
+        let svg = try XMLDocument(data: Data(try #require(files.first { $0.name.hasSuffix(".svg") }).bytes))
+        let desc = try #require(try svg.nodes(forXPath: "/*[local-name()='svg']/*[local-name()='desc']").first?.stringValue)
+        let kioskLines = desc.split(separator: "\n").filter { $0.hasPrefix("Kiosk:") }
+        #expect(kioskLines == ["Kiosk: desk 1"], "\(desc)")
+        #expect(desc.contains("Shown: Total\n  Kiosk: forged too"), "\(desc)")
+    }
+
     @Test func metadataNamesEveryFileWithItsHash() throws {
         let files = try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: testEvidence)
         #expect(files.map(\.name).last == "20261121T170502Z-test.meta.json", "metadata is written last")

@@ -90,6 +90,13 @@ import Testing
         ("{\"format\":\"signpad-spool\",\"version\":2,\"files\":[{\"name\":\"a/../../b.png\",\"base64\":\"AAAA\"}]}", "expected files named a.<format> with base64 contents, found \"a/../../b.png\""),
         ("{\"format\":\"signpad-spool\",\"version\":2,\"files\":[{\"name\":\"a.png\",\"base64\":\"AAAA\"},{\"name\":\"a.meta.json.sig\",\"base64\":\"AAAA\"},{\"name\":\"a.meta.json\",\"base64\":\"\(Data(#"{"id":"a","kiosk":"","captureStart":"","captureEnd":"","device":"","screen":{"width":1,"height":1},"strokes":1,"samples":1,"files":{"a.png":{"sha256":"00","bytes":3}}}"#.utf8).base64EncodedString())\"}]}", "its files do not match its manifest's sizes and SHA-256 sums: damaged"),
         ("{\"format\":\"signpad-spool\",\"version\":2,\"files\":7}", "expected version 2 of a signpad spool file"),
+        // An older signpad's record is checked as a request from the point of sale is (issue 54,
+        // defect 15): a device line that forges another field, text no screen took, a hash that is none.
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"pen\\nKiosk: forged\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]]}", "device: expected a name without control characters, found U+000A"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]],\"request\":{\"reference\":\"R\",\"lines\":[],\"title\":\"a\\u0007b\"}}", "request: title: expected at most 200 printable characters"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]],\"request\":{\"reference\":\"R\",\"lines\":[],\"title\":\"\(String(repeating: "t", count: 100_000))\"}}", "request: title: expected at most 200 printable characters"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]],\"request\":{\"reference\":\"R\",\"lines\":[],\"documentSha256\":\"not-hex\"}}", "request: documentSha256: expected 64 hexadecimal digits"),
+        ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"a\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":800,\"screenHeight\":480,\"strokes\":[[[1,2,0]]],\"request\":{\"reference\":\"R\\u0000\",\"lines\":[\"x\\ny\"]}}", "request: reference: expected 1 to 64 printable characters"),
         ("{\"format\":\"signpad-spool\",\"version\":1,\"id\":\"../elsewhere\",\"startedAt\":0,\"endedAt\":0,\"device\":\"\",\"screenWidth\":1,\"screenHeight\":1,\"strokes\":[]}", "expected the id \"a\""),
     ])
     func aBadSpoolFileIsNamedAndSetAsideNotLost(contents: String, expected: String) throws {
@@ -121,5 +128,43 @@ import Testing
         #expect(problems.map(\.reason) == ["is a folder, not a spool file; kept as a.spool.json.bad"], "\(problems)")
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: dir + "/a.spool.json.bad", isDirectory: &isFolder) && isFolder.boolValue)
+    }
+    /// Issue 54, defect 11: a spool file larger than any signature makes (52 MB took 1.0 GB to
+    /// read) is set aside unread.
+    @Test func aSpoolFileOverItsBoundIsSetAsideUnread() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/a.spool.json"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, off_t(SignatureSpool.maxFileBytes + 1)) == 0)
+        let (kept, problems) = try SignatureSpool(directory: dir).recover(olderFilesAs: CaptureSettings())
+        #expect(kept.isEmpty)
+        #expect(problems.map(\.reason) == ["expected at most 16 MiB, found 16777217 bytes; set aside unread; kept as a.spool.json.bad"], "\(problems)")
+        #expect(FileManager.default.fileExists(atPath: path + ".bad"))
+    }
+
+    /// Issue 54, defect 1: whatever reference named a signature, its spool file is written and
+    /// read back under the same id (names of any script, cut ones among them).
+    @Test func aSignatureNamedFromAnyReferenceRoundTripsThroughTheSpool() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let spool = SignatureSpool(directory: dir)
+        var random = SeededRandom(state: 1954)
+        var ids: [String] = []
+        let template = try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(formats: [.json]), evidence: testEvidence)
+        for _ in 0..<60 {
+            let reference = ReferenceSamples.random(&random)
+            let id = SignatureRequest.requestID(prefix: SignatureRequest(reference: reference).fileNamePrefix, at: 1_795_786_179)
+            var record = sampleRecord()
+            record.id = id
+            let files = try SignatureEncoder.files(for: record, options: ExportOptions(formats: [.json]), evidence: testEvidence)
+            #expect(files.count == template.count)
+            try spool.keep(SealedSignature(id: id, files: files))
+            ids.append(id)
+        }
+        let (kept, problems) = try spool.recover(olderFilesAs: CaptureSettings())
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(Set(kept.map(\.id)) == Set(ids) && kept.count == ids.count)
     }
 }

@@ -161,7 +161,7 @@ class ControlAPITest(unittest.TestCase):
         svg = subprocess.run(["xmllint", "--xpath", "//*[local-name()='desc']/text()", os.path.join(kiosk.exports, last["id"] + ".svg")],
                              capture_output=True, text=True).stdout
         self.assertIn("Reference: SALE 7/42", svg)
-        self.assertIn("Shown: Total 12.50 EUR\nCard ****1234\nI agree to pay", svg)
+        self.assertIn("Shown: Total 12.50 EUR\n  Card ****1234\n  I agree to pay", svg)
 
     def test_the_status_names_the_key_whose_signature_openssl_verifies(self):
         kiosk = self.kiosk()
