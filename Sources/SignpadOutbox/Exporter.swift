@@ -57,6 +57,8 @@ public final class Exporter: @unchecked Sendable {
         var spoolTried: Bool
         /// Why the last try to spool it failed; reported with its next write.
         var spoolError: String?
+        /// It waits behind a write that failed or hangs, and has had a result saying so.
+        var answered = false
     }
 
     private let writer: FolderWriter
@@ -81,6 +83,9 @@ public final class Exporter: @unchecked Sendable {
     /// to call on its failure (see `prepareBeforeWriting`).
     private var preparation: (@Sendable (Error) -> Void)?
     private var stopping = false
+    /// The last write failed: which signature, and why. Those queued behind it are answered
+    /// (`answerWaiting`) rather than left without a result until the folder comes back.
+    private var writeFailure: (id: String, reason: String)?
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
     private var spoolerDone = false
@@ -219,6 +224,7 @@ public final class Exporter: @unchecked Sendable {
         defer { condition.unlock() }
         guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds else { return nil }
         guard let job = busy.job ?? queue.first else { return .preparing }
+        answerWaiting(behind: job.id, reason: "\(writer.directory): no answer for \(Int(seconds)) s")
         let spooled = queue.first { $0.id == job.id }?.spooled ?? job.spooled
         return .signature(exportID: job.exportID, recordID: job.id, files: busy.job == nil ? [] : busy.files, spooled: spooled)
     }
@@ -288,6 +294,7 @@ public final class Exporter: @unchecked Sendable {
                     "\(failures.count) signature(s) not kept in the spool \(spool.directory), held in memory only: \($0)"
                 }
             }
+            if let writeFailure { answerWaiting(behind: writeFailure.id, reason: writeFailure.reason) }
             condition.broadcast()
         }
         spoolerDone = true
@@ -317,6 +324,28 @@ public final class Exporter: @unchecked Sendable {
             }
         }
         condition.lock()
+    }
+
+    /// Answers each signature queued behind `headID`, whose write failed or hangs, once the spool
+    /// has had its go at it: its request ends now (kept in the spool, or held in memory), not
+    /// when the folder answers. Its real result follows when it is written. Called with the lock held.
+    private func answerWaiting(behind headID: String, reason: String) {
+        var any = false
+        for i in queue.indices where queue[i].id != headID && queue[i].spoolTried && !queue[i].answered && queue[i].exportID != nil {
+            queue[i].answered = true
+            let job = queue[i]
+            let listed = (job.files ?? []).map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
+            finished.append(Result(exportID: job.exportID, recordID: job.id, error: "waiting to be written behind \(headID): \(reason)",
+                                   spoolError: job.spoolError, files: listed, spooled: job.spooled))
+            any = true
+        }
+        if any { wake() }
+    }
+
+    /// Makes `wakeFD` readable: results are waiting.
+    private func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWriteFD, &one, 1)
     }
 
     /// A job's files, made from its record (a job without files has one).
@@ -389,8 +418,9 @@ public final class Exporter: @unchecked Sendable {
             }
             finished.append(Result(exportID: job.exportID, recordID: job.id, error: failure, spoolError: spoolError,
                                    files: listed, spooled: spooledNow, image: image))
-            var one: UInt8 = 1
-            _ = write(wakeWriteFD, &one, 1)
+            writeFailure = failure.map { (job.id, $0) }
+            if let failure { answerWaiting(behind: job.id, reason: failure) }
+            wake()
             condition.broadcast()
             if failure != nil {
                 if stopping { break }

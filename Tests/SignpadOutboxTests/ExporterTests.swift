@@ -42,6 +42,67 @@ import Testing
         #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)
     }
 
+    /// Issue 54, defect 2: a signature queued behind one the folder refuses got no result until
+    /// the folder came back, so its request never ended and every later one was Busy. Each now
+    /// has its answer once the spool keeps it: kept, with its files.
+    @Test func aSignatureBehindAFailingOneIsAnsweredOnceKept() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/mount/signatures", spool = parent + "/spool"  // mount/ is missing: every write fails
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 30,
+                                spool: SignatureSpool(directory: spool))
+        defer { exporter.stop() }
+        exporter.submit(record("first"), exportID: 1)
+        #expect(Self.results(of: exporter, for: [1]).first?.error != nil, "the first is tried and fails")
+        exporter.submit(record("second"), exportID: 2)
+        let second = Self.results(of: exporter, for: [2])
+        #expect(second.count == 1, "the second has its answer while the first waits for its retry in 30 s")
+        #expect(second.first?.spooled == true && second.first?.error?.contains("20261121T170502Z-first") == true, "\(second)")
+        #expect(second.first?.files.map(\.name) == ["20261121T170502Z-second.json", "20261121T170502Z-second.meta.json.sig", "20261121T170502Z-second.meta.json"])
+    }
+
+    /// The same behind a write that hangs: the loop asks `stall`, which answers those waiting.
+    @Test func aSignatureBehindAHangingWriteIsAnsweredOnceKept() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/signatures", spool = parent + "/spool"
+        let entered = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool), write: { _ in
+                                    entered.signal()
+                                    answer.wait()
+                                })
+        defer {
+            for _ in 0..<4 { answer.signal() }
+            exporter.stop()
+        }
+        exporter.submit(record("first"), exportID: 1)
+        #expect(entered.wait(timeout: .now() + 5) == .success)
+        exporter.submit(record("second"), exportID: 2)
+        let deadline = Date(timeIntervalSinceNow: 5)
+        var answered: [Exporter.Result] = []
+        while answered.isEmpty && Date() < deadline {
+            _ = exporter.stall(longerThan: 0)
+            answered = exporter.results().filter { $0.exportID == 2 }
+            usleep(10_000)
+        }
+        #expect(answered.count == 1 && answered.first?.spooled == true, "\(answered)")
+    }
+
+    /// The results for `exportIDs`, waited for up to 5 s.
+    static func results(of exporter: Exporter, for exportIDs: Set<Int>) -> [Exporter.Result] {
+        let deadline = Date(timeIntervalSinceNow: 5)
+        var found: [Exporter.Result] = []
+        while Date() < deadline {
+            found += exporter.results().filter { $0.exportID.map(exportIDs.contains) == true }
+            if Set(found.compactMap(\.exportID)) == exportIDs { break }
+            usleep(10_000)
+        }
+        return found
+    }
+
     @Test func aSignatureConfirmedWhileAWriteHangsIsInTheSpoolAtOnce() throws {
         let parent = scratch()
         defer { removeScratch(parent) }
