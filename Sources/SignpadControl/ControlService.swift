@@ -158,14 +158,14 @@ public final class ControlService {
         guard rows <= room else {
             throw .invalidParameter("lines", expected: "at most \(room) rows of text on this \(base.width)x\(base.height) screen, which keeps at least half the box to sign in; these lines wrap to \(rows) rows")
         }
-        if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG (export.formats)") }
+        if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG in clear (export.formats, export.encrypt_images)") }
 
         let wallNow = Date().timeIntervalSince1970
         let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
         active = Active(id: requestID, reference: context.reference, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
         record(RequestResult(id: requestID, reference: context.reference, startedAt: wallNow))
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
-        session.beginRequest(id: requestID, context: context, timeout: timeout ?? session.kiosk.rules.idleTimeout, now: now)
+        session.beginRequest(id: requestID, context: context, timeout: timeout ?? RequestRules.defaultTimeout(idleTimeout: session.kiosk.rules.idleTimeout), now: now)
         progress("shown")
     }
 

@@ -386,7 +386,7 @@ public final class Daemon {
             results = RequestResults(emptyAt: config.requestResults)
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.controlGroup ?? "(signpad's own)")"])
-        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png), logger: logger)
+        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.encryptImages, logger: logger)
     }
 
     /// The group the control socket is given to (nil: the signpad user's own); one that does not

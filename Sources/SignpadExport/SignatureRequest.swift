@@ -119,6 +119,12 @@ public enum RequestRules {
         return kept
     }
 
+    /// A request's timeout when the point of sale gives none: the kiosk's idle timeout, or, where
+    /// the kiosk never wipes (`idle_timeout = 0`), five minutes: a request must end.
+    public static func defaultTimeout(idleTimeout: Double) -> Double {
+        idleTimeout > 0 ? min(max(idleTimeout, timeout.lowerBound), timeout.upperBound) : 300
+    }
+
     public static func checkTimeout(_ seconds: Double) throws(RequestProblem) {
         guard seconds.isFinite, timeout.contains(seconds) else {
             throw RequestProblem(field: "timeoutSeconds", expected: "seconds from \(Int(timeout.lowerBound)) to \(Int(timeout.upperBound))")

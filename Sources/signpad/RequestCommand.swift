@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import SignpadExport
 import SignpadVarlink
 
 struct Request: ParsableCommand {
@@ -21,7 +22,10 @@ struct Request: ParsableCommand {
     @Option(name: .long, help: "Who signs, for the record.") var signer: String?
     @Option(name: .long, help: "Why, for the record.") var reason: String?
     @Option(name: .customLong("document-sha256"), help: "The SHA-256 of the document signed, for the record.") var documentSha256: String?
-    @Option(name: .long, help: "Seconds the pad may go untouched before the request ends timed out.") var timeout: Double?
+    // Unconditional, so that "-1" is read as a value and refused as one, not as an unknown option.
+    @Option(name: .long, parsing: .unconditional,
+            help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout).")
+    var timeout: Double?
     @Option(name: .long, help: "Write the signature's PNG here when signed.", completion: .file()) var image: String?
     @Option(name: .long, help: "The control socket.", completion: .file()) var socket = "/run/signpad/control.sock"
     @Flag(name: .long, help: "Print each reply as one line of JSON instead.") var json = false
@@ -29,6 +33,27 @@ struct Request: ParsableCommand {
     func validate() throws {
         let modes = [reference != nil, cancel != nil, result != nil, status].filter { $0 }.count
         guard modes == 1 else { throw ValidationError("give one of --reference (ask for a signature), --cancel ID, --result ID or --status") }
+        // JSON has no NaN or infinity: sent, they would arrive as null and the default would apply.
+        if let timeout, !(timeout.isFinite && RequestRules.timeout.contains(timeout)) {
+            throw ValidationError("--timeout: expected seconds from \(Int(RequestRules.timeout.lowerBound)) to \(Int(RequestRules.timeout.upperBound)), got \(timeout)")
+        }
+        if let image { try Self.checkWritable(image) }
+    }
+
+    /// Refuses an image path that cannot be written before the customer is asked to sign: once
+    /// they have, the result is printed whatever becomes of the image.
+    static func checkWritable(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ValidationError("--image: expected a file, but \(path) is a folder")
+        }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--image: expected a file in a folder signpad request can write, but \(folder) does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw ValidationError("--image: expected a file in a folder signpad request can write, but \(folder) is not writable: \(String(cString: strerror(errno)))")
+        }
     }
 
     func run() throws {
@@ -54,7 +79,7 @@ struct Request: ParsableCommand {
             while true {
                 switch try client.next() {
                 case .parameters(let reply, let continues):
-                    try show(reply)
+                    show(reply)
                     if !continues { throw ExitCode(reply["status"].map { Self.exitStatus($0) } ?? 0) }
                 case .error(let name, let details):
                     if json {
@@ -71,15 +96,29 @@ struct Request: ParsableCommand {
         }
     }
 
-    private func show(_ reply: [String: JSONValue]) throws {
+    private func show(_ reply: [String: JSONValue]) {
         var shown = reply
         var out = ""
         func say(_ line: String) { out += line + "\n" }
-        if let picture = image, case .string(let base64)? = reply["image"] {
-            guard let bytes = Data(base64Encoded: base64) else { throw ValidationError("the image signpad sent is not base64") }
-            try bytes.write(to: URL(fileURLWithPath: picture))
-            shown["image"] = .string(picture)
+        // The signature is saved whatever happens to the image: a problem with it is said beside
+        // the result, never in its place.
+        var imageProblem: String?
+        if let picture = image, reply["status"] == "signed" {
+            if case .string(let base64)? = reply["image"] {
+                if let bytes = Data(base64Encoded: base64) {
+                    if FileManager.default.createFile(atPath: picture, contents: bytes) {
+                        shown["image"] = .string(picture)
+                    } else {
+                        imageProblem = "the image was not written to \(picture): \(String(cString: strerror(errno)))"
+                    }
+                } else {
+                    imageProblem = "the image signpad sent is not base64; nothing written to \(picture)"
+                }
+            } else {
+                imageProblem = "signpad sent no image (it exports no PNG in clear); nothing written to \(picture)"
+            }
         }
+        defer { if let imageProblem { FileHandle.standardError.write(Data("signpad request: \(imageProblem)\n".utf8)) } }
         if json {
             say(String(decoding: JSONValue.object(shown).encoded, as: UTF8.self))
         } else if reply["status"] == nil && reply["progress"] == nil {
@@ -95,7 +134,7 @@ struct Request: ParsableCommand {
             if case .array(let files)? = reply["files"] {
                 for file in files { say("  \(Self.text(file["name"] ?? ""))  \(Self.text(file["bytes"] ?? "")) bytes  sha256 \(Self.text(file["sha256"] ?? ""))") }
             }
-            if let picture = image, reply["image"] != nil { say("  image: \(picture)") }
+            if let picture = image, shown["image"] == .string(picture) { say("  image: \(picture)") }
         }
         // Written at once, also into a pipe: a script reads "shown" and the id as they happen.
         FileHandle.standardOutput.write(Data(out.utf8))

@@ -17,6 +17,16 @@ import Testing
         (["replay", "demo/signature.evemu", "--output-dir", "/nonexistent/signpad-test", "--screen", "1280xx800"],
          "--screen: expected WIDTHxHEIGHT from 1x1 to 16384x16384, such as 1920x1080, got 1280xx800"),
         (["layout", "--screen", "1024x768", "--request-rows", "7"], "--request-rows: expected 0 to 6 at 1024x768, got 7"),
+        // Issue 54, defect 21: a timeout JSON cannot carry went as null, and the default applied;
+        // a negative one read as a missing value. All are refused before signpad is asked.
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--timeout", "nan"], "--timeout: expected seconds from 5 to 3600, got nan"),
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--timeout", "inf"], "--timeout: expected seconds from 5 to 3600, got inf"),
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--timeout", "1e400"], "--timeout: expected seconds from 5 to 3600, got inf"),
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--timeout", "-1"], "--timeout: expected seconds from 5 to 3600, got -1.0"),
+        // Issue 54, defect 19: an image that cannot be written is said before the customer signs.
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--image", "/nonexistent/dir/x.png"],
+         "--image: expected a file in a folder signpad request can write, but /nonexistent/dir does not exist"),
+        (["request", "--reference", "R", "--socket", "/nonexistent/s", "--image", "/tmp"], "--image: expected a file, but /tmp is a folder"),
     ])
     func aValueOutOfReasonIsAUsageError(arguments: [String], expected: String) throws {
         let result = try run(Self.signpad, arguments)

@@ -67,6 +67,14 @@ import Testing
         #expect(throws: Never.self) { try RequestRules.checkTimeout(5) }
     }
 
+    /// Issue 54, defect 21: with `kiosk.idle_timeout = 0` (never wipe) a request without a
+    /// timeout never ended; it now ends after five minutes untouched.
+    @Test func aRequestAlwaysEnds() {
+        #expect(RequestRules.defaultTimeout(idleTimeout: 0) == 300)
+        #expect(RequestRules.defaultTimeout(idleTimeout: 90) == 90)
+        #expect(RequestRules.defaultTimeout(idleTimeout: 86_400) == 3600)
+    }
+
     /// Issue 54, defect 24: letters of any script are kept in file names, as the README says; a
     /// name never starts with `-` (a shell's option) or `.` (hidden).
     @Test(arguments: [
