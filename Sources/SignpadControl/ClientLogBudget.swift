@@ -29,4 +29,10 @@ struct ClientLogBudget {
         used += 1
         return (true, ended)
     }
+
+    /// How many lines the current interval held back, said now (at a stop) and not again.
+    mutating func drainHeldBack() -> Int {
+        defer { heldBack = 0 }
+        return heldBack
+    }
 }

@@ -34,6 +34,9 @@ public final class ControlService {
     }
     private var active: Active?
     private var clientLines = ClientLogBudget()
+    /// Lines for calls that were answered: a point of sale polling GetStatus, or a client
+    /// flooding the socket, must not push the lines that matter out of the journal.
+    private var callLines = ClientLogBudget()
 
     public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
         self.server = server
@@ -57,6 +60,8 @@ public final class ControlService {
     /// fails; one signed whose export has not answered yet is answered signed, with where it waits.
     public func detach(because what: String) {
         session = nil
+        let heldBack = callLines.drainHeldBack()
+        if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)"]) }
         guard let active else { return }
         if active.exportID == nil {
             finish(.failed, reason: "\(what) during the request")
@@ -73,7 +78,9 @@ public final class ControlService {
                 var log = logger
                 log[metadataKey: "caller"] = "uid=\(caller.uid) pid=\(caller.pid)"
                 log[metadataKey: "method"] = "\(call.methodName)"
-                log.info("control call")
+                let (logged, heldBack) = callLines.take(now: now)
+                if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)", "seconds": "\(Int(callLines.interval))"]) }
+                if logged { log.info("control call") }
                 do {
                     try answer(call, id: id, now: now, log: log)
                 } catch {
@@ -122,6 +129,9 @@ public final class ControlService {
             try parameters.rejectOthers()
             if let active, active.id == requestID { throw .busy(id: active.id, reference: active.reference) }
             guard let result = results.result(requestID) else { throw .noSuchRequest(requestID) }
+            if result.status == nil {
+                throw .notReady("the request was confirmed before signpad stopped; whether its signature is in the export folder is being checked")
+            }
             var answer = result.parameters
             answer["endedAt"] = .string(ISO8601.string(result.endedAt ?? result.startedAt))
             server.reply(id, answer)
@@ -178,15 +188,43 @@ public final class ControlService {
         switch event {
         case .progress(_, .ink): progress("ink")
         case .progress(_, .cleared): progress("cleared")
-        case .ended(_, .signed(let exportID)): active?.exportID = exportID
+        case .ended(_, .signed(let exportID)):
+            active?.exportID = exportID
+            // Confirmed: a stop before its answer leaves it to be settled, never failed.
+            if let active {
+                var open = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
+                open.confirmed = true
+                record(open)
+            }
         case .ended(_, .declined): finish(.cancelled, reason: "declined by the customer")
         case .ended(_, .timedOut): finish(.timedOut, reason: "nobody touched the pad for the request's timeout")
         case .ended(_, .cancelled): finish(.cancelled, reason: "cancelled by the point of sale")
         }
     }
 
-    private func exportResult(_ result: Exporter.Result) {
-        guard let active, let exportID = active.exportID, result.exportID == exportID else { return }
+    /// Requests confirmed before signpad stopped (see `RequestResults.unsettled`): those whose
+    /// signature the spool gave back are signed and kept (their write's result says when they
+    /// are saved); the export folder is asked about the others.
+    public func settleUnsettled(spooled: Set<String>, exporter: Exporter) {
+        let now = Date().timeIntervalSince1970
+        var lookUps: [String] = []
+        for id in results.unsettled {
+            if spooled.contains(id) {
+                do { try results.settle(id, kept: true, files: [], now: now) } catch { reportBook(error) }
+            } else {
+                lookUps.append(id)
+            }
+        }
+        if !lookUps.isEmpty { logger.notice("requests confirmed before the stop: looking for their signatures", metadata: ["count": "\(lookUps.count)"]) }
+        exporter.lookUp(lookUps)
+    }
+
+    /// An export's result: the answer of the request under way, or news of an earlier one.
+    public func exportResult(_ result: Exporter.Result) {
+        guard let active, let exportID = active.exportID, result.exportID == exportID else {
+            settle(result)
+            return
+        }
         let stored: RequestResult.Stored = result.error == nil ? .saved : result.spooled ? .kept : .held
         let files = result.files.map { RequestResult.File(name: $0.name, bytes: $0.bytes, sha256: $0.sha256) }
         finish(.signed, reason: result.error.map { "not in the export folder yet: \($0)" }, stored: stored, files: files,
@@ -211,9 +249,39 @@ public final class ControlService {
         server.reply(call, answer)
     }
 
-    private func record(_ result: RequestResult) {
-        do { try results.record(result, now: Date().timeIntervalSince1970) } catch {
-            logger.error("request results not kept", metadata: ["path": "\(results.path)", "reason": "\(error.reason)"])
+    /// A result for a request that was answered (or left unsettled by a stop) before its
+    /// signature was written: the book then says where the signature is now.
+    private func settle(_ result: Exporter.Result) {
+        guard let entry = results.result(result.recordID) else { return }
+        let files = result.files.map { RequestResult.File(name: $0.name, bytes: $0.bytes, sha256: $0.sha256) }
+        let now = Date().timeIntervalSince1970
+        do {
+            switch (entry.status, entry.stored) {
+            case (nil, _) where result.error == nil:
+                try results.settle(result.recordID, kept: false, files: files, now: now)
+            case (nil, _) where result.lookedUp:
+                try results.failUnsettled(result.recordID, now: now)
+            case (nil, _) where result.spooled:
+                try results.settle(result.recordID, kept: true, files: files, now: now)
+            case (.signed?, .kept?) where result.error == nil && !result.lookedUp:
+                var saved = entry
+                saved.stored = .saved
+                saved.reason = nil
+                saved.files = files
+                try results.record(saved, now: now)
+            default:
+                break
+            }
+        } catch {
+            reportBook(error)
         }
+    }
+
+    private func record(_ result: RequestResult) {
+        do { try results.record(result, now: Date().timeIntervalSince1970) } catch { reportBook(error) }
+    }
+
+    private func reportBook(_ error: RequestResultsError) {
+        logger.error("request results not kept", metadata: ["path": "\(results.path)", "reason": "\(error.reason)"])
     }
 }

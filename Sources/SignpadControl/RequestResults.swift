@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SignpadOutbox
 import SignpadVarlink
 
@@ -23,6 +24,9 @@ public struct RequestResult: Codable, Equatable, Sendable {
     /// Seconds since 1970 when it began, and when it ended.
     public var startedAt: Double
     public var endedAt: Double?
+    /// The customer pressed Done: its signature went to the exporter, so a stop before its
+    /// answer leaves it to be settled from the spool and the export folder, never failed.
+    public var confirmed: Bool?
 
     /// The reply's fields (`RequestSignature`'s last reply, `GetResult`).
     public var parameters: [String: JSONValue] {
@@ -39,60 +43,168 @@ public struct RequestResult: Codable, Equatable, Sendable {
 
 /// The results of the last requests, kept in a file across restarts so that a point of sale that
 /// lost its connection (or restarted) asks for one again: the last `keepCount`, and all of the
-/// last `keepSeconds`. A request under way when signpad stopped is `failed` at the next start.
+/// last `keepSeconds`, within `maxEntries` and `maxBytes` (oldest dropped first). A request under
+/// way when signpad stopped is `failed` at the next start, unless the customer had confirmed it:
+/// that one is `unsettled` until the spool and the export folder say where its signature is.
+/// The file is written off the caller's thread (`BookWriter`): the daemon's loop never waits on it.
 public struct RequestResults {
     public static let keepCount = 100
     public static let keepSeconds = 24 * 3600.0
+    public static let maxEntries = 1000
+    public static let maxBytes = 1 << 20
 
     public let path: String
     private(set) var entries: [RequestResult] = []
+    /// Each entry's size in the file, to keep it within `maxBytes` without encoding it whole.
+    private var sizes: [Int] = []
+    private let writer: BookWriter
 
     /// Reads the file (none yet: no results); what cannot be read is reported and started afresh.
     public init(path: String, now: Double) throws(RequestResultsError) {
         self.path = path
+        writer = BookWriter(path: path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > Self.maxBytes * 2 {
+            throw RequestResultsError(path: path, reason: "expected at most \(Self.maxBytes * 2) bytes, found \(info.st_size); not read")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return }
         do {
             entries = try JSONDecoder().decode([RequestResult].self, from: data)
         } catch {
             throw RequestResultsError(path: path, reason: "expected a JSON list of request results: \(error)")
         }
-        let count = entries.count
-        var changed = false
-        for index in entries.indices where entries[index].status == nil {
+        sizes = entries.map(Self.size)
+        for index in entries.indices where entries[index].status == nil && entries[index].confirmed != true {
             entries[index].status = .failed
             entries[index].reason = "signpad stopped while the request was under way (a restart, a crash or a power cut); nothing was saved for it"
             entries[index].endedAt = now
-            changed = true
+            sizes[index] = Self.size(entries[index])
         }
         prune(now: now)
-        if changed || entries.count != count { try save() }
+        try writer.writeNow(entries)
     }
 
     /// An empty book at `path` (when the file could not be read).
-    public init(emptyAt path: String) { self.path = path }
+    public init(emptyAt path: String) {
+        self.path = path
+        writer = BookWriter(path: path)
+    }
+
+    public var count: Int { entries.count }
 
     public func result(_ id: String) -> RequestResult? { entries.last { $0.id == id } }
 
-    /// Adds or replaces the entry with `result.id`, prunes, and writes the file.
+    /// Requests confirmed but unanswered when signpad stopped: their signatures are in the spool,
+    /// in the export folder, or (stopped within moments of Done) nowhere.
+    public var unsettled: [String] { entries.filter { $0.status == nil && $0.confirmed == true }.map(\.id) }
+
+    /// Adds or replaces the entry with `result.id`, prunes, and has the file written.
     public mutating func record(_ result: RequestResult, now: Double) throws(RequestResultsError) {
-        entries.removeAll { $0.id == result.id }
+        if let index = entries.lastIndex(where: { $0.id == result.id }) {
+            entries.remove(at: index)
+            sizes.remove(at: index)
+        }
         entries.append(result)
+        sizes.append(Self.size(result))
         prune(now: now)
-        try save()
+        if let failure = writer.write(entries) { throw failure }
     }
 
-    /// Keeps the last `keepCount`, and any that ended within `keepSeconds`.
+    /// Settles an unsettled request: signed, in the spool (`kept`) or the export folder.
+    public mutating func settle(_ id: String, kept: Bool, files: [RequestResult.File], now: Double) throws(RequestResultsError) {
+        guard var entry = result(id), entry.status == nil else { return }
+        entry.status = .signed
+        entry.stored = kept ? .kept : .saved
+        entry.files = files
+        entry.reason = kept ? "signpad stopped before the export folder answered; the signature is written from the spool" : nil
+        entry.endedAt = entry.endedAt ?? now
+        try record(entry, now: now)
+    }
+
+    /// Fails an unsettled request whose signature is nowhere: signpad stopped within moments of Done.
+    public mutating func failUnsettled(_ id: String, now: Double) throws(RequestResultsError) {
+        guard var entry = result(id), entry.status == nil else { return }
+        entry.status = .failed
+        entry.reason = "signpad stopped moments after Done, before the signature was kept; nothing was saved for it"
+        entry.endedAt = now
+        try record(entry, now: now)
+    }
+
+    /// Waits until the file holds the last `record`.
+    public func flush() { writer.flush() }
+
+    /// Keeps the last `keepCount`, and any that ended within `keepSeconds`, then drops the
+    /// oldest past `maxEntries` and `maxBytes`. Unsettled and open ones are dropped last.
     private mutating func prune(now: Double) {
-        let recent = Set(entries.suffix(Self.keepCount).map(\.id))
-        entries.removeAll { entry in !recent.contains(entry.id) && (entry.endedAt ?? now) < now - Self.keepSeconds }
+        let recent = entries.count - Self.keepCount
+        var kept = 0
+        for index in entries.indices {
+            let entry = entries[index]
+            guard index >= recent || entry.status == nil || (entry.endedAt ?? now) >= now - Self.keepSeconds else { continue }
+            entries[kept] = entry
+            sizes[kept] = sizes[index]
+            kept += 1
+        }
+        entries.removeLast(entries.count - kept)
+        sizes.removeLast(sizes.count - kept)
+        var bytes = sizes.reduce(2, +)
+        while entries.count > 1, entries.count > Self.maxEntries || bytes > Self.maxBytes {
+            let oldest = entries.firstIndex { $0.status != nil } ?? 0
+            bytes -= sizes[oldest]
+            entries.remove(at: oldest)
+            sizes.remove(at: oldest)
+        }
     }
 
-    private func save() throws(RequestResultsError) {
+    /// An entry's bytes in the file, with the comma after it.
+    private static func size(_ entry: RequestResult) -> Int {
+        ((try? BookWriter.encoder.encode(entry).count) ?? 0) + 1
+    }
+}
+
+/// Writes the results book on a thread of its own, the newest list only: a request's two
+/// records in one turn are one write, and a slow disk holds up no reply or ink.
+final class BookWriter: Sendable {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    let path: String
+    private let queue = DispatchQueue(label: "signpad-results")
+    private struct State {
+        var waiting: [RequestResult]?
+        /// Why the last write failed, reported by the next `write`.
+        var failure: RequestResultsError?
+    }
+    private let state = Mutex(State())
+
+    init(path: String) { self.path = path }
+
+    /// Has `entries` written; returns why an earlier write failed, if one did since the last call.
+    func write(_ entries: [RequestResult]) -> RequestResultsError? {
+        let (scheduled, failure) = state.withLock { state -> (Bool, RequestResultsError?) in
+            let scheduled = state.waiting != nil
+            state.waiting = entries
+            defer { state.failure = nil }
+            return (scheduled, state.failure)
+        }
+        if !scheduled {
+            queue.async { [self] in
+                guard let latest = state.withLock({ state -> [RequestResult]? in defer { state.waiting = nil }; return state.waiting }) else { return }
+                do throws(RequestResultsError) { try writeNow(latest) } catch { state.withLock { $0.failure = error } }
+            }
+        }
+        return failure
+    }
+
+    func flush() { queue.sync {} }
+
+    /// Written whole and renamed into place: a power cut leaves the old list or the new.
+    func writeNow(_ entries: [RequestResult]) throws(RequestResultsError) {
         do {
-            // Written whole and renamed into place: a power cut leaves the old list or the new.
-            try encoder.encode(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Self.encoder.encode(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw RequestResultsError(path: path, reason: "cannot write it: \(error.localizedDescription)")
         }

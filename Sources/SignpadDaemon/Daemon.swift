@@ -120,8 +120,10 @@ public final class Daemon {
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
         // Before the screen: what the spool holds is written even while there is none.
-        recoverSpool(exporter)
+        let spooled = recoverSpool(exporter)
         control = try makeControl()
+        // Requests confirmed before a crash: their signatures are in the spool, or written.
+        control?.settleUnsettled(spooled: spooled, exporter: exporter)
         defer { control?.detach(because: "signpad stopped") }
         // Until a display shows the kiosk, a request is answered NotReady and the status says so.
         control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
@@ -206,6 +208,8 @@ public final class Daemon {
                 if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
+                        control?.exportResult(result)
+                        if result.lookedUp { continue }
                         for line in wait.journal.lines(for: result, now: Self.monotonic()) {
                             result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
                         }
@@ -478,15 +482,17 @@ public final class Daemon {
         return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(Errno(rawValue: errno))")
     }
 
-    /// Queues what an earlier run left unwritten in the spool.
-    func recoverSpool(_ exporter: Exporter) {
-        guard let spool = config.spoolDirectory else { return }
+    /// Queues what an earlier run left unwritten in the spool; returns their ids.
+    func recoverSpool(_ exporter: Exporter) -> Set<String> {
+        guard let spool = config.spoolDirectory else { return [] }
         do {
-            let (count, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
+            let (count, ids, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
             for problem in problems { logger.error("spool: \(problem)") }
             if count > 0 { logger.notice("\(count) signature(s) from before the last exit found in \(spool); writing them to \(config.exportDirectory)") }
+            return Set(ids)
         } catch {
             logger.error("spool \(spool): \(error); confirmed signatures are kept in memory only until written")
+            return []
         }
     }
 

@@ -23,6 +23,9 @@ public final class Exporter: @unchecked Sendable {
         public var spooled = false
         /// Its PNG, when it has one, for a point of sale that asked for the image.
         public var image: [UInt8]?
+        /// The answer to `lookUp`, not a write: `error` nil when the folder holds its manifest
+        /// (`files` from it), else why not.
+        public var lookedUp = false
 
         public init(exportID: Int?, recordID: String, error: String?, spoolError: String? = nil, files: [ExportedFile] = [], spooled: Bool = false,
                     image: [UInt8]? = nil) {
@@ -86,6 +89,8 @@ public final class Exporter: @unchecked Sendable {
     /// The last write failed: which signature, and why. Those queued behind it are answered
     /// (`answerWaiting`) rather than left without a result until the folder comes back.
     private var writeFailure: (id: String, reason: String)?
+    /// Ids to look for in the export folder before the next write (`lookUp`).
+    private var lookUps: [String] = []
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
     private var spoolerDone = false
@@ -156,11 +161,11 @@ public final class Exporter: @unchecked Sendable {
         enqueue(Job(exportID: exportID, id: record.id, record: record, spooled: false, spoolTried: spool == nil))
     }
 
-    /// Queues the signatures an earlier run left in the spool; returns how many, and the spool
+    /// Queues the signatures an earlier run left in the spool; returns how many, their ids, and the spool
     /// files that could not be read (set aside, see `SignatureSpool.recover`). `olderFilesAs`:
     /// the settings for files from a signpad that kept none, those running now.
-    public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, problems: [SpoolError]) {
-        guard let spool else { return (0, []) }
+    public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, ids: [String], problems: [SpoolError]) {
+        guard let spool else { return (0, [], []) }
         let (kept, problems) = try spool.recover(olderFilesAs: settings)
         let jobs = kept.map { item in
             switch item {
@@ -174,7 +179,43 @@ public final class Exporter: @unchecked Sendable {
         if retention != nil { nextSweep = Date() }
         condition.broadcast()
         condition.unlock()
-        return (kept.count, problems)
+        return (kept.count, kept.map(\.id), problems)
+    }
+
+    /// Asks, on the writer's thread, whether the export folder holds each signature's manifest:
+    /// what a request confirmed before a crash became, when the spool no longer holds it. Each
+    /// gets a result with `lookedUp`; while the folder cannot be read they are asked again
+    /// every `retrySeconds`.
+    public func lookUp(_ ids: [String]) {
+        guard !ids.isEmpty else { return }
+        condition.lock()
+        lookUps += ids
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The manifest's files as it lists them, then its signature and itself; nil when the folder
+    /// holds no manifest for `id`. Throws when the folder cannot be read (the answer is unknown).
+    private func lookUpFiles(_ id: String) throws -> [ExportedFile]? {
+        let manifestName = id + ".meta.json"
+        var info = stat()
+        guard stat(writer.directory, &info) == 0 else {
+            throw ExportError(path: writer.directory, operation: "looking for \(manifestName)", errno: errno)
+        }
+        let path = "\(writer.directory)/\(manifestName)"
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw ExportError(path: path, operation: "looking for it", errno: errno)
+        }
+        // A manifest is a few KiB; one larger is not one signpad wrote.
+        guard info.st_size <= 1 << 20, let bytes = FileManager.default.contents(atPath: path),
+              let manifest = try? JSONDecoder().decode(SignatureMetadata.self, from: bytes), manifest.id == id else { return nil }
+        var files = manifest.files.keys.sorted().map { ExportedFile(name: $0, bytes: manifest.files[$0]!.bytes, sha256: manifest.files[$0]!.sha256) }
+        if let signature = FileManager.default.contents(atPath: path + Evidence.signatureSuffix) {
+            files.append(ExportedFile(name: manifestName + Evidence.signatureSuffix, bytes: signature.count, sha256: SHA256.hex(Array(signature))))
+        }
+        files.append(ExportedFile(name: manifestName, bytes: bytes.count, sha256: SHA256.hex(Array(bytes))))
+        return files
     }
 
     private func enqueue(_ job: Job) {
@@ -367,6 +408,31 @@ public final class Exporter: @unchecked Sendable {
                 condition.lock()
                 busy = nil
                 condition.broadcast()
+                continue
+            }
+            if !lookUps.isEmpty, !stopping {
+                let ids = lookUps
+                lookUps.removeAll()
+                condition.unlock()
+                var answers: [Result] = [], unanswered: [String] = []
+                for id in ids {
+                    do {
+                        let files = try lookUpFiles(id)
+                        var answer = Result(exportID: nil, recordID: id, error: files == nil ? "not in \(writer.directory)" : nil, files: files ?? [])
+                        answer.lookedUp = true
+                        answers.append(answer)
+                    } catch {
+                        unanswered.append(id)
+                    }
+                }
+                condition.lock()
+                finished += answers
+                if !answers.isEmpty { wake() }
+                if !unanswered.isEmpty {
+                    // Asked again once the folder may answer; the writes go on meanwhile.
+                    let retry = retrySeconds
+                    DispatchQueue.global().asyncAfter(deadline: .now() + retry) { [weak self, unanswered] in self?.lookUp(unanswered) }
+                }
                 continue
             }
             if let retention, !stopping, Date() >= nextSweep {

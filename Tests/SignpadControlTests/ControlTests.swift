@@ -30,11 +30,64 @@ import Testing
             try book.record(result, now: 0)
         }
         try book.record(RequestResult(id: "open", reference: "O", startedAt: 1), now: 1)
+        book.flush()
         // A day later, at the next start: the open one failed, the old ones beyond the last 100 gone.
         let reopened = try RequestResults(path: path, now: RequestResults.keepSeconds + 10)
         #expect(reopened.result("open")?.status == .failed)
         #expect(reopened.result("open")?.reason?.contains("signpad stopped") == true)
         #expect(reopened.result("r0") == nil && reopened.result("r119") != nil)
+    }
+
+    /// Issue 54, defect 4: after a kill -9, a request whose customer had pressed Done read as
+    /// failed although its signature was on disk. A confirmed one is now left open for the
+    /// spool and the export folder to settle; only one never confirmed is failed.
+    @Test func aConfirmedRequestOpenAtAStopIsSettledNotFailed() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/requests.json"
+        var book = try RequestResults(path: path, now: 0)
+        var confirmed = RequestResult(id: "done", reference: "D", startedAt: 1)
+        confirmed.confirmed = true
+        for result in [RequestResult(id: "open", reference: "O", startedAt: 1), confirmed, RequestResult(id: "spooled", reference: "S", startedAt: 1)] {
+            var entry = result
+            if entry.id == "spooled" { entry.confirmed = true }
+            try book.record(entry, now: 1)
+        }
+        book.flush()
+        var reopened = try RequestResults(path: path, now: 100)
+        #expect(reopened.result("open")?.status == .failed)
+        #expect(reopened.result("done")?.status == nil && reopened.result("spooled")?.status == nil)
+        #expect(reopened.unsettled.sorted() == ["done", "spooled"])
+        try reopened.settle("spooled", kept: true, files: [], now: 100)
+        try reopened.settle("done", kept: false, files: [RequestResult.File(name: "done.png", bytes: 3, sha256: "ab")], now: 100)
+        #expect(reopened.result("spooled").map { ($0.status, $0.stored) } ?? (nil, nil) == (.signed, .kept))
+        #expect(reopened.result("done").map { ($0.status, $0.stored) } ?? (nil, nil) == (.signed, .saved))
+        #expect(reopened.unsettled.isEmpty)
+    }
+
+    /// Issue 54, defect 10: 400 request/cancel cycles made the book 38 MB. It is bounded in
+    /// entries and bytes, oldest first, whatever the references.
+    @Test func theBookIsBoundedInEntriesAndBytes() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/requests.json"
+        var book = try RequestResults(path: path, now: 0)
+        let long = String(repeating: "ё", count: 64)
+        for i in 0..<(RequestResults.maxEntries + 500) {
+            var result = RequestResult(id: "\(long)_\(i)", reference: long, startedAt: 0)
+            result.status = .cancelled
+            result.reason = String(repeating: "r", count: 900)
+            result.endedAt = 0
+            try book.record(result, now: 0)
+        }
+        book.flush()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size <= RequestResults.maxBytes, "\(size) bytes")
+        #expect(book.count <= RequestResults.maxEntries)
+        #expect(book.result("\(long)_\(RequestResults.maxEntries + 499)") != nil, "the newest is kept")
+        #expect(book.result("\(long)_0") == nil, "the oldest went first")
     }
 
     @Test func aFileThatIsNotAListIsAClearError() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 @testable import SignpadOutbox
 import SignpadTestSupport
@@ -89,6 +90,30 @@ import Testing
             usleep(10_000)
         }
         #expect(answered.count == 1 && answered.first?.spooled == true, "\(answered)")
+    }
+
+    /// Issue 54, defect 4: at a start, a request confirmed before a kill is settled by what the
+    /// export folder holds, looked up on the writer's thread (the folder may not answer).
+    @Test func aLookUpSaysWhetherTheFolderHoldsASignature() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        let exports = parent + "/signatures"
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        let written = try SignatureEncoder.files(for: record("written"), options: ExportOptions(formats: [.json]), evidence: testEvidence)
+        try FolderWriter(directory: exports).write(written.map { ($0.name, $0.bytes) })
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05)
+        defer { exporter.stop() }
+        exporter.lookUp(["20261121T170502Z-written", "20261121T170502Z-nowhere"])
+        let deadline = Date(timeIntervalSinceNow: 5)
+        var found: [Exporter.Result] = []
+        while found.count < 2 && Date() < deadline {
+            found += exporter.results()
+            usleep(10_000)
+        }
+        let byID = Dictionary(uniqueKeysWithValues: found.map { ($0.recordID, $0) })
+        #expect(byID["20261121T170502Z-written"]?.lookedUp == true && byID["20261121T170502Z-written"]?.error == nil)
+        #expect(byID["20261121T170502Z-written"]?.files == written.map { Exporter.ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) })
+        #expect(byID["20261121T170502Z-nowhere"]?.lookedUp == true && byID["20261121T170502Z-nowhere"]?.error != nil)
     }
 
     /// The results for `exportIDs`, waited for up to 5 s.

@@ -458,6 +458,62 @@ class ControlAPITest(unittest.TestCase):
         self.assertEqual((result["status"], result["reference"]), ("failed", "K1"))
         self.assertIn("signpad stopped", result["reason"])
 
+    def test_a_signature_on_disk_is_never_answered_failed_after_a_kill(self):
+        """Issue 54, defect 4: killed while its signature was being exported, a request read as
+        failed after the restart although the signature was on disk. Killed the moment its
+        files appear, each round, it is answered signed: kept while in the spool, saved once written."""
+        for round in range(3):
+            kiosk = self.kiosk()
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(kiosk.socket)
+            s.sendall(json.dumps({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": f"KILL-{round}"}, "more": True}).encode() + b"\0")
+            request_id = json.loads(s.recv(65536).split(b"\0")[0])["parameters"]["id"]
+            spooled = os.path.join(self.folder, "spool", request_id + ".spool.json")
+            written = os.path.join(kiosk.exports, request_id + ".meta.json")
+            deadline = time.time() + 60
+            while not (os.path.exists(spooled) or os.path.exists(written)):
+                self.assertLess(time.time(), deadline, "the signature was never kept")
+                time.sleep(0.001)
+            kiosk.stop(signal.SIGKILL)
+            s.close()
+            self.kiosks.remove(kiosk)
+            os.unlink(kiosk.socket)
+            again = self.kiosk(recording=self.quiet_recording())
+            with again.client() as client, client.open("org.signpad.Kiosk") as pad:
+                deadline = time.time() + 20
+                while True:
+                    try:
+                        result = pad.GetResult(request_id)
+                        break
+                    except varlink.VarlinkError as checking:
+                        self.assertEqual(checking.error(), "org.signpad.Kiosk.NotReady", checking.parameters())
+                        self.assertLess(time.time(), deadline)
+                        time.sleep(0.1)
+            self.assertEqual(result["status"], "signed", result)
+            self.assertIn(result.get("stored"), ("saved", "kept"), result)
+            again.stop()
+            self.kiosks.remove(again)
+
+    def test_a_flood_of_valid_calls_is_not_a_flood_of_the_journal(self):
+        """Issue 54, defect 10: every valid call wrote an info line, 17,000 in 5 s, enough for
+        journald to drop the lines that matter. They are budgeted as bad clients' lines are."""
+        kiosk = self.kiosk(recording=self.quiet_recording())
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            for _ in range(1500):
+                pad.GetStatus()
+        kiosk.stop()
+        self.kiosks.remove(kiosk)
+        journal = kiosk.journal()
+        self.assertLess(journal.count("control call"), 40, "the journal is not flooded")
+        self.assertIn("control calls held back", journal)
+
+    def quiet_recording(self):
+        """The demo panel with no touch at all: a kiosk that only answers."""
+        path = os.path.join(self.folder, "quiet.evemu")
+        with open(RECORDING) as demo, open(path, "w") as out:
+            out.writelines(l for l in demo if not l.startswith("E:"))
+        return path
+
 
 class RequestCommandTest(unittest.TestCase):
     """`signpad request`, the command-line client, against the same offscreen daemon."""
