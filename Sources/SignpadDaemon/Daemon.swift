@@ -8,6 +8,7 @@ import SignpadInput
 import SignpadKiosk
 import SignpadOutbox
 import SignpadSession
+import SignpadSystemCheck
 import SignpadSystemd
 import SignpadText
 import SignpadVarlink
@@ -83,7 +84,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError, is EvidenceError: return true
+        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError, is EvidenceError, is SystemCheckError: return true
         default: return false
         }
     }
@@ -97,8 +98,10 @@ public final class Daemon {
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
-        for problem in config.fontProblems { logger.warning("\(problem)") }
-        if let group = config.export.group { try ExportGroupError.check(group) }
+        // What check-config and a reload check: refused here before anything is made or taken.
+        let check = SystemCheck(config)
+        for warning in check.warnings { logger.warning("\(warning)") }
+        try check.requireUsable()
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let (evidence, createdKey) = try config.evidence()
@@ -389,9 +392,9 @@ public final class Daemon {
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png), logger: logger)
     }
 
-    /// The group the control socket is given to (nil: the signpad user's own); one that does not
-    /// exist stops signpad at start, and check-config says so too.
-    public static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
+    /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`
+    /// has refused one that does not exist, unless it went between the check and here.
+    static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
         guard config.controlSocket != nil, let group = config.controlGroup else { return nil }
         guard let entry = getgrnam(group) else {
             throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
@@ -446,25 +449,27 @@ public final class Daemon {
     }
 
     /// Loads the configuration as a start would and logs `message`, or logs why not and that
-    /// signpad goes on with the one it runs. With a display shown, the new configuration must
-    /// also be able to start on it: a connector or mode the panel does not have, a mode too
-    /// small for the kiosk, or a background image that does not load would fail the new start
-    /// and leave the kiosk dark.
+    /// signpad goes on with the one it runs, as it was.
     func configurationLoads(then message: String, shown display: (any DaemonDisplay)? = nil) -> Bool {
         do {
-            let next = try loadConfig()
-            if let display {
-                let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
-                let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
-                try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
-                _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
-            }
+            try checkReload(try loadConfig(), shown: display)
             logger.notice("\(message)")
             return true
         } catch {
             logger.error("not reloading: \(error); still running with the configuration loaded at start")
             return false
         }
+    }
+
+    /// Throws what would fail a start under `next`: the checks every start makes (`SystemCheck`),
+    /// and with a display shown, whether the kiosk fits it: a connector or mode the panel does not
+    /// have, a mode too small for the kiosk, or a picture that does not fit would leave it dark.
+    func checkReload(_ next: Config, shown display: (any DaemonDisplay)?) throws {
+        guard let display else { return }
+        let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
+        let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
+        try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
+        _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
     }
 
     /// Starts signpad again in this process with the same arguments. The PID stays, so systemd

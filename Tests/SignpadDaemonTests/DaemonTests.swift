@@ -65,6 +65,8 @@ import Testing
     @Test func aCardThatIsNoDisplayFailsTheStartAtOnce() throws {
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The spool is made in it: a start refuses a spool it cannot make.
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let config = try quietConfig(["display.device=\"/dev/null\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
                                       "export.spool_directory=\"\(dir)/spool\""])
         let daemon = Daemon(config: config, logger: CollectedLog().logger()) { config }
