@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
-            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

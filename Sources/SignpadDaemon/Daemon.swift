@@ -465,6 +465,7 @@ public final class Daemon {
     /// and with a display shown, whether the kiosk fits it: a connector or mode the panel does not
     /// have, a mode too small for the kiosk, or a picture that does not fit would leave it dark.
     func checkReload(_ next: Config, shown display: (any DaemonDisplay)?) throws {
+        try SystemCheck(next).requireUsable()
         guard let display else { return }
         let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
         let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)

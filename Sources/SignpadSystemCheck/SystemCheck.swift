@@ -61,6 +61,9 @@ public struct SystemCheck {
     /// (`SigningKeyFile.load` is where the key file itself is judged.)
     var signingKeyProblems: [SystemProblem] {
         let key = "export.signing_key", path = config.signingKey
+        if Self.kind(of: path) == .folder {
+            return [SystemProblem(key: key, reason: "\(path): expected the signing key's file, found a folder")]
+        }
         do {
             if try SigningKeyFile(path: path).load() != nil { return [] }
         } catch {
