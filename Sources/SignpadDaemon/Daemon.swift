@@ -49,6 +49,8 @@ public final class Daemon {
     var control: ControlService?
     /// The key and certificate the exports are sealed with, once loaded at start.
     var evidence: Evidence?
+    /// The export folder's failure at start, until a signature is written (`GetStatus`).
+    let folderProbe = ExportFolderProbe()
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -121,7 +123,10 @@ public final class Daemon {
                                 spool: config.spoolDirectory.map(SignatureSpool.init), retention: retention)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
-        exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
+        exporter.prepareBeforeWriting { [logger, folderProbe] error in
+            logger.error("export folder: \(error); signatures are kept and retried")
+            folderProbe.failed("\(error)")
+        }
         // Before the screen: what the spool holds is written even while there is none.
         recoverSpool(exporter)
         control = try makeControl()
@@ -209,6 +214,7 @@ public final class Daemon {
                 if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
+                        if result.error == nil { folderProbe.wrote() }
                         for line in wait.journal.lines(for: result, now: Self.monotonic()) {
                             result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
                         }
@@ -265,6 +271,7 @@ public final class Daemon {
         if playback == nil { openInputs(session: session, now: now) }
         if config.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
+        session.onSaved = { [folderProbe] _ in folderProbe.wrote() }
         control?.attach(session)
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
@@ -414,7 +421,11 @@ public final class Daemon {
             status["signingKey"] = .string(evidence.signingKey.publicKey.fingerprint)
             if let recipient = evidence.recipient { status["recipientCertificate"] = .string(recipient.fingerprint) }
         }
-        if let failure = session?.lastFailure, exporter.pending > 0 { status["exportFailing"] = .string(failure) }
+        if let failure = session?.lastFailure, exporter.pending > 0 {
+            status["exportFailing"] = .string(failure)
+        } else if let failure = folderProbe.current {
+            status["exportFailing"] = .string(failure)
+        }
         return status
     }
 

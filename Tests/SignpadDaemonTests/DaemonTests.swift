@@ -105,6 +105,30 @@ import Testing
         }
     }
 
+    /// An export folder that fails from the start (here under a regular file, which no one can
+    /// make it in) shows in GetStatus's exportFailing at once, not only after a customer's
+    /// signature has failed to be written there.
+    @Test func aFolderThatFailsFromTheStartShowsInTheStatus() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/a-file", contents: Data()))
+        let config = try controlledConfig(dir, ["kiosk.mode=\"requested\"", "export.directory=\"\(dir)/a-file/out\""])
+        var failing: JSONValue?
+        _ = runOffscreen(config, loadConfig: { config }) { _ in
+            waitFor(seconds: 3) {
+                guard case .parameters(let status, _)? = try? call(dir + "/control.sock", "org.signpad.Kiosk.GetStatus") else { return false }
+                failing = status["exportFailing"]
+                return failing != nil
+            }
+        }
+        guard case .string(let reason)? = failing else {
+            Issue.record("GetStatus has no exportFailing for a folder that cannot be made: \(String(describing: failing))")
+            return
+        }
+        #expect(reason.contains("\(dir)/a-file/out"), "\(reason)")
+    }
+
     /// A panel without the configured mode fails the start (a mistake in the file, most likely),
     /// but after the display was lost it is waited out: the panel that has the mode may come back.
     @Test func aMissingModeIsWaitedOutOnlyAfterALoss() {
