@@ -69,7 +69,7 @@ let package = Package(
         ]),
 
         // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
-        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadText"]),
+        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadOutbox", "SignpadText"]),
 
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [

@@ -1,7 +1,6 @@
 import Foundation
 import SignpadConfig
 import SignpadOutbox
-import SignpadSession
 import SignpadText
 
 /// What a configuration that loads still needs of this machine: its keys, certificate, groups,

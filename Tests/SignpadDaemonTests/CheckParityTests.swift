@@ -54,7 +54,7 @@ extension DaemonStartTests {
         for broken in cases {
             let fresh = "\(dir)/\(broken.name.filter { $0.isLetter || $0.isNumber })"
             try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: true)
-            let overrides = try baseOverrides(fresh) + broken.overrides.map { expand($0, in: fresh) }
+            let overrides = baseOverrides(fresh) + broken.overrides.map { expand($0, in: fresh) }
             let load = { @Sendable () throws -> Config in try Config.load(text: broken.text, file: "(case)", overrides: overrides) }
             let checked = checkConfigVerdict(load)
             let reloaded = reloadVerdict(load, running: try controlledConfig(fresh))
@@ -115,7 +115,7 @@ private func startVerdict(_ load: @escaping @Sendable () throws -> Config) -> Ve
 }
 
 /// The working configuration's folders, in `dir`.
-private func baseOverrides(_ dir: String) throws -> [String] {
+private func baseOverrides(_ dir: String) -> [String] {
     [
         "export.directory=\"\(dir)/out\"", "export.spool_directory=\"\(dir)/spool\"", "export.signing_key=\"\(dir)/signing.key\"",
         "control.socket=\"\(dir)/control.sock\"", "control.group=\"\"", "control.results=\"\(dir)/requests.json\"",
