@@ -30,15 +30,15 @@ let package = Package(
         .target(name: "SignpadOutbox", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadCrypto"]),
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
         .target(name: "SignpadSession", dependencies: [
-            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig",
+            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig", "SignpadCrypto",
         ]),
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
             "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // The configuration: its file, its checks and its edits; no device adapter, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
+        // The configuration: its file, its checks and its edits; no device adapter and no look at the system, so the fuzz target covers it whole.
+        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -68,15 +68,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
+        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadOutbox", "SignpadText"]),
+
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadExport",
+            "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink",
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [
-            "SignpadBench", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
+            "SignpadBench", "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
             "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadVarlink", "SignpadText", "SignpadExport", "SignpadCrypto",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -105,8 +108,8 @@ let package = Package(
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
-            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadTestSupport",
+            "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
+            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
     ]

@@ -173,11 +173,8 @@ public struct Config: Sendable {
         case "transparent": export.transparent = true
         default: throw r.error("export.background", "expected \"white\" or \"transparent\"")
         }
+        // Whether the group exists is the system's matter (SystemCheck), not the file's.
         export.group = try r.optionalString("export.group", default: "")
-        // Checked here, so check-config says it too: a group that is not there was ignored.
-        if let group = export.group, getgrnam(group) == nil {
-            throw r.error("export.group", "no group \"\(group)\" on this machine; create it (groupadd \(group)), or leave the key empty for the signpad user's own group")
-        }
         export.createsFolder = try r.bool("export.create_directory", default: true)
         let kiosk = try r.string("export.kiosk_name", default: "")
         if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw r.error("export.kiosk_name", problem) }
@@ -209,7 +206,6 @@ public struct Config: Sendable {
         if let socket = controlSocket, !socket.hasPrefix("/") {
             throw r.error("control.socket", "expected an absolute path (starting with /), or \"\" for no point-of-sale API, got \"\(socket)\"")
         }
-        // Its group is looked up when the socket is made: the package creates it, a build tree has none.
         controlGroup = try r.optionalString("control.group", default: "signpad-pos")
         requestResults = try r.string("control.results", default: requestResults)
         guard requestResults.hasPrefix("/") else { throw r.error("control.results", "expected an absolute path (starting with /), got \"\(requestResults)\"") }

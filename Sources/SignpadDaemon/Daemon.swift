@@ -8,6 +8,7 @@ import SignpadInput
 import SignpadKiosk
 import SignpadOutbox
 import SignpadSession
+import SignpadSystemCheck
 import SignpadSystemd
 import SignpadText
 import SignpadVarlink
@@ -48,6 +49,8 @@ public final class Daemon {
     var control: ControlService?
     /// The key and certificate the exports are sealed with, once loaded at start.
     var evidence: Evidence?
+    /// The export folder's failure at start, until a signature is written (`GetStatus`).
+    let folderProbe = ExportFolderProbe()
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -83,7 +86,7 @@ public final class Daemon {
             case .connectorNotFound, .modeNotFound: return true
             default: return false
             }
-        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError, is EvidenceError: return true
+        case is PainterError, is ScreenSizeError, is ExportGroupError, is ControlSocketError, is EvidenceError, is SystemCheckError: return true
         default: return false
         }
     }
@@ -97,8 +100,10 @@ public final class Daemon {
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
-        for problem in config.fontProblems { logger.warning("\(problem)") }
-        if let group = config.export.group { try ExportGroupError.check(group) }
+        // What check-config and a reload check: refused here before anything is made or taken.
+        let check = SystemCheck(config)
+        for warning in check.warnings { logger.warning("\(warning)") }
+        try check.requireUsable()
         let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let (evidence, createdKey) = try config.evidence()
@@ -118,7 +123,10 @@ public final class Daemon {
                                 spool: config.spoolDirectory.map(SignatureSpool.init), retention: retention)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
-        exporter.prepareBeforeWriting { [logger] error in logger.error("export folder: \(error); signatures are kept and retried") }
+        exporter.prepareBeforeWriting { [logger, folderProbe] error in
+            logger.error("export folder: \(error); signatures are kept and retried")
+            folderProbe.failed("\(error)")
+        }
         // Before the screen: what the spool holds is written even while there is none.
         let spooled = recoverSpool(exporter)
         control = try makeControl()
@@ -210,6 +218,7 @@ public final class Daemon {
                     for result in exporter.results() {
                         control?.exportResult(result)
                         if result.lookedUp { continue }
+                        if result.error == nil { folderProbe.wrote() }
                         for line in wait.journal.lines(for: result, now: Self.monotonic()) {
                             result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
                         }
@@ -266,6 +275,7 @@ public final class Daemon {
         if playback == nil { openInputs(session: session, now: now) }
         if config.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
+        session.onSaved = { [folderProbe] _ in folderProbe.wrote() }
         control?.attach(session)
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
@@ -393,9 +403,9 @@ public final class Daemon {
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.encryptImages, logger: logger)
     }
 
-    /// The group the control socket is given to (nil: the signpad user's own); one that does not
-    /// exist stops signpad at start, and check-config says so too.
-    public static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
+    /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`
+    /// has refused one that does not exist, unless it went between the check and here.
+    static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
         guard config.controlSocket != nil, let group = config.controlGroup else { return nil }
         guard let entry = getgrnam(group) else {
             throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
@@ -415,7 +425,11 @@ public final class Daemon {
             status["signingKey"] = .string(evidence.signingKey.publicKey.fingerprint)
             if let recipient = evidence.recipient { status["recipientCertificate"] = .string(recipient.fingerprint) }
         }
-        if let failure = session?.lastFailure, exporter.pending > 0 { status["exportFailing"] = .string(failure) }
+        if let failure = session?.lastFailure, exporter.pending > 0 {
+            status["exportFailing"] = .string(failure)
+        } else if let failure = folderProbe.current {
+            status["exportFailing"] = .string(failure)
+        }
         return status
     }
 
@@ -450,25 +464,28 @@ public final class Daemon {
     }
 
     /// Loads the configuration as a start would and logs `message`, or logs why not and that
-    /// signpad goes on with the one it runs. With a display shown, the new configuration must
-    /// also be able to start on it: a connector or mode the panel does not have, a mode too
-    /// small for the kiosk, or a background image that does not load would fail the new start
-    /// and leave the kiosk dark.
+    /// signpad goes on with the one it runs, as it was.
     func configurationLoads(then message: String, shown display: (any DaemonDisplay)? = nil) -> Bool {
         do {
-            let next = try loadConfig()
-            if let display {
-                let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
-                let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
-                try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
-                _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
-            }
+            try checkReload(try loadConfig(), shown: display)
             logger.notice("\(message)")
             return true
         } catch {
             logger.error("not reloading: \(error); still running with the configuration loaded at start")
             return false
         }
+    }
+
+    /// Throws what would fail a start under `next`: the checks every start makes (`SystemCheck`),
+    /// and with a display shown, whether the kiosk fits it: a connector or mode the panel does not
+    /// have, a mode too small for the kiosk, or a picture that does not fit would leave it dark.
+    func checkReload(_ next: Config, shown display: (any DaemonDisplay)?) throws {
+        try SystemCheck(next).requireUsable()
+        guard let display else { return }
+        let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
+        let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
+        try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
+        _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
     }
 
     /// Starts signpad again in this process with the same arguments. The PID stays, so systemd

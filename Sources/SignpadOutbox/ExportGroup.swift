@@ -7,8 +7,10 @@ public struct ExportGroupError: Error, Equatable, CustomStringConvertible {
     public var group: String
     public var user: String
 
-    public var description: String {
-        "export.group: this process (user \(user)) is not in the group \"\(group)\" and so cannot give the exports to it; "
+    public var description: String { "export.group: \(reason)" }
+
+    public var reason: String {
+        "this process (user \(user)) is not in the group \"\(group)\" and so cannot give the exports to it; "
             + "add SupplementaryGroups=\(group) to the unit (systemctl edit signpad), or usermod -aG \(group) \(user)"
     }
 

@@ -50,8 +50,7 @@ import Testing
         ("\n\n[ink]\ncolor = \"black\"\n", 4, "ink.color", "expected a colour"),
         ("[input]\ncalibration = [1, 2]\n", 2, "input.calibration", "6 numbers"),
         ("[export]\nformats = [\"png\", \"pdf\"]\n", 2, "export.formats", "unknown format \"pdf\""),
-        // A group that is not there was ignored; a mode that is not WIDTHxHEIGHT matched no panel's.
-        ("[export]\ngroup = \"no-such-group-here\"\n", 2, "export.group", "no group \"no-such-group-here\" on this machine; create it (groupadd no-such-group-here)"),
+        // A mode that is not WIDTHxHEIGHT matched no panel's.
         ("[display]\nmode = \"1920*1080\"\n", 2, "display.mode", "expected WIDTHxHEIGHT such as 1920x1080 (or empty: the panel's preferred mode), got \"1920*1080\""),
         ("[display]\nmode = \"1920x\"\n", 2, "display.mode", "expected WIDTHxHEIGHT"),
         ("[display]\nmode = \"01920x1080\"\n", 2, "display.mode", "expected WIDTHxHEIGHT"),

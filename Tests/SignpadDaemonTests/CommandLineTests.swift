@@ -111,6 +111,52 @@ import Testing
         #expect(started.output.contains("\(certificate): checking the certificate CN=Signing only"), "\(started.output)")
     }
 
+    /// check-config refuses, with `run`'s status, what `run` refuses at start: a signing key
+    /// that is no Ed25519 key or cannot be made, a socket path no socket address holds, and a
+    /// results file whose folder is missing (every request's result would be lost).
+    @Test func checkConfigRefusesWhatRunRefuses() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/key-folder", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/garbage.key", contents: Data("not a key".utf8)))
+        let rsa = try run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", dir + "/rsa.key"])
+        #expect(rsa.status == 0, "\(rsa.output)")
+        let file = dir + "/kiosk.toml"
+        try """
+        [export]
+        directory = "\(dir)/out"
+        spool_directory = "\(dir)/spool"
+        signing_key = "\(dir)/signing.key"
+        [control]
+        socket = "\(dir)/control.sock"
+        group = ""
+        results = "\(dir)/requests.json"
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let longSocket = dir + "/" + String(repeating: "s", count: 108 - dir.utf8.count - 1)
+        let refused: [(set: String, key: String, runRefusesToday: Bool)] = [
+            ("export.signing_key=\"\(dir)/garbage.key\"", "export.signing_key", true),
+            ("export.signing_key=\"\(dir)/rsa.key\"", "export.signing_key", true),
+            ("export.signing_key=\"\(dir)/key-folder\"", "export.signing_key", true),
+            ("export.signing_key=\"\(dir)/missing/signing.key\"", "export.signing_key", true),
+            ("control.socket=\"\(longSocket)\"", "control.socket", true),
+            ("control.results=\"\(dir)/missing/requests.json\"", "control.results", false),
+        ]
+        for (set, key, runRefusesToday) in refused {
+            let checked = try run(Self.signpad, ["check-config", file, "--set", set])
+            #expect(checked.status == 78, "\(set): \(checked.output)")
+            #expect(checked.output.contains("Error: \(file): \(key): "), "\(set): \(checked.output)")
+            // run's refusal of the last one is in the parity test, which stops a run that starts.
+            guard runRefusesToday else { continue }
+            let started = try run(Self.signpad, ["run", "--config", file, "--set", set, "--offscreen", "320x200", "--input-recording", "demo/signature.evemu"])
+            #expect(started.status == 78, "\(set): \(started.output)")
+        }
+        #expect(longSocket.utf8.count == 108)
+        let fits = try run(Self.signpad, ["check-config", file, "--set", "control.socket=\"\(longSocket.dropLast())\""])
+        #expect(fits.status == 0, "a path of 107 bytes fits: \(fits.output)")
+    }
+
     /// The demo signs its exports with a key of its own folder; `verify` checks them with the public
     /// key `key show` prints, names a changed file, and its exit status says which.
     @Test func verifyChecksTheDemoWithThePublicKeyKeyShowPrints() throws {

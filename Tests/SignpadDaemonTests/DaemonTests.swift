@@ -8,6 +8,7 @@ import SignpadKiosk
 import SignpadOutbox
 import SignpadTestSupport
 import SignpadText
+import SignpadVarlink
 import Testing
 
 // The daemon installs signal handlers for the whole process, so these run one at a time.
@@ -65,11 +66,67 @@ import Testing
     @Test func aCardThatIsNoDisplayFailsTheStartAtOnce() throws {
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The spool is made in it: a start refuses a spool it cannot make.
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let config = try quietConfig(["display.device=\"/dev/null\"", "display.vt=\"\"", "export.directory=\"\(dir)/out\"",
                                       "export.spool_directory=\"\(dir)/spool\""])
         let daemon = Daemon(config: config, logger: CollectedLog().logger()) { config }
         #expect(throws: DisplayError.noDumbBuffers(path: "/dev/null")) { try daemon.run() }
         restoreDefaultSignals()
+    }
+
+    /// A SIGHUP with a configuration whose start would fail (here a signing key that is no key)
+    /// is refused, with the reason in the journal: the kiosk goes on as it was, its screen shown
+    /// and its socket answering, where it used to hand back the screen to a start that exited 78.
+    @Test func aReloadThatWouldNotStartIsRefusedAndTheKioskGoesOn() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/garbage.key", contents: Data("not a key".utf8)))
+        // Requested mode: nobody is at the pad until a request comes, so a reload is not put off.
+        let running = try controlledConfig(dir, ["kiosk.mode=\"requested\""])
+        let broken = try controlledConfig(dir, ["kiosk.mode=\"requested\"", "export.signing_key=\"\(dir)/garbage.key\""])
+        var answered: VarlinkClientReply?
+        let (log, outcome) = runOffscreen(running, loadConfig: { broken }) { log in
+            kill(getpid(), SIGHUP)
+            waitFor { log.text.contains("reload") }
+            answered = try? call(dir + "/control.sock", "org.signpad.Kiosk.GetStatus")
+        }
+        #expect(log.text.contains("error: not reloading: export.signing_key: \(dir)/garbage.key"), "\(log.text)")
+        #expect(!log.text.contains("the configuration loads"), "\(log.text)")
+        guard case .parameters(let status, _)? = answered else {
+            Issue.record("the socket did not answer after the refused reload: \(String(describing: answered))")
+            return
+        }
+        #expect(status["display"] == .string("offscreen 640x400"), "the kiosk is still shown: \(status)")
+        guard case .success(.stopped)? = outcome.value else {
+            Issue.record("run() did not go on until SIGTERM: \(String(describing: outcome.value))")
+            return
+        }
+    }
+
+    /// An export folder that fails from the start (here under a regular file, which no one can
+    /// make it in) shows in GetStatus's exportFailing at once, not only after a customer's
+    /// signature has failed to be written there.
+    @Test func aFolderThatFailsFromTheStartShowsInTheStatus() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/a-file", contents: Data()))
+        let config = try controlledConfig(dir, ["kiosk.mode=\"requested\"", "export.directory=\"\(dir)/a-file/out\""])
+        var failing: JSONValue?
+        _ = runOffscreen(config, loadConfig: { config }) { _ in
+            waitFor(seconds: 3) {
+                guard case .parameters(let status, _)? = try? call(dir + "/control.sock", "org.signpad.Kiosk.GetStatus") else { return false }
+                failing = status["exportFailing"]
+                return failing != nil
+            }
+        }
+        guard case .string(let reason)? = failing else {
+            Issue.record("GetStatus has no exportFailing for a folder that cannot be made: \(String(describing: failing))")
+            return
+        }
+        #expect(reason.contains("\(dir)/a-file/out"), "\(reason)")
     }
 
     /// A panel without the configured mode fails the start (a mistake in the file, most likely),
@@ -89,7 +146,7 @@ import Testing
     }
 }
 
-private final class Outcome: @unchecked Sendable {
+final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Result<Daemon.Exit, any Error>?
     var value: Result<Daemon.Exit, any Error>? { lock.withLock { result } }
@@ -121,7 +178,53 @@ private func runWaitingForADisplay(_ config: Config, stopWithin stopSeconds: Dou
     return (log, outcome)
 }
 
-private func restoreDefaultSignals() {
+/// A configuration with its own folders and control socket in `dir`.
+func controlledConfig(_ dir: String, _ overrides: [String] = []) throws -> Config {
+    try Config.load(text: "", file: "(test)", overrides: [
+        "export.directory=\"\(dir)/out\"", "export.spool_directory=\"\(dir)/spool\"", "export.signing_key=\"\(dir)/signing.key\"",
+        "control.socket=\"\(dir)/control.sock\"", "control.group=\"\"", "control.results=\"\(dir)/requests.json\"",
+    ] + overrides)
+}
+
+/// Waits up to `seconds` for `condition`.
+func waitFor(seconds: Double = 10, _ condition: () -> Bool) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline && !condition() { Thread.sleep(forTimeInterval: 0.02) }
+}
+
+/// One call on the control socket, and its reply.
+func call(_ socket: String, _ method: String, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkClientReply {
+    let client = try VarlinkClient(path: socket)
+    try client.send(method, parameters, more: false)
+    return try client.next()
+}
+
+/// Runs the daemon on a screen in memory (640x400, the demo recording) on a thread of its own;
+/// once it is ready, `whileRunning` acts on it, then SIGTERM stops it as systemd would.
+func runOffscreen(_ config: Config, loadConfig: @escaping @Sendable () throws -> Config,
+                  whileRunning: (CollectedLog) -> Void) -> (CollectedLog, Outcome) {
+    let log = CollectedLog()
+    let outcome = Outcome()
+    guard let recording = try? demoRecording() else {
+        Issue.record("the demo recording does not load")
+        return (log, outcome)
+    }
+    let thread = Thread { [log] in
+        let daemon = Daemon(config: config, logger: log.logger(),
+                            offscreen: Daemon.Offscreen(width: 640, height: 400, recording: recording, confirmAtEnd: false), loadConfig: loadConfig)
+        outcome.set(Result { try daemon.run() })
+    }
+    thread.start()
+    waitFor { log.text.contains("ready: ") || outcome.value != nil }
+    if outcome.value == nil { whileRunning(log) }
+    // Only a running daemon has its handler in place; without it SIGTERM would end the tests.
+    if outcome.value == nil { kill(getpid(), SIGTERM) }
+    waitFor { outcome.value != nil }
+    restoreDefaultSignals()
+    return (log, outcome)
+}
+
+func restoreDefaultSignals() {
     for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_DFL) }
 }
 

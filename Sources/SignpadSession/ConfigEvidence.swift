@@ -1,11 +1,12 @@
 import Foundation
+import SignpadConfig
 import SignpadCrypto
 import SignpadExport
 import SignpadOutbox
 
 extension Config {
     /// The back office's certificate, read and checked (valid now, a key CMS can encrypt to);
-    /// nil when none is set. `run` and `check-config` refuse the configuration when it fails.
+    /// nil when none is set. `SystemCheck` refuses the configuration when it fails.
     public func recipient(now: Double = Date().timeIntervalSince1970) throws(EvidenceError) -> RecipientCertificate? {
         try recipientCertificate.map { path throws(EvidenceError) in try RecipientCertificateFile.load(path, now: now) }
     }
