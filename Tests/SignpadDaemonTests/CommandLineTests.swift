@@ -101,6 +101,30 @@ import Testing
         #expect(started.output.contains("\(certificate): checking the certificate CN=Signing only"), "\(started.output)")
     }
 
+    /// `verify` given what is no signature's manifest (a path that is not there, an image, a
+    /// signature file) says so as a usage error, exit status 2, not as a record that failed.
+    @Test func verifyGivenNoManifestIsAUsageError() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let demo = try run(Self.signpad, ["demo", "--output-dir", dir + "/out"])
+        #expect(demo.status == 0, "\(demo.output)")
+        let pem = try run("openssl", ["pkey", "-in", dir + "/out/signing.key", "-pubout", "-out", dir + "/kiosk.pem"])
+        #expect(pem.status == 0, "\(pem.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/out")
+        let png = dir + "/out/" + (try #require(names.first { $0.hasSuffix(".png") && $0 != "screen.png" }))
+        let sig = dir + "/out/" + (try #require(names.first { $0.hasSuffix(".sig") }))
+        for (path, reason) in [(dir + "/missing.meta.json", "there is no such file or folder"), (png, "expected a signature's .meta.json"),
+                               (sig, "expected a signature's .meta.json")] {
+            let checked = try run(Self.signpad, ["verify", "--key", dir + "/kiosk.pem", path])
+            #expect(checked.status == 2, "\(path): \(checked.output)")
+            #expect(checked.output.contains("signpad verify: \(path): \(reason)") && !checked.output.contains("FAILED"), "\(checked.output)")
+        }
+        let help = try run(Self.signpad, ["verify", "--help"])
+        #expect(help.output.contains("USAGE: signpad verify --key ") && !help.output.contains("[--key <key> ...]"), "\(help.output)")
+    }
+
     /// The demo signs its exports with a key of its own folder; `verify` checks them with the public
     /// key `key show` prints, names a changed file, and its exit status says which.
     @Test func verifyChecksTheDemoWithThePublicKeyKeyShowPrints() throws {

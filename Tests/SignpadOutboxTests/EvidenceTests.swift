@@ -130,6 +130,36 @@ struct EvidenceTests {
         #expect(ManifestCheck.check(manifest: dir + "/out/\(record.id).meta.json", keys: [try SigningKey.generate().publicKey]).problems == [.signatureInvalid])
     }
 
+    /// A record is bound to its name: its manifest and signature copied under another sale's
+    /// name, or a signed manifest that lists another signature's file, are not that record.
+    @Test func aManifestUnderAnotherNameOrNamingAnothersFileFails() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var record = sampleRecord()
+        record.id = "SALE-1_" + record.id
+        _ = try Self.exportAll(record, evidence: testEvidence, into: dir)
+        let manifest = dir + "/\(record.id).meta.json", copied = dir + "/SALE-999_\(record.id.dropFirst(7)).meta.json"
+        #expect(ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey]).passed)
+        try FileManager.default.copyItem(atPath: manifest, toPath: copied)
+        try FileManager.default.copyItem(atPath: manifest + ".sig", toPath: copied + ".sig")
+        let renamed = ManifestCheck.check(manifest: copied, keys: [testSigningKey.publicKey])
+        #expect(!renamed.passed && renamed.line.contains("SALE-999_\(record.id.dropFirst(7)).meta.json is not named from the manifest's id \(record.id)"),
+                "\(renamed.line)")
+
+        // Signed by the kiosk's key, yet naming SALE-1's image as its own.
+        var metadata = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: manifest)))
+        metadata.id = "SALE-2_" + record.id.dropFirst(7)
+        let png = "\(record.id).png"
+        metadata.files = [png: try #require(metadata.files[png])]
+        let bytes = Array(try JSONEncoder().encode(metadata))
+        let other = dir + "/\(metadata.id).meta.json"
+        try Self.write(bytes, other)
+        try Self.write(try testSigningKey.sign(bytes), other + ".sig")
+        let borrowing = ManifestCheck.check(manifest: other, keys: [testSigningKey.publicKey])
+        #expect(!borrowing.passed && borrowing.line.contains("\(png) is not named from the manifest's id \(metadata.id)"), "\(borrowing.line)")
+    }
+
     /// With a recipient, a kiosk stolen or imaged while its folder is down gives no biometric data:
     /// the spool holds the envelopes, never the samples.
     @Test func theSpoolHoldsNoClearSamplesWithARecipient() throws {
