@@ -108,7 +108,8 @@ public final class Daemon {
             logger.notice("biometric data sealed to certificate", metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)"])
         }
         self.evidence = evidence
-        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays) { [logger] event in
+        let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.signingKey).retiredKeys().map(\.key)
+        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays, keys: kioskKeys) { [logger] event in
             switch event {
             case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])
             case .failed(let reason): logger.error("retention: cannot delete", metadata: ["reason": "\(reason)"])
