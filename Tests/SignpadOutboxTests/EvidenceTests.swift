@@ -243,13 +243,67 @@ struct EvidenceTests {
         #expect { try file.loadOrCreate() } throws: { "\($0)".hasPrefix(file.path + ": reading the signing key") && "\($0)".contains("move the file away") }
     }
 
+    /// A key others may read is no longer the kiosk's alone: refused, naming the file and the
+    /// mode expected, and left as it is.
+    @Test(arguments: [0o644, 0o666, 0o640, 0o604, 0o620])
+    func aKeyFileOthersMayReadIsRefused(mode: Int) throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        _ = try file.loadOrCreate()
+        let before = try #require(FileManager.default.contents(atPath: file.path))
+        #expect(chmod(file.path, mode_t(mode)) == 0)
+        #expect { try file.loadOrCreate() } throws: { error in
+            "\(error)".hasPrefix(file.path + ": ") && "\(error)".contains("mode 0\(String(mode, radix: 8))") && "\(error)".contains("expected 0600")
+        }
+        #expect(throws: EvidenceError.self) { try file.rotate() }
+        #expect(FileManager.default.contents(atPath: file.path) == before)
+    }
+
+    /// A symbolic link could make the kiosk sign as another; one that leads nowhere is not made a
+    /// new key, which would change the kiosk's identity without a word. What is not a file is refused too.
+    @Test func aLinkOrAFolderWhereTheKeyGoesIsRefusedAndNothingIsMadeThere() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        _ = try SigningKeyFile(path: dir + "/other-kiosk.key").loadOrCreate()
+        let linked = SigningKeyFile(path: dir + "/signing.key")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: dir + "/other-kiosk.key")
+        #expect { try linked.loadOrCreate() } throws: { "\($0)".hasPrefix(linked.path + ": ") && "\($0)".contains("symbolic link") }
+
+        let dangling = SigningKeyFile(path: dir + "/dangling.key")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: dir + "/nowhere.key")
+        #expect { try dangling.loadOrCreate() } throws: { "\($0)".hasPrefix(dangling.path + ": ") && "\($0)".contains("symbolic link") }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/nowhere.key"), "no key made through the link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == dir + "/nowhere.key")
+
+        let folder = SigningKeyFile(path: dir + "/folder.key")
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        #expect { try folder.loadOrCreate() } throws: { "\($0)".hasPrefix(folder.path + ": ") && "\($0)".contains("not a regular file") }
+    }
+
+    /// A key owned by someone other than the signpad user, root or the user signpad runs as could
+    /// have been put there by them.
+    @Test(.enabled(if: getuid() == 0, "needs root, to give the key another owner")) func aKeyOwnedByAnotherUserIsRefused() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        _ = try file.loadOrCreate()
+        #expect(chown(file.path, 65534, 65534) == 0)
+        #expect { try file.load() } throws: { "\($0)".hasPrefix(file.path + ": ") && "\($0)".contains("owned by uid 65534") }
+        // The service user's key is read by root, as `signpad key show` does.
+        #expect(try SigningKeyFile(path: file.path, serviceUser: "nobody").load() != nil)
+    }
+
     /// `signpad key rotate` is run as root; the daemon reads the key as the signpad user. The new
     /// key, and the old public key kept, belong to whoever owned the key they replace.
     @Test(.enabled(if: getuid() == 0, "needs root, to give the key another owner")) func aRotatedKeyKeepsItsOwner() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let file = SigningKeyFile(path: dir + "/signing.key")
+        let file = SigningKeyFile(path: dir + "/signing.key", serviceUser: "nobody")
         _ = try file.loadOrCreate()
         #expect(chown(file.path, 65534, 65534) == 0)
         let (_, retired) = try file.rotate()
