@@ -216,6 +216,81 @@ struct EvidenceTests {
         #expect { try RecipientCertificateFile.load(dir + "/none.pem") } throws: { "\($0)".hasPrefix(dir + "/none.pem: the recipient certificate cannot be read") }
     }
 
+    /// A back office's certificate that expired on 2020-02-01, made by OpenSSL's own CA command
+    /// (`req -x509` makes none in the past); with the time inside its validity, to load it.
+    static func expiredBackOffice(_ folder: String) throws -> (certificate: String, validAt: Double, notAfter: Double) {
+        try "[ca]\ndefault_ca = old\n[old]\ndatabase = \(folder)/index.txt\nnew_certs_dir = \(folder)\nserial = \(folder)/serial\ndefault_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n"
+            .write(toFile: folder + "/ca.cnf", atomically: true, encoding: .utf8)
+        try "".write(toFile: folder + "/index.txt", atomically: true, encoding: .utf8)
+        try "01\n".write(toFile: folder + "/serial", atomically: true, encoding: .utf8)
+        let request = try run("openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", folder + "/expired.key",
+                                          "-out", folder + "/expired.csr", "-subj", "/CN=Expired office"])
+        #expect(request.status == 0, "\(request.output)")
+        let signed = try run("openssl", ["ca", "-batch", "-notext", "-config", folder + "/ca.cnf", "-selfsign", "-keyfile", folder + "/expired.key",
+                                         "-in", folder + "/expired.csr", "-out", folder + "/expired.pem", "-startdate", "20200101000000Z", "-enddate", "20200201000000Z"])
+        #expect(signed.status == 0, "\(signed.output)")
+        return (folder + "/expired.pem", 1_579_046_400, 1_580_515_200)
+    }
+
+    /// From 30 days before the certificate's end the journal is told, once a day, and that it has
+    /// expired once it has; its end is the one OpenSSL reads.
+    @Test func aCertificateNearItsEndIsWarnedOfOnceADay() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.backOffice(dir, kind: "ec")
+        let certificate = try RecipientCertificateFile.load(office.certificate)
+        let end = try run("openssl", ["x509", "-in", office.certificate, "-noout", "-enddate", "-dateopt", "iso_8601"])
+        #expect(end.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == "notAfter=" + ISO8601.string(certificate.notAfter).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: ".000Z", with: "Z"),
+                "\(end.output)")
+        let day = 86_400.0, notAfter = certificate.notAfter
+        var expiry = CertificateExpiry(certificate)
+        #expect(expiry.warning(now: notAfter - 31 * day) == nil)
+        #expect(expiry.warning(now: notAfter - 29.5 * day) == .init(subject: "CN=Back office ec", expires: ISO8601.string(notAfter), expired: false, daysLeft: 29))
+        #expect(expiry.warning(now: notAfter - 29 * day) == nil, "not twice in a day")
+        #expect(expiry.warning(now: notAfter - 28.4 * day)?.daysLeft == 28)
+        #expect(expiry.warning(now: notAfter + 1) == .init(subject: "CN=Back office ec", expires: ISO8601.string(notAfter), expired: true, daysLeft: 0))
+        var farOff = CertificateExpiry(certificate)
+        #expect(farOff.warning(now: notAfter - 40 * day) == nil)
+        // Its end is told when it comes, not a day after the last warning.
+        #expect(farOff.warning(now: notAfter - 3600)?.expired == false)
+        #expect(farOff.warning(now: notAfter - 1) == nil)
+        #expect(farOff.warning(now: notAfter + 1)?.expired == true)
+        #expect(farOff.warning(now: notAfter + 3600) == nil)
+    }
+
+    /// Once the certificate has expired nothing is sealed to it, and nothing is written in clear
+    /// instead: the signature stays unwritten, its export failing with that reason.
+    @Test func nothingIsSealedToAnExpiredCertificateNorWrittenInClear() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.expiredBackOffice(dir)
+        #expect(throws: EvidenceError.self) { try RecipientCertificateFile.load(office.certificate) }
+        let recipient = try RecipientCertificateFile.load(office.certificate, now: office.validAt)
+        #expect(recipient.notAfter == office.notAfter)
+        let evidence = Evidence(signingKey: testSigningKey, recipient: recipient)
+        let expired = CertificateExpired(subject: "CN=Expired office", notAfter: office.notAfter)
+        #expect(throws: expired) { try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: evidence) }
+        #expect(throws: Never.self) { try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: evidence, now: office.validAt) }
+
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: evidence, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"))
+        exporter.submit(sampleRecord(), exportID: 1)
+        var results: [Exporter.Result] = []
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while results.isEmpty && Date() < deadline {
+            results = exporter.results()
+            usleep(10_000)
+        }
+        #expect(results.first?.error?.contains("expired on 2020-02-01T00:00:00.000Z") == true, "\(results)")
+        #expect(results.first?.error?.contains("export.recipient_certificate") == true, "\(results)")
+        #expect(exporter.pending == 1, "kept")
+        exporter.stop()
+        #expect(names(dir + "/out").isEmpty && !names(dir + "/spool").contains { $0.hasSuffix(".spool.json") }, "\(names(dir + "/out")) \(names(dir + "/spool"))")
+    }
+
     @Test func theKeyIsMadeOnceOwnerOnlyAndRotationKeepsTheOldPublicKey() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
