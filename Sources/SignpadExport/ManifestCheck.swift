@@ -45,6 +45,8 @@ public struct ManifestCheck: Equatable, Sendable {
         let advice: String
         if problems.contains(.signatureInvalid) || problems.contains(.signatureMissing) {
             advice = "do not rely on this record; check it with every key this kiosk has had (signpad key show --all on it)"
+        } else if problems.contains(where: { if case .notNamedFromID = $0 { return true } else { return false } }) {
+            advice = "the record is not the one its names say: find the signature its id names, or treat this one as unproven"
         } else {
             advice = "the record is not the one signed: restore the named files from a backup, or treat the signature as unproven"
         }
