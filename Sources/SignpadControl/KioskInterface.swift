@@ -73,7 +73,9 @@ public enum KioskInterface {
         # What the kiosk is doing: its display and input devices, the export folder's
         # health, signatures waiting to be written, and the request under way;
         # signingKey is the SHA-256 (hex) of the public key that signs each manifest,
-        # recipientCertificate that of the certificate biometric data is sealed to.
+        # recipientCertificate that of the certificate biometric data is sealed to,
+        # certificateExpires when that certificate ends (RFC 3339): after it nothing is
+        # sealed, and requests are answered NotReady.
         method GetStatus() -> (
           kiosk: string,
           mode: (walkUp, requested),
@@ -84,7 +86,8 @@ public enum KioskInterface {
           unwritten: int,
           request: ?Request,
           signingKey: string,
-          recipientCertificate: ?string
+          recipientCertificate: ?string,
+          certificateExpires: ?string
         )
 
         # A request is under way; one at a time.
@@ -96,7 +99,8 @@ public enum KioskInterface {
         # A parameter's value is outside what signpad takes: expected says what is.
         error InvalidParameter (parameter: string, expected: string)
 
-        # The kiosk cannot take a request now: no display, or no input device.
+        # The kiosk cannot take a request now: no display, no input device, or the
+        # recipient certificate has expired.
         error NotReady (reason: string)
 
         """

@@ -51,6 +51,8 @@ public final class Daemon {
     var evidence: Evidence?
     /// The export folder's failure at start, until a signature is written (`GetStatus`).
     let folderProbe = ExportFolderProbe()
+    /// When the recipient certificate ends, for the journal's warnings ahead of it.
+    var certificateExpiry: CertificateExpiry?
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -110,10 +112,14 @@ public final class Daemon {
         logger.notice(createdKey ? "signing key made" : "signing key",
                       metadata: ["path": "\(config.signingKey)", "sha256": "\(evidence.signingKey.publicKey.fingerprint)"])
         if let recipient = evidence.recipient {
-            logger.notice("biometric data sealed to certificate", metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)"])
+            logger.notice("biometric data sealed to certificate",
+                          metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)", "expires": "\(ISO8601.string(recipient.notAfter))"])
+            certificateExpiry = CertificateExpiry(recipient)
+            warnOfCertificateExpiry(now: Date().timeIntervalSince1970)
         }
         self.evidence = evidence
-        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays) { [logger] event in
+        let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.signingKey).retiredKeys().map(\.key)
+        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays, keys: kioskKeys) { [logger] event in
             switch event {
             case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])
             case .failed(let reason): logger.error("retention: cannot delete", metadata: ["reason": "\(reason)"])
@@ -163,6 +169,7 @@ public final class Daemon {
                 service.watchdog()
                 nextWatchdog = now + interval
             }
+            warnOfCertificateExpiry(now: Date().timeIntervalSince1970)
             var deadline = now + 1
             switch stage {
             case .waiting(var wait):
@@ -279,7 +286,11 @@ public final class Daemon {
         control?.attach(session)
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
-            playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
+            // A customer's signature that could be neither sealed nor written is not asked for.
+            if let recipient = evidence?.recipient, Date().timeIntervalSince1970 >= recipient.notAfter {
+                return "the recipient certificate \(recipient.subject) expired on \(ISO8601.string(recipient.notAfter)), so nothing can be sealed; put the back office's new one in export.recipient_certificate and reload signpad"
+            }
+            return playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
         }
         let shown = ShownKiosk(display: display, session: session, playback: playback,
                                status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
@@ -423,7 +434,10 @@ public final class Daemon {
         if let shown { status["display"] = .string(shown) }
         if let evidence {
             status["signingKey"] = .string(evidence.signingKey.publicKey.fingerprint)
-            if let recipient = evidence.recipient { status["recipientCertificate"] = .string(recipient.fingerprint) }
+            if let recipient = evidence.recipient {
+                status["recipientCertificate"] = .string(recipient.fingerprint)
+                status["certificateExpires"] = .string(ISO8601.string(recipient.notAfter))
+            }
         }
         if let failure = session?.lastFailure, exporter.pending > 0 {
             status["exportFailing"] = .string(failure)
@@ -431,6 +445,18 @@ public final class Daemon {
             status["exportFailing"] = .string(failure)
         }
         return status
+    }
+
+    /// From 30 days before the recipient certificate's end, and after it, once a day (and at each
+    /// start): staff need the back office's new one before it, as nothing is sealed to an expired one.
+    func warnOfCertificateExpiry(now: Double) {
+        guard let warning = certificateExpiry?.warning(now: now) else { return }
+        let metadata: Logger.Metadata = ["subject": "\(warning.subject)", "expires": "\(warning.expires)", "days": "\(warning.daysLeft)"]
+        if warning.expired {
+            logger.error("recipient certificate expired: nothing is sealed or written until a new one is set and signpad reloaded", metadata: metadata)
+        } else {
+            logger.warning("recipient certificate expires soon: put the back office's new one in export.recipient_certificate and reload", metadata: metadata)
+        }
     }
 
     func openDisplay() -> Result<DRMDisplay, DisplayError> {

@@ -15,6 +15,14 @@ public struct Evidence: Sendable {
         self.encryptsImages = encryptsImages
     }
 
+    /// The recipient to seal to at `now` (seconds since 1970): nil for none; one that has expired
+    /// is refused, as the back office may no longer hold its key, and nothing is written in clear instead.
+    public func recipient(forSealingAt now: Double) throws(CertificateExpired) -> RecipientCertificate? {
+        guard let recipient else { return nil }
+        guard now < recipient.notAfter else { throw CertificateExpired(subject: recipient.subject, notAfter: recipient.notAfter) }
+        return recipient
+    }
+
     /// Whether a format's file is sealed to the recipient. InkML and signature_pad JSON hold the
     /// pen's path in time (x, y, t, pressure): biometric data.
     public func seals(_ format: ExportFormat) -> Bool {

@@ -2,7 +2,8 @@ import Foundation
 import SignpadCrypto
 
 /// `signpad verify`'s work on one signature: its manifest's signature against the keys a back
-/// office pins, then each file the manifest names, by size and SHA-256.
+/// office pins, its name and each file's against its id, then each file it names, by size and
+/// SHA-256.
 public struct ManifestCheck: Equatable, Sendable {
     public enum Problem: Equatable, Sendable, CustomStringConvertible {
         case manifestUnreadable(String)
@@ -13,6 +14,9 @@ public struct ManifestCheck: Equatable, Sendable {
         case namesAnotherKey(String)
         case fileMissing(String)
         case fileChanged(String)
+        /// The manifest's own name, or a file it lists, is not `<id>.…`: a signed record copied
+        /// under another sale's name, or one claiming another's file.
+        case notNamedFromID(name: String, id: String)
 
         public var description: String {
             switch self {
@@ -22,6 +26,7 @@ public struct ManifestCheck: Equatable, Sendable {
             case .namesAnotherKey(let fingerprint): return "the manifest names key \(fingerprint.prefix(16))…, not the key that signed it"
             case .fileMissing(let name): return "\(name) is missing"
             case .fileChanged(let name): return "\(name) does not match its size and SHA-256 in the manifest: changed after signing"
+            case .notNamedFromID(let name, let id): return "\(name) is not named from the manifest's id \(id): renamed, or copied from another record"
             }
         }
     }
@@ -40,6 +45,8 @@ public struct ManifestCheck: Equatable, Sendable {
         let advice: String
         if problems.contains(.signatureInvalid) || problems.contains(.signatureMissing) {
             advice = "do not rely on this record; check it with every key this kiosk has had (signpad key show --all on it)"
+        } else if problems.contains(where: { if case .notNamedFromID = $0 { return true } else { return false } }) {
+            advice = "the record is not the one its names say: find the signature its id names, or treat this one as unproven"
         } else {
             advice = "the record is not the one signed: restore the named files from a backup, or treat the signature as unproven"
         }
@@ -67,11 +74,15 @@ public struct ManifestCheck: Equatable, Sendable {
             return check
         }
         if let key = check.key, let named = metadata.signingKey?.sha256, named != key.fingerprint { check.problems.append(.namesAnotherKey(named)) }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = (path as NSString).deletingLastPathComponent, manifestName = (path as NSString).lastPathComponent
+        if !isManifest(manifestName, of: metadata.id) { check.problems.append(.notNamedFromID(name: manifestName, id: metadata.id)) }
         check.files = metadata.files.count
         for (name, entry) in metadata.files.sorted(by: { $0.key < $1.key }) {
-            // A name that leaves the folder is no file of this signature's.
-            guard !name.contains("/"), let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)) else {
+            guard isNamed(name, from: metadata.id) else {
+                check.problems.append(.notNamedFromID(name: name, id: metadata.id))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)) else {
                 check.problems.append(.fileMissing(name))
                 continue
             }
@@ -80,10 +91,50 @@ public struct ManifestCheck: Equatable, Sendable {
         return check
     }
 
-    /// The manifests a path stands for: itself, or every `.meta.json` under a folder (sorted).
-    public static func manifests(at path: String) -> [String] {
+    /// Whether `name` is one of the files signpad makes for the signature `id`: `<id>.<format>`,
+    /// or sealed, `<id>.<format>.p7m`. Compared byte for byte, as the file system does (Swift's
+    /// `==` takes canonically equivalent text as equal). Such a name never leaves the folder.
+    public static func isNamed(_ name: String, from id: String) -> Bool {
+        guard let format = suffix(of: name, after: id) else { return false }
+        let sealed = Array(Evidence.envelopeSuffix.utf8)
+        let plain = format.count > sealed.count && format.suffix(sealed.count).elementsEqual(sealed) ? format.dropLast(sealed.count) : format[...]
+        return ExportFormat.allCases.contains { plain.elementsEqual($0.rawValue.utf8) }
+    }
+
+    /// Whether `name` is the manifest of the signature `id`: `<id>.meta.json`.
+    public static func isManifest(_ name: String, of id: String) -> Bool {
+        suffix(of: name, after: id)?.elementsEqual("meta.json".utf8) ?? false
+    }
+
+    /// The bytes of `name` after `id` and a dot; nil when it does not start so, or when the id
+    /// could not name a file of this folder.
+    private static func suffix(of name: String, after id: String) -> [UInt8]? {
+        let id = Array(id.utf8), name = Array(name.utf8)
+        guard !id.isEmpty, id.first != UInt8(ascii: "."), !id.contains(UInt8(ascii: "/")), name.count > id.count + 1,
+              name.starts(with: id), name[id.count] == UInt8(ascii: ".") else { return nil }
+        return Array(name[(id.count + 1)...])
+    }
+
+    /// A path that stands for no signature to check: a mistake in the command, not a record that failed.
+    public struct NotASignature: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var reason: String
+
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The manifests a path stands for: itself, a `.meta.json`, or every `.meta.json` under a folder (sorted).
+    public static func manifests(at path: String) throws(NotASignature) -> [String] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw NotASignature(path: path, reason: "there is no such file or folder; expected a signature's .meta.json, or a folder of signatures")
+        }
+        guard isFolder.boolValue else {
+            guard path.hasSuffix(".meta.json") else {
+                throw NotASignature(path: path, reason: "expected a signature's .meta.json (the manifest, beside its .sig and the files it names), or a folder of signatures")
+            }
+            return [path]
+        }
         let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".meta.json") } ?? []
         return found.sorted().map { (path as NSString).appendingPathComponent($0) }
     }

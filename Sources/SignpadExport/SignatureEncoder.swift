@@ -25,8 +25,11 @@ public enum SignatureEncoder {
     }
 
     /// Files in the order they must appear: the manifest's signature and the manifest last
-    /// (`sealCount` of them), so a reader that sees the manifest sees all.
-    public static func files(for record: SignatureRecord, options: ExportOptions, evidence: Evidence) throws -> [ExportFile] {
+    /// (`sealCount` of them), so a reader that sees the manifest sees all. `now` (seconds since
+    /// 1970) is when they are sealed: a recipient certificate expired then is refused.
+    public static func files(for record: SignatureRecord, options: ExportOptions, evidence: Evidence,
+                             now: Double = Date().timeIntervalSince1970) throws -> [ExportFile] {
+        let recipient = try evidence.recipient(forSealingAt: now)
         var files: [ExportFile] = []
         let image = SignatureImage(record.signature, pen: record.settings.pen, options: options, inkArea: record.inkArea)
         let ink = record.settings.inkColor
@@ -39,7 +42,7 @@ public enum SignatureEncoder {
             case .json: bytes = try SignaturePadJSON.encode(record)
             }
             var name = "\(record.id).\(format.rawValue)"
-            if evidence.seals(format), let recipient = evidence.recipient {
+            if evidence.seals(format), let recipient {
                 bytes = try recipient.envelope(bytes)
                 name += Evidence.envelopeSuffix
             }

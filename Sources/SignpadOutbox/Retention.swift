@@ -1,9 +1,12 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 
 /// `export.retention_days`: signatures older than that are deleted, as data minimisation asks of
 /// biometric data kept no longer than needed. Only for a folder signpad alone keeps: on a share
-/// the back office manages, its own rules decide.
+/// the back office manages, its own rules decide. Only what the kiosk signed is deleted: anyone
+/// who can write a `.meta.json` into the folder could otherwise have a record deleted by naming
+/// its files, with an old capture date.
 public struct Retention: Sendable {
     public enum Event: Equatable, Sendable {
         /// A signature deleted: its id, and the folder (the export folder or the spool).
@@ -12,11 +15,15 @@ public struct Retention: Sendable {
     }
 
     public var days: Int
+    /// The kiosk's public keys, its current one and those it retired: a manifest is deleted only
+    /// when one of them verifies its signature.
+    public var keys: [PublicKey]
     /// Told each deletion and each failure, on the exporter's thread.
     public var report: @Sendable (Event) -> Void
 
-    public init(days: Int, report: @escaping @Sendable (Event) -> Void) {
+    public init(days: Int, keys: [PublicKey], report: @escaping @Sendable (Event) -> Void) {
         self.days = days
+        self.keys = keys
         self.report = report
     }
 
@@ -32,9 +39,10 @@ public struct Retention: Sendable {
         files.last.flatMap { captureEnd(manifest: $0.bytes) }
     }
 
-    /// Deletes from `folder` every signature whose manifest says its capture ended before
-    /// `cutoff`: the files it names, then its signature, then the manifest, so what is left of
-    /// one interrupted is still found by its manifest next time.
+    /// Deletes from `folder` every signature whose manifest, signed by one of `keys` and named
+    /// from its id, says its capture ended before `cutoff`: the files it names (those named from
+    /// its id), then its signature, then the manifest, so what is left of one interrupted is still
+    /// found by its manifest next time.
     func sweep(_ folder: FolderWriter, cutoff: Double) {
         let names: [String]
         do { names = try folder.names() } catch { return report(.failed("\(error)")) }
@@ -47,8 +55,18 @@ public struct Retention: Sendable {
                 continue
             }
             guard ended < cutoff else { continue }
+            // Checked only for what would go: a folder of years is not verified every hour.
+            guard let signature = FileManager.default.contents(atPath: path + Evidence.signatureSuffix).map(Array.init),
+                  keys.contains(where: { $0.verifies(signature, of: bytes) }) else {
+                report(.failed("\(path): kept: no key of this kiosk's (current or retired) verifies its signature (\(name)\(Evidence.signatureSuffix))"))
+                continue
+            }
+            guard ManifestCheck.isManifest(name, of: metadata.id) else {
+                report(.failed("\(path): kept: its name is not its id's (\(metadata.id).meta.json)"))
+                continue
+            }
             do {
-                for listed in metadata.files.keys.sorted() where !listed.contains("/") { try folder.remove(listed) }
+                for listed in metadata.files.keys.sorted() where ManifestCheck.isNamed(listed, from: metadata.id) { try folder.remove(listed) }
                 try folder.remove(name + Evidence.signatureSuffix)
                 try folder.remove(name)
                 report(.deleted(id: metadata.id, from: folder.directory))

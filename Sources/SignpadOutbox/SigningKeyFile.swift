@@ -18,13 +18,22 @@ public struct EvidenceError: Error, CustomStringConvertible, Equatable {
 }
 
 /// The kiosk's signing key on disk: PKCS #8 PEM, 0600, made at first use. A key replaced by
-/// `rotate` leaves its public key beside the new one (`<key>.retired-<fingerprint>.pem`), so
-/// signatures made with it can still be checked.
+/// `rotate` leaves its public key beside the new one (`<key>.retired-<16 hex digits of its
+/// fingerprint>.pem`), so signatures made with it can still be checked.
+///
+/// What is at the path is checked before a byte is read or written (`checkFile`): whoever can
+/// read the key can sign as the kiosk, and whoever can put a file or a link there decides which
+/// kiosk it signs as. A key is made only where nothing is, not even a link that leads nowhere:
+/// a new key where one was expected changes the kiosk's identity without a word.
 public struct SigningKeyFile: Sendable {
     public let path: String
+    /// The user the packaged unit runs signpad as. Besides root and the user running now, the
+    /// owner the key may have: `signpad key show` run by root reads the service's key.
+    public let serviceUser: String
 
-    public init(path: String) {
+    public init(path: String, serviceUser: String = "signpad") {
         self.path = path
+        self.serviceUser = serviceUser
     }
 
     private var folder: FolderWriter {
@@ -34,13 +43,42 @@ public struct SigningKeyFile: Sendable {
 
     private var name: String { URL(fileURLWithPath: path).lastPathComponent }
 
-    /// The key; nil when there is no file.
+    /// Checks what is at the key's path without reading or making anything: false when nothing
+    /// is there; true for a regular file, not a symbolic link, with no access for its group or
+    /// others, owned by root, the service user or the user running now; else why not.
+    public func checkFile() throws(EvidenceError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return false }
+            throw EvidenceError(path: path, reason: "the signing key cannot be looked at (\(String(cString: strerror(code)))); expected its folder to be open to the user signpad runs as")
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " to \($0)" } ?? ""
+            throw EvidenceError(path: path, reason: "is a symbolic link\(target); expected the signing key itself, a regular file (a link could make this kiosk sign as another, or have a new key made where it leads): put the key file itself here")
+        }
+        guard kind == S_IFREG else {
+            throw EvidenceError(path: path, reason: "is \(kind == S_IFDIR ? "a folder" : "a special file"), not a regular file; expected the signing key, PKCS #8 PEM")
+        }
+        let mode = info.st_mode & 0o7777
+        guard mode & 0o077 == 0 else {
+            throw EvidenceError(path: path, reason: "has mode 0\(String(mode, radix: 8)): its group or others may read or replace it; expected 0600, the owner's alone (chmod 600 \(path)); if others have read it, it is no longer this kiosk's alone: signpad key rotate")
+        }
+        let service = getpwnam(serviceUser).map { $0.pointee.pw_uid }
+        guard info.st_uid == 0 || info.st_uid == geteuid() || info.st_uid == service else {
+            let owner = getpwuid(info.st_uid).map { " (\(String(cString: $0.pointee.pw_name)))" } ?? ""
+            throw EvidenceError(path: path, reason: "is owned by uid \(info.st_uid)\(owner); expected the \(serviceUser) user, root, or the user signpad runs as (uid \(geteuid())): chown \(serviceUser) \(path)")
+        }
+        return true
+    }
+
+    /// The key, its file checked first (`checkFile`); nil when there is no file. Makes nothing.
     public func load() throws(EvidenceError) -> SigningKey? {
+        guard try checkFile() else { return nil }
         let bytes: [UInt8]
         do {
             bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
         } catch {
             throw EvidenceError(path: path, reason: "the signing key cannot be read (\(Self.reason(error))); it must be readable by the user signpad runs as")
         }
@@ -51,10 +89,10 @@ public struct SigningKeyFile: Sendable {
         }
     }
 
-    /// The key, made (and written 0600) if there is none yet; `created` says it was.
+    /// The key, made (and written 0600) if nothing is at its path yet; `created` says it was.
     public func loadOrCreate() throws(EvidenceError) -> (key: SigningKey, created: Bool) {
         if let key = try load() { return (key, false) }
-        return (try writeNew(failing: "no signing key yet, and it cannot be made"), true)
+        return (try makeNew(), true)
     }
 
     /// Replaces the key with a new one; the old public key is kept first, beside it. Returns the
@@ -74,11 +112,58 @@ public struct SigningKeyFile: Sendable {
             }
             retired = "\(folder.directory)/\(retiredName)"
         }
+        guard retired != nil else { return (try makeNew(), nil) }
         return (try writeNew(failing: "the new key cannot be written", owner: owner), retired)
     }
 
-    /// A new key, written in place of any other (owned by `owner` when given); `failing` says
-    /// what a failed write means.
+    /// A new key, written where nothing is: to a temporary file, then linked to its name, which
+    /// fails if anything (a link to nowhere included) appeared there meanwhile.
+    private func makeNew() throws(EvidenceError) -> SigningKey {
+        let key: SigningKey
+        do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
+        let directory = folder.directory
+        func failed(_ doing: String, _ code: Int32) -> EvidenceError {
+            let why = code == ENOENT ? "its folder \(directory) is missing" : code == EACCES || code == EROFS ? "its folder \(directory) is not writable" : String(cString: strerror(code))
+            return EvidenceError(path: path, reason: "no signing key yet, and it cannot be made (\(doing): \(why))")
+        }
+        let temporary = "\(directory)/\(FolderWriter.temporaryPrefix)\(name)-\(getpid())"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failed("creating \(temporary)", errno) }
+        defer { unlink(temporary) }
+        var written = 0
+        let pem = key.pem
+        while written < pem.count {
+            let n = pem[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                throw failed("writing \(temporary)", code)
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            let code = errno
+            close(fd)
+            throw failed("writing \(temporary)", code)
+        }
+        close(fd)
+        guard link(temporary, path) == 0 else {
+            let code = errno
+            if code == EEXIST { throw EvidenceError(path: path, reason: "something appeared at the key's path while a new key was made; nothing was replaced: start again") }
+            throw failed("linking it in place", code)
+        }
+        let folderFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+        return key
+    }
+
+    /// A new key, written in place of the one `rotate` retired (owned by `owner` when given);
+    /// `failing` says what a failed write means.
     private func writeNew(failing: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(EvidenceError) -> SigningKey {
         let key: SigningKey
         do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }

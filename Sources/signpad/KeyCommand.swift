@@ -18,14 +18,8 @@ struct Key: ParsableCommand {
         func run() throws {
             let config = try options.load(defaultToSystemFile: true)
             let file = SigningKeyFile(path: config.signingKey)
-            let key: SigningKey
-            do {
-                guard let loaded = try file.load() else {
-                    throw EvidenceError(path: file.path, reason: "no signing key yet: signpad makes it at its first start (or give export.signing_key)")
-                }
-                key = loaded
-            } catch {
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            guard let key = try loadChecked(file) else {
+                FileHandle.standardError.write(Data("Error: \(file.path): no signing key yet: signpad makes it at its first start (or give export.signing_key)\n".utf8))
                 throw ExitCode(1)
             }
             if all {
@@ -47,8 +41,11 @@ struct Key: ParsableCommand {
 
         func run() throws {
             let config = try options.load(defaultToSystemFile: true)
+            let file = SigningKeyFile(path: config.signingKey)
+            // A key file that is not the kiosk's alone is refused as at start, before anything is replaced.
+            _ = try loadChecked(file)
             do {
-                let (key, retired) = try SigningKeyFile(path: config.signingKey).rotate()
+                let (key, retired) = try file.rotate()
                 print(key.publicKey.pem, terminator: "")
                 if let retired { FileHandle.standardError.write(Data("old public key kept as \(retired)\n".utf8)) }
                 FileHandle.standardError.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
@@ -57,5 +54,16 @@ struct Key: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+    }
+}
+
+/// The key at `file`, or nil when there is none; a file that is not fit to be the kiosk's key
+/// (see `SigningKeyFile.checkFile`) ends the command with 78, as it stops `run`.
+private func loadChecked(_ file: SigningKeyFile) throws -> SigningKey? {
+    do {
+        return try file.load()
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        throw ExitCode(Config.unusableExitStatus)
     }
 }

@@ -29,7 +29,14 @@ func replay(recording path: String, outputDir: String, width: Int, height: Int, 
     let recording = try loadRecording(path)
     var replay = SignpadSession.Replay(config: config, width: width, height: height, painter: config.screenPainter)
     replay.confirmAtEnd = confirm
-    let outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
+    let outcome: SignpadSession.Replay.Outcome
+    do {
+        outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
+    } catch where Daemon.isMisconfiguration(error) {
+        // A key or certificate it cannot use, as `run` meets them: the configuration's fault, 78.
+        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        throw ExitCode(Config.unusableExitStatus)
+    }
     let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
     try outcome.screen.writePNG(named: "screen.png", in: outputDir)
     for name in outcome.files { print((outputDir as NSString).appendingPathComponent(name)) }

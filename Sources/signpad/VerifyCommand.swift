@@ -6,10 +6,13 @@ import SignpadExport
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check exported signatures: each manifest's signature against the kiosks' public keys, and every file's size and SHA-256.",
-        discussion: "Prints one line per signature. Exit status 0 when all pass, 1 when any fails, 2 when nothing could be checked.")
-    @Option(name: .long, help: "A PEM file of one or more public keys (signpad key show prints a kiosk's); repeat for more.", completion: .file())
+        // The usage ArgumentParser would write shows --key as optional: it is not, but a missing one is
+        // verify's usage error, status 2, not ArgumentParser's.
+        usage: "signpad verify --key <keys.pem> [--key <keys.pem> ...] <path> ...",
+        discussion: "Prints one line per signature. Exit status 0 when all pass, 1 when any fails, 2 when nothing could be checked (no key, or a path that is no signature's manifest nor a folder).")
+    @Option(name: .long, help: "Required: a PEM file of one or more public keys (signpad key show prints a kiosk's); repeat for more.", completion: .file())
     var key: [String] = []
-    @Argument(help: "A signature's .meta.json, or a folder of signatures.", completion: .file()) var paths: [String]
+    @Argument(help: "A signature's .meta.json, or a folder of signatures.", completion: .file()) var paths: [String] = []
 
     func run() throws {
         var keys: [PublicKey] = []
@@ -28,11 +31,25 @@ struct Verify: ParsableCommand {
             FileHandle.standardError.write(Data("Error: --key: expected at least one public key; on the kiosk, signpad key show --all > kiosk.pem prints its keys\n".utf8))
             throw ExitCode(2)
         }
-        var failed = 0, checked = 0
+        guard !paths.isEmpty else {
+            FileHandle.standardError.write(Data("Error: expected a signature's .meta.json, or a folder of signatures, to check\n".utf8))
+            throw ExitCode(2)
+        }
+        // Every path is looked at before any is checked: one that names no signature is a mistake
+        // in the command, which a list of OK and FAILED lines would hide.
+        var manifests: [(path: String, found: [String])] = []
         for path in paths {
-            let manifests = ManifestCheck.manifests(at: path)
-            if manifests.isEmpty { FileHandle.standardError.write(Data("signpad verify: \(path): no .meta.json in it\n".utf8)) }
-            for manifest in manifests {
+            do {
+                manifests.append((path, try ManifestCheck.manifests(at: path)))
+            } catch {
+                FileHandle.standardError.write(Data("signpad verify: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        var failed = 0, checked = 0
+        for (path, found) in manifests {
+            if found.isEmpty { FileHandle.standardError.write(Data("signpad verify: \(path): no .meta.json in it\n".utf8)) }
+            for manifest in found {
                 let check = ManifestCheck.check(manifest: manifest, keys: keys)
                 print(check.line)
                 checked += 1

@@ -157,6 +157,61 @@ import Testing
         #expect(fits.status == 0, "a path of 107 bytes fits: \(fits.output)")
     }
 
+    /// `verify` given what is no signature's manifest (a path that is not there, an image, a
+    /// signature file) says so as a usage error, exit status 2, not as a record that failed.
+    @Test func verifyGivenNoManifestIsAUsageError() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let demo = try run(Self.signpad, ["demo", "--output-dir", dir + "/out"])
+        #expect(demo.status == 0, "\(demo.output)")
+        let pem = try run("openssl", ["pkey", "-in", dir + "/out/signing.key", "-pubout", "-out", dir + "/kiosk.pem"])
+        #expect(pem.status == 0, "\(pem.output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/out")
+        let png = dir + "/out/" + (try #require(names.first { $0.hasSuffix(".png") && $0 != "screen.png" }))
+        let sig = dir + "/out/" + (try #require(names.first { $0.hasSuffix(".sig") }))
+        for (path, reason) in [(dir + "/missing.meta.json", "there is no such file or folder"), (png, "expected a signature's .meta.json"),
+                               (sig, "expected a signature's .meta.json")] {
+            let checked = try run(Self.signpad, ["verify", "--key", dir + "/kiosk.pem", path])
+            #expect(checked.status == 2, "\(path): \(checked.output)")
+            #expect(checked.output.contains("signpad verify: \(path): \(reason)") && !checked.output.contains("FAILED"), "\(checked.output)")
+        }
+        let help = try run(Self.signpad, ["verify", "--help"])
+        #expect(help.output.contains("USAGE: signpad verify --key ") && !help.output.contains("[--key <key> ...]"), "\(help.output)")
+    }
+
+    /// `replay` meets a key or a certificate it cannot use as `run` does: a configuration error, 78.
+    @Test func replayWithAKeyOrCertificateItCannotUseExits78() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/garbage.key", contents: Data("not a key".utf8), attributes: [.posixPermissions: 0o600]))
+        for (setting, said) in [("export.signing_key=\"\(dir)/garbage.key\"", "Error: \(dir)/garbage.key: "),
+                                ("export.recipient_certificate=\"\(dir)/none.pem\"", "Error: \(dir)/none.pem: the recipient certificate cannot be read")] {
+            let replayed = try run(Self.signpad, ["replay", "demo/signature.evemu", "--output-dir", dir + "/out", "--set", setting])
+            #expect(replayed.status == 78, "\(setting): \(replayed.output)")
+            #expect(replayed.output.contains(said), "\(replayed.output)")
+        }
+    }
+
+    /// A key file others may read stops the commands that use it with 78, naming it and the mode expected.
+    @Test func aKeyOthersMayReadIsAConfigurationError() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let demo = try run(Self.signpad, ["demo", "--output-dir", dir + "/out"])
+        #expect(demo.status == 0, "\(demo.output)")
+        let key = dir + "/out/signing.key"
+        #expect(chmod(key, 0o644) == 0)
+        for arguments in [["key", "show"], ["replay", "demo/signature.evemu", "--output-dir", dir + "/out"]] {
+            let refused = try run(Self.signpad, arguments + ["--set", "export.signing_key=\"\(key)\""])
+            #expect(refused.status == 78, "\(arguments): \(refused.output)")
+            #expect(refused.output.contains("Error: \(key): ") && refused.output.contains("mode 0644") && refused.output.contains("expected 0600"),
+                    "\(refused.output)")
+        }
+    }
+
     /// The demo signs its exports with a key of its own folder; `verify` checks them with the public
     /// key `key show` prints, names a changed file, and its exit status says which.
     @Test func verifyChecksTheDemoWithThePublicKeyKeyShowPrints() throws {

@@ -130,6 +130,37 @@ struct EvidenceTests {
         #expect(ManifestCheck.check(manifest: dir + "/out/\(record.id).meta.json", keys: [try SigningKey.generate().publicKey]).problems == [.signatureInvalid])
     }
 
+    /// A record is bound to its name: its manifest and signature copied under another sale's
+    /// name, or a signed manifest that lists another signature's file, are not that record.
+    @Test func aManifestUnderAnotherNameOrNamingAnothersFileFails() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var record = sampleRecord()
+        record.id = "SALE-1_" + record.id
+        _ = try Self.exportAll(record, evidence: testEvidence, into: dir)
+        let manifest = dir + "/\(record.id).meta.json", copied = dir + "/SALE-999_\(record.id.dropFirst(7)).meta.json"
+        #expect(ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey]).passed)
+        try FileManager.default.copyItem(atPath: manifest, toPath: copied)
+        try FileManager.default.copyItem(atPath: manifest + ".sig", toPath: copied + ".sig")
+        let renamed = ManifestCheck.check(manifest: copied, keys: [testSigningKey.publicKey])
+        #expect(!renamed.passed && renamed.line.contains("SALE-999_\(record.id.dropFirst(7)).meta.json is not named from the manifest's id \(record.id)"),
+                "\(renamed.line)")
+        #expect(renamed.line.hasSuffix("find the signature its id names, or treat this one as unproven"), "\(renamed.line)")
+
+        // Signed by the kiosk's key, yet naming SALE-1's image as its own.
+        var metadata = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: manifest)))
+        metadata.id = "SALE-2_" + record.id.dropFirst(7)
+        let png = "\(record.id).png"
+        metadata.files = [png: try #require(metadata.files[png])]
+        let bytes = Array(try JSONEncoder().encode(metadata))
+        let other = dir + "/\(metadata.id).meta.json"
+        try Self.write(bytes, other)
+        try Self.write(try testSigningKey.sign(bytes), other + ".sig")
+        let borrowing = ManifestCheck.check(manifest: other, keys: [testSigningKey.publicKey])
+        #expect(!borrowing.passed && borrowing.line.contains("\(png) is not named from the manifest's id \(metadata.id)"), "\(borrowing.line)")
+    }
+
     /// With a recipient, a kiosk stolen or imaged while its folder is down gives no biometric data:
     /// the spool holds the envelopes, never the samples.
     @Test func theSpoolHoldsNoClearSamplesWithARecipient() throws {
@@ -186,6 +217,81 @@ struct EvidenceTests {
         #expect { try RecipientCertificateFile.load(dir + "/none.pem") } throws: { "\($0)".hasPrefix(dir + "/none.pem: the recipient certificate cannot be read") }
     }
 
+    /// A back office's certificate that expired on 2020-02-01, made by OpenSSL's own CA command
+    /// (`req -x509` makes none in the past); with the time inside its validity, to load it.
+    static func expiredBackOffice(_ folder: String) throws -> (certificate: String, validAt: Double, notAfter: Double) {
+        try "[ca]\ndefault_ca = old\n[old]\ndatabase = \(folder)/index.txt\nnew_certs_dir = \(folder)\nserial = \(folder)/serial\ndefault_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n"
+            .write(toFile: folder + "/ca.cnf", atomically: true, encoding: .utf8)
+        try "".write(toFile: folder + "/index.txt", atomically: true, encoding: .utf8)
+        try "01\n".write(toFile: folder + "/serial", atomically: true, encoding: .utf8)
+        let request = try run("openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", folder + "/expired.key",
+                                          "-out", folder + "/expired.csr", "-subj", "/CN=Expired office"])
+        #expect(request.status == 0, "\(request.output)")
+        let signed = try run("openssl", ["ca", "-batch", "-notext", "-config", folder + "/ca.cnf", "-selfsign", "-keyfile", folder + "/expired.key",
+                                         "-in", folder + "/expired.csr", "-out", folder + "/expired.pem", "-startdate", "20200101000000Z", "-enddate", "20200201000000Z"])
+        #expect(signed.status == 0, "\(signed.output)")
+        return (folder + "/expired.pem", 1_579_046_400, 1_580_515_200)
+    }
+
+    /// From 30 days before the certificate's end the journal is told, once a day, and that it has
+    /// expired once it has; its end is the one OpenSSL reads.
+    @Test func aCertificateNearItsEndIsWarnedOfOnceADay() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.backOffice(dir, kind: "ec")
+        let certificate = try RecipientCertificateFile.load(office.certificate)
+        let end = try run("openssl", ["x509", "-in", office.certificate, "-noout", "-enddate", "-dateopt", "iso_8601"])
+        #expect(end.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == "notAfter=" + ISO8601.string(certificate.notAfter).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: ".000Z", with: "Z"),
+                "\(end.output)")
+        let day = 86_400.0, notAfter = certificate.notAfter
+        var expiry = CertificateExpiry(certificate)
+        #expect(expiry.warning(now: notAfter - 31 * day) == nil)
+        #expect(expiry.warning(now: notAfter - 29.5 * day) == .init(subject: "CN=Back office ec", expires: ISO8601.string(notAfter), expired: false, daysLeft: 29))
+        #expect(expiry.warning(now: notAfter - 29 * day) == nil, "not twice in a day")
+        #expect(expiry.warning(now: notAfter - 28.4 * day)?.daysLeft == 28)
+        #expect(expiry.warning(now: notAfter + 1) == .init(subject: "CN=Back office ec", expires: ISO8601.string(notAfter), expired: true, daysLeft: 0))
+        var farOff = CertificateExpiry(certificate)
+        #expect(farOff.warning(now: notAfter - 40 * day) == nil)
+        // Its end is told when it comes, not a day after the last warning.
+        #expect(farOff.warning(now: notAfter - 3600)?.expired == false)
+        #expect(farOff.warning(now: notAfter - 1) == nil)
+        #expect(farOff.warning(now: notAfter + 1)?.expired == true)
+        #expect(farOff.warning(now: notAfter + 3600) == nil)
+    }
+
+    /// Once the certificate has expired nothing is sealed to it, and nothing is written in clear
+    /// instead: the signature stays unwritten, its export failing with that reason.
+    @Test func nothingIsSealedToAnExpiredCertificateNorWrittenInClear() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let office = try Self.expiredBackOffice(dir)
+        #expect(throws: EvidenceError.self) { try RecipientCertificateFile.load(office.certificate) }
+        let recipient = try RecipientCertificateFile.load(office.certificate, now: office.validAt)
+        #expect(recipient.notAfter == office.notAfter)
+        let evidence = Evidence(signingKey: testSigningKey, recipient: recipient)
+        let expired = CertificateExpired(subject: "CN=Expired office", notAfter: office.notAfter)
+        #expect(throws: expired) { try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: evidence) }
+        #expect(throws: Never.self) { try SignatureEncoder.files(for: sampleRecord(), options: ExportOptions(), evidence: evidence, now: office.validAt) }
+
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: evidence, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"))
+        exporter.submit(sampleRecord(), exportID: 1)
+        var results: [Exporter.Result] = []
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while results.isEmpty && Date() < deadline {
+            results = exporter.results()
+            usleep(10_000)
+        }
+        #expect(results.first?.error?.contains("expired on 2020-02-01T00:00:00.000Z") == true, "\(results)")
+        #expect(results.first?.error?.contains("export.recipient_certificate") == true, "\(results)")
+        #expect(exporter.pending == 1, "kept")
+        exporter.stop()
+        #expect(names(dir + "/out").isEmpty && !names(dir + "/spool").contains { $0.hasSuffix(".spool.json") }, "\(names(dir + "/out")) \(names(dir + "/spool"))")
+    }
+
     @Test func theKeyIsMadeOnceOwnerOnlyAndRotationKeepsTheOldPublicKey() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -213,13 +319,67 @@ struct EvidenceTests {
         #expect { try file.loadOrCreate() } throws: { "\($0)".hasPrefix(file.path + ": reading the signing key") && "\($0)".contains("move the file away") }
     }
 
+    /// A key others may read is no longer the kiosk's alone: refused, naming the file and the
+    /// mode expected, and left as it is.
+    @Test(arguments: [0o644, 0o666, 0o640, 0o604, 0o620])
+    func aKeyFileOthersMayReadIsRefused(mode: Int) throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        _ = try file.loadOrCreate()
+        let before = try #require(FileManager.default.contents(atPath: file.path))
+        #expect(chmod(file.path, mode_t(mode)) == 0)
+        #expect { try file.loadOrCreate() } throws: { error in
+            "\(error)".hasPrefix(file.path + ": ") && "\(error)".contains("mode 0\(String(mode, radix: 8))") && "\(error)".contains("expected 0600")
+        }
+        #expect(throws: EvidenceError.self) { try file.rotate() }
+        #expect(FileManager.default.contents(atPath: file.path) == before)
+    }
+
+    /// A symbolic link could make the kiosk sign as another; one that leads nowhere is not made a
+    /// new key, which would change the kiosk's identity without a word. What is not a file is refused too.
+    @Test func aLinkOrAFolderWhereTheKeyGoesIsRefusedAndNothingIsMadeThere() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        _ = try SigningKeyFile(path: dir + "/other-kiosk.key").loadOrCreate()
+        let linked = SigningKeyFile(path: dir + "/signing.key")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: dir + "/other-kiosk.key")
+        #expect { try linked.loadOrCreate() } throws: { "\($0)".hasPrefix(linked.path + ": ") && "\($0)".contains("symbolic link") }
+
+        let dangling = SigningKeyFile(path: dir + "/dangling.key")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: dir + "/nowhere.key")
+        #expect { try dangling.loadOrCreate() } throws: { "\($0)".hasPrefix(dangling.path + ": ") && "\($0)".contains("symbolic link") }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/nowhere.key"), "no key made through the link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == dir + "/nowhere.key")
+
+        let folder = SigningKeyFile(path: dir + "/folder.key")
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        #expect { try folder.loadOrCreate() } throws: { "\($0)".hasPrefix(folder.path + ": ") && "\($0)".contains("not a regular file") }
+    }
+
+    /// A key owned by someone other than the signpad user, root or the user signpad runs as could
+    /// have been put there by them.
+    @Test(.enabled(if: getuid() == 0, "needs root, to give the key another owner")) func aKeyOwnedByAnotherUserIsRefused() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = SigningKeyFile(path: dir + "/signing.key")
+        _ = try file.loadOrCreate()
+        #expect(chown(file.path, 65534, 65534) == 0)
+        #expect { try file.load() } throws: { "\($0)".hasPrefix(file.path + ": ") && "\($0)".contains("owned by uid 65534") }
+        // The service user's key is read by root, as `signpad key show` does.
+        #expect(try SigningKeyFile(path: file.path, serviceUser: "nobody").load() != nil)
+    }
+
     /// `signpad key rotate` is run as root; the daemon reads the key as the signpad user. The new
     /// key, and the old public key kept, belong to whoever owned the key they replace.
     @Test(.enabled(if: getuid() == 0, "needs root, to give the key another owner")) func aRotatedKeyKeepsItsOwner() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let file = SigningKeyFile(path: dir + "/signing.key")
+        let file = SigningKeyFile(path: dir + "/signing.key", serviceUser: "nobody")
         _ = try file.loadOrCreate()
         #expect(chown(file.path, 65534, 65534) == 0)
         let (_, retired) = try file.rotate()

@@ -179,6 +179,7 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn(fingerprint, key.stderr)
         self.assertIn(fingerprint, kiosk.journal(), "the journal names it at start")
         self.assertNotIn("recipientCertificate", status)
+        self.assertNotIn("certificateExpires", status)
         manifest = os.path.join(kiosk.exports, result["id"] + ".meta.json")
         verified = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pem, "-rawin", "-in", manifest,
                                    "-sigfile", manifest + ".sig"], capture_output=True, text=True)
@@ -186,6 +187,47 @@ class ControlAPITest(unittest.TestCase):
         checked = subprocess.run([SIGNPAD, "verify", "--key", pem, kiosk.exports], capture_output=True, text=True)
         self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
         self.assertTrue(checked.stdout.startswith("OK      " + manifest), checked.stdout)
+
+    def test_the_status_says_when_the_certificate_expires_and_the_journal_warns_ahead(self):
+        certificate = os.path.join(self.folder, "office.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", os.path.join(self.folder, "office.key"), "-out", certificate, "-days", "10", "-subj", "/CN=Back office"],
+                       capture_output=True, check=True)
+        end = subprocess.run(["openssl", "x509", "-in", certificate, "-noout", "-enddate", "-dateopt", "iso_8601"],
+                             capture_output=True, text=True, check=True).stdout
+        expires = end.strip().removeprefix("notAfter=").replace(" ", "T").replace("Z", ".000Z")
+        kiosk = self.kiosk(extra=["--set", f'export.recipient_certificate="{certificate}"'])
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            status = pad.GetStatus()
+        self.assertEqual(status.get("certificateExpires"), expires, status)
+        self.assertIn("recipient certificate expires soon", kiosk.journal())
+        self.assertIn(f"expires={expires}", kiosk.journal())
+
+    def test_once_the_certificate_expires_requests_are_not_ready_and_the_journal_says_so(self):
+        # A certificate that ends a few seconds from now, made by OpenSSL's CA command.
+        ca = os.path.join(self.folder, "ca")
+        os.mkdir(ca)
+        with open(os.path.join(ca, "ca.cnf"), "w") as f:
+            f.write(f"[ca]\ndefault_ca = c\n[c]\ndatabase = {ca}/index.txt\nnew_certs_dir = {ca}\nserial = {ca}/serial\n"
+                    "default_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n")
+        open(os.path.join(ca, "index.txt"), "w").close()
+        with open(os.path.join(ca, "serial"), "w") as f:
+            f.write("01\n")
+        subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", f"{ca}/office.key",
+                        "-out", f"{ca}/office.csr", "-subj", "/CN=Short office"], capture_output=True, check=True)
+        ends = time.time() + 4
+        subprocess.run(["openssl", "ca", "-batch", "-notext", "-config", f"{ca}/ca.cnf", "-selfsign", "-keyfile", f"{ca}/office.key",
+                        "-in", f"{ca}/office.csr", "-out", f"{ca}/office.pem", "-startdate", time.strftime("%Y%m%d%H%M%SZ", time.gmtime(ends - 3600)),
+                        "-enddate", time.strftime("%Y%m%d%H%M%SZ", time.gmtime(ends))], capture_output=True, check=True)
+        kiosk = self.kiosk(extra=["--set", f'export.recipient_certificate="{ca}/office.pem"'])
+        time.sleep(max(0, int(ends) + 1.5 - time.time()))
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            with self.assertRaises(varlink.VarlinkError) as refused:
+                pad.RequestSignature(reference="LATE-1")
+        self.assertEqual(refused.exception.error(), "org.signpad.Kiosk.NotReady")
+        self.assertIn("expired on", json.dumps(refused.exception.parameters()))
+        self.assertIn("recipient certificate expired", kiosk.journal())
+        self.assertEqual(os.listdir(kiosk.exports) if os.path.isdir(kiosk.exports) else [], [])
 
     def test_a_dropped_connection_leaves_the_request_to_finish_and_its_result_waits(self):
         kiosk = self.kiosk()
