@@ -195,17 +195,22 @@ public enum TOMLParser {
             return s
         }
 
-        mutating func value(key: String) throws(ConfigError) -> TOMLValue {
+        /// Arrays in arrays, at most: no key takes more than two levels, and each level is a
+        /// call deeper on the stack (50,000 of them ended the process).
+        static let maxArrayDepth = 8
+
+        mutating func value(key: String, depth: Int = 1) throws(ConfigError) -> TOMLValue {
             guard let c = peek, !atEndOfLine else { throw error("expected a value", key: key) }
             if c == "\"" || c == "'" { return .string(try string(key: key)) }
             if c == "[" {
+                guard depth <= Self.maxArrayDepth else { throw error("expected arrays nested at most \(Self.maxArrayDepth) deep", key: key) }
                 let opened = line
                 advance()
                 var items: [TOMLValue] = []
                 skipBlank()
                 while !take("]") {
                     guard peek != nil else { throw error("expected ] to close the array begun on line \(opened)", key: key) }
-                    items.append(try value(key: key))
+                    items.append(try value(key: key, depth: depth + 1))
                     skipBlank()
                     if take(",") { skipBlank(); continue }
                     guard take("]") else { throw error("expected , or ] in the array begun on line \(opened)", key: key) }

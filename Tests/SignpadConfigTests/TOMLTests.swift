@@ -72,6 +72,8 @@ import Testing
         ("[kiosk]\nprompt = \"a\"\n[ink]\nwidth = 2\n[kiosk]\nidle_timeout = 3\n", "f:5: the table [kiosk] is given twice (first on line 1); put its keys under one header"),
         ("[[kiosk]]\n", "f:1: arrays of tables ([[name]]) are not used in signpad's configuration"),
         ("[kiosk]\nidle_timeout = nan\n", "f:2: kiosk.idle_timeout: expected a value (a \"string\", a number, true/false or [array]), got nan"),
+        // Issue 54, defect 11: arrays nested 50,000 deep crashed check-config and run (the stack).
+        ("[input]\ncalibration = " + String(repeating: "[", count: 100) + "\n", "f:2: input.calibration: expected arrays nested at most 8 deep"),
     ])
     func mistakesNameTheirLine(text: String, expected: String) {
         #expect(refusal(text)?.description == expected)

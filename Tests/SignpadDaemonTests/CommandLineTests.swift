@@ -34,6 +34,20 @@ import Testing
         #expect(result.output.contains("Error: \(expected)"), "\(result.output)")
     }
 
+    /// Issue 54, defect 11: a configuration with an array nested 50,000 deep killed check-config
+    /// (and run) with SIGSEGV; it is a configuration error naming its line.
+    @Test func aDeeplyNestedArrayIsAConfigurationError() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = dir + "/deep.toml"
+        try ("[input]\ncalibration = " + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000) + "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let checked = try run(Self.signpad, ["check-config", file])
+        #expect(checked.status == 78, "\(checked.output.prefix(500))")
+        #expect(checked.output.contains("\(file):2: input.calibration: expected arrays nested at most 8 deep"), "\(checked.output.prefix(500))")
+    }
+
     /// `signpad layout` is what the VM harness taps by: the kiosk's own rectangles, with the
     /// buttons the configuration gives, a request's rows and Decline only when asked.
     @Test func layoutPrintsTheKiosksOwnRectangles() throws {
