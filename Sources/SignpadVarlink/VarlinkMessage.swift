@@ -96,6 +96,8 @@ public struct VarlinkFramer: Sendable {
     /// NUL bytes from `start` on: whole messages waiting. Counted as bytes come, so the loop's
     /// every turn asks without scanning what a client has sent.
     private var whole = 0
+    /// Bytes after the last NUL: the message begun and not ended, counted as bytes come.
+    public private(set) var unfinishedBytes = 0
 
     public init(limit: Int) { self.limit = limit }
 
@@ -106,9 +108,19 @@ public struct VarlinkFramer: Sendable {
             buffer.removeFirst(start)
             start = 0
         }
-        whole += bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+        for byte in bytes {
+            if byte == 0 {
+                whole += 1
+                unfinishedBytes = 0
+            } else {
+                unfinishedBytes += 1
+            }
+        }
         buffer.append(contentsOf: bytes)
     }
+
+    /// Whether the message begun is already past the limit: it can only be dropped.
+    public var unfinishedTooLarge: Bool { unfinishedBytes > limit }
 
     /// The next whole message, without its NUL; nil until one has arrived.
     public mutating func next() throws(VarlinkProtocolError) -> [UInt8]? {
@@ -132,10 +144,4 @@ public struct VarlinkFramer: Sendable {
 
     /// Bytes not taken yet, whole messages and a message begun.
     public var partialBytes: Int { buffer.count - start }
-
-    /// Bytes after the last NUL: a message begun and not ended.
-    public var unfinishedBytes: Int {
-        guard let lastNUL = buffer[start...].lastIndex(of: 0) else { return buffer.count - start }
-        return buffer.count - lastNUL - 1
-    }
 }

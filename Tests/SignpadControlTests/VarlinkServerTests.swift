@@ -44,6 +44,30 @@ import Testing
         }
 
         var dropReasons: [String] { events.compactMap { if case .dropped(_, let reason) = $0 { reason } else { nil } } }
+
+        /// Sends `bytes` from a non-blocking client while the server turns, and reads the replies
+        /// until `expected` have come, or nothing has moved for `quiet` seconds.
+        func exchange(_ client: Int32, _ bytes: [UInt8], expected: Int, quiet: Double = 0.3) -> [JSONValue?] {
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            var sent = 0, received: [UInt8] = [], replies = 0, lastNews = Self.now()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while (replies < expected || sent < bytes.count) && Self.now() - lastNews < quiet {
+                if sent < bytes.count {
+                    let count = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if count > 0 { sent += count; lastNews = Self.now() }
+                }
+                turn(for: 0.005)
+                while true {
+                    let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    guard count > 0 else { break }
+                    received += buffer[..<count]
+                    replies += buffer[..<count].count { $0 == 0 }
+                    lastNews = Self.now()
+                }
+            }
+            guard received.last == 0 else { return received.isEmpty ? [] : [nil] }
+            return received.dropLast().split(separator: 0, omittingEmptySubsequences: false).map { JSONValue(parsing: $0) }
+        }
     }
 
     @Test func aClientThatSendsNothingIsDroppedAfterTheIdleTime() throws {
@@ -64,7 +88,7 @@ import Testing
         let running = try Running(limits: VarlinkLimits())
         let client = running.connect()
         defer { close(client) }
-        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [0]
+        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [UInt8(0)]
         #expect(send(client, call, call.count, 0) == call.count)
         shutdown(client, Int32(SHUT_WR))
         running.turn(for: 0.2)
@@ -89,6 +113,45 @@ import Testing
         let replies = buffer[..<max(count, 0)].split(separator: 0)
         #expect(replies.count == 2, "both answered, in order")
         #expect(replies.allSatisfy { JSONValue(parsing: $0)?["parameters"]?["product"] == "test" })
+    }
+
+    /// Thousands of calls in one write, as a client that pipelines sends them: every one is
+    /// answered, in order (a client matches replies to calls by their order).
+    @Test func pipelinedCallsAreAllAnsweredInOrder() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        let count = 3000
+        // The interface asked for is named in the answer (InterfaceNotFound), so the order shows.
+        let calls: [UInt8] = (0..<count).flatMap {
+            Array(#"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"call.n\#($0)"}}"#.utf8) + [UInt8(0)]
+        }
+        let replies = running.exchange(client, calls, expected: count)
+        #expect(replies.count == count)
+        let named = replies.map { reply -> String in
+            guard case .string(let name)? = reply?["parameters"]?["interface"] else { return "?" }
+            return name
+        }
+        let misplaced = named.enumerated().first { $0.element != "call.n\($0.offset)" }
+        #expect(misplaced == nil, "first reply out of place: \(String(describing: misplaced))")
+        #expect(running.dropReasons.isEmpty, "\(running.dropReasons)")
+    }
+
+    /// varlink.org: a call with "oneway" gets no reply, whether it succeeds or fails.
+    @Test func aOnewayCallGetsNoReply() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        let calls: [UInt8] = [
+            #"{"method":"org.varlink.service.GetInfo","oneway":true}"#,
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"no.such"},"oneway":true}"#,
+            #"{"method":"org.varlink.service.Nope","oneway":true}"#,
+            #"{"method":"com.example.Other.Do","oneway":true}"#,
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"org.varlink.service"}}"#,
+        ].flatMap { Array($0.utf8) + [UInt8(0)] }
+        let replies = running.exchange(client, calls, expected: 2)
+        #expect(replies.count == 1, "only the last call is answered: \(replies)")
+        #expect(replies.first??["parameters"]?["description"] != nil)
     }
 }
 

@@ -99,6 +99,25 @@ def raw_call(path, payload, read=True):
         return json.loads(data[:-1])
 
 
+def read_replies(s, count, timeout=30):
+    """Reads NUL-ended replies from s until count have come; then waits briefly for any extra."""
+    data = b""
+    deadline = time.time() + timeout
+    while data.count(b"\0") < count and time.time() < deadline:
+        s.settimeout(max(0.1, deadline - time.time()))
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        data += chunk
+    s.settimeout(0.5)
+    try:
+        while chunk := s.recv(1 << 20):
+            data += chunk
+    except socket.timeout:
+        pass
+    return [json.loads(m) for m in data.split(b"\0")[:-1]]
+
+
 class ControlAPITest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp(prefix="signpad-api-")
@@ -457,6 +476,46 @@ class ControlAPITest(unittest.TestCase):
             result = pad.GetResult(first["parameters"]["id"])
         self.assertEqual((result["status"], result["reference"]), ("failed", "K1"))
         self.assertIn("signpad stopped", result["reason"])
+
+    def test_pipelined_calls_are_all_answered_in_order(self):
+        kiosk = self.kiosk()
+        count = 3000
+        calls = []
+        for i in range(count):
+            if i % 3 == 0:
+                calls.append({"method": "org.varlink.service.GetInfo"})
+            else:
+                calls.append({"method": "org.signpad.Kiosk.GetResult", "parameters": {"id": f"p{i}"}})
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(kiosk.socket)
+            sender = threading.Thread(target=s.sendall, args=(b"".join(json.dumps(c).encode() + b"\0" for c in calls),))
+            sender.start()
+            replies = read_replies(s, count, timeout=120)
+            sender.join(10)
+        self.assertEqual(len(replies), count)
+        for i, reply in enumerate(replies):
+            if i % 3 == 0:
+                self.assertEqual(reply["parameters"].get("product"), "signpad kiosk signature pad", (i, reply))
+            else:
+                self.assertEqual((reply.get("error"), reply["parameters"]), ("org.signpad.Kiosk.NoSuchRequest", {"id": f"p{i}"}), i)
+
+    def test_a_oneway_call_gets_no_reply(self):
+        kiosk = self.kiosk(confirm=False)
+        oneway = [{"method": "org.varlink.service.GetInfo"},
+                  {"method": "org.varlink.service.GetInterfaceDescription", "parameters": {"interface": "no.such"}},
+                  {"method": "org.signpad.Kiosk.GetStatus"},
+                  {"method": "org.signpad.Kiosk.GetResult", "parameters": {"id": "none"}},
+                  {"method": "org.signpad.Kiosk.CancelRequest", "parameters": {"id": "none"}},
+                  {"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": ""}},
+                  {"method": "org.signpad.Kiosk.Nope"}]
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(kiosk.socket)
+            s.sendall(b"".join(json.dumps(dict(c, oneway=True)).encode() + b"\0" for c in oneway)
+                      + json.dumps({"method": "org.signpad.Kiosk.GetStatus"}).encode() + b"\0")
+            replies = read_replies(s, 1)
+        self.assertEqual(len(replies), 1, replies)
+        self.assertIn("signingKey", replies[0]["parameters"], "the reply is the last call's, GetStatus")
+        self.assertNotIn("request", replies[0]["parameters"])
 
 
 class RequestCommandTest(unittest.TestCase):
