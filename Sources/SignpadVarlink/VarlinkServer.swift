@@ -328,6 +328,13 @@ public final class VarlinkServer {
             connection.calls += 1
             let call: VarlinkCall
             do { call = try VarlinkCall(message: message) } catch {
+                if case .parameterTooDeep(let name, _, let oneway) = error {
+                    if !oneway {
+                        connection.awaiting = id.call
+                        fail(id, "org.varlink.service.InvalidParameter", ["parameter": .string(name)])
+                    }
+                    continue
+                }
                 connection.closing = "\(error)"
                 return
             }

@@ -517,6 +517,22 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("signingKey", replies[0]["parameters"], "the reply is the last call's, GetStatus")
         self.assertNotIn("request", replies[0]["parameters"])
 
+    def test_a_parameter_nested_too_deep_is_an_invalid_parameter(self):
+        kiosk = self.kiosk()
+        def deep(depth):
+            return "[" * depth + '"x"' + "]" * depth
+        # The message is depth 1 and its parameters 2: 63 arrays make 65.
+        for method in ["org.varlink.service.GetInfo", "org.signpad.Kiosk.GetStatus"]:
+            refused = raw_call(kiosk.socket, ('{"method": "%s", "parameters": {"x": %s}}' % (method, deep(63))).encode() + b"\0")
+            self.assertEqual((refused.get("error"), refused["parameters"]), ("org.varlink.service.InvalidParameter", {"parameter": "x"}))
+        message = '{"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": "D", "lines": %s}}' % deep(63)
+        refused = raw_call(kiosk.socket, message.encode() + b"\0")
+        self.assertEqual((refused["error"], refused["parameters"]), ("org.varlink.service.InvalidParameter", {"parameter": "lines"}))
+        self.assertIsNone(raw_call(kiosk.socket, b"[" * 30000 + b"]" * 30000 + b"\0"), "no call at all: hung up")
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            self.assertNotIn("request", pad.GetStatus())
+        self.assertIn("nested deeper than 64", kiosk.journal())
+
 
 class RequestCommandTest(unittest.TestCase):
     """`signpad request`, the command-line client, against the same offscreen daemon."""
