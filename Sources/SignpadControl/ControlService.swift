@@ -83,10 +83,9 @@ public final class ControlService {
             case .dropped(let caller, let reason):
                 guard budget(now) else { continue }
                 logger.notice("control client dropped", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
-            case .refused(let caller):
+            case .refused(let caller, let reason):
                 guard budget(now) else { continue }
-                logger.warning("control client refused: too many connections",
-                               metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "limit": "\(server.limits.connections)"])
+                logger.warning("control client refused", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .hungUp(let id, let caller):
                 guard active?.call == id else { continue }
                 active?.call = nil

@@ -8,6 +8,9 @@ public struct VarlinkLimits: Equatable, Sendable {
     public var messageBytes = 65_536
     /// Connections open at once; more are refused (closed at once) until one ends.
     public var connections = 32
+    /// Connections one user (uid) may hold of them: half, so that one member of the group alone
+    /// cannot lock another out (a point of sale needs one or two).
+    public var connectionsPerUser = 16
     /// Calls taken from one connection in one turn of the loop; the next turn takes more.
     public var callsPerTurn = 64
     /// A connection with no call under way that sends nothing for this long is closed.
@@ -20,7 +23,8 @@ public struct VarlinkLimits: Equatable, Sendable {
     public init() {}
 }
 
-/// Who called, from the socket's peer credentials (SO_PEERCRED), for the journal.
+/// Who called, from the socket's peer credentials (SO_PEERCRED): for the journal, each user's
+/// share of the connections, and whose request is whose.
 public struct VarlinkCaller: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
@@ -55,8 +59,8 @@ public enum VarlinkEvent: Sendable {
     case call(VarlinkCallID, VarlinkCall, VarlinkCaller)
     /// A connection was closed by signpad: why, and whose it was.
     case dropped(VarlinkCaller, reason: String)
-    /// A connection past `VarlinkLimits.connections` was refused.
-    case refused(VarlinkCaller)
+    /// A connection past `VarlinkLimits.connections`, or its user's share of them, was refused.
+    case refused(VarlinkCaller, reason: String)
     /// A client hung up while its call was under way.
     case hungUp(VarlinkCallID, VarlinkCaller)
 }
@@ -268,9 +272,12 @@ public final class VarlinkServer {
             var length = socklen_t(MemoryLayout.size(ofValue: credentials))
             getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
             let caller = VarlinkCaller(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
-            guard connections.count < limits.connections else {
+            let held = connections.values.count { $0.caller.uid == caller.uid }
+            guard connections.count < limits.connections, held < limits.connectionsPerUser else {
                 close(fd)
-                events.append(.refused(caller))
+                events.append(.refused(caller, reason: held >= limits.connectionsPerUser
+                    ? "too many connections from this user (uid \(caller.uid)), whose share is \(limits.connectionsPerUser)"
+                    : "too many connections, \(limits.connections) in all"))
                 continue
             }
             connections[nextConnection] = Connection(fd: FileDescriptor(rawValue: fd), caller: caller, limit: limits.messageBytes, now: now)
