@@ -23,6 +23,8 @@ public struct RequestResult: Codable, Equatable, Sendable {
     /// Seconds since 1970 when it began, and when it ended.
     public var startedAt: Double
     public var endedAt: Double?
+    /// The uid that asked, whose result it is (nil in a book from before: root's alone).
+    public var owner: UInt32?
 
     /// The reply's fields (`RequestSignature`'s last reply, `GetResult`).
     public var parameters: [String: JSONValue] {

@@ -133,6 +133,14 @@ def as_nobody(work):
     return out["value"]
 
 
+def varlink_error(call):
+    """Calls call(); returns (error name, its parameters), or ("", reply) when it succeeded."""
+    try:
+        return "", call()
+    except varlink.VarlinkError as e:
+        return e.error(), e.parameters()
+
+
 def read_replies(s, count, timeout=30):
     """Reads NUL-ended replies from s until count have come; then waits briefly for any extra."""
     data = b""
@@ -598,6 +606,62 @@ class ControlAPITest(unittest.TestCase):
         self.assertEqual(as_nobody(get_info), "signpad kiosk signature pad", "another member still gets in")
         for s in held:
             s.close()
+
+    def test_a_request_belongs_to_the_uid_that_asked(self):
+        kiosk = self.shared_kiosk(confirm=False)
+        answers = []
+        def waiting():
+            with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+                answers.append(pad.RequestSignature(reference="MINE-1", title="Sign, please"))
+        thread = threading.Thread(target=waiting)
+        thread.start()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            deadline = time.time() + 10
+            while "request" not in (status := pad.GetStatus()):
+                self.assertLess(time.time(), deadline)
+                time.sleep(0.05)
+            request = status["request"]["id"]
+            def other_member():
+                with client.open("org.signpad.Kiosk") as pad:
+                    return {"status": pad.GetStatus().get("request"),
+                            "cancel": varlink_error(lambda: pad.CancelRequest(request)),
+                            "result": varlink_error(lambda: pad.GetResult(request)),
+                            "busy": varlink_error(lambda: pad.RequestSignature(reference="THEIRS"))}
+            seen = as_nobody(other_member)
+            self.assertEqual(set(seen["status"]), {"since"}, "busy, without whose request: " + json.dumps(seen["status"]))
+            self.assertEqual(seen["cancel"], ["org.signpad.Kiosk.NoSuchRequest", {"id": request}])
+            self.assertEqual(seen["result"], ["org.signpad.Kiosk.NoSuchRequest", {"id": request}])
+            self.assertEqual(seen["busy"], ["org.signpad.Kiosk.Busy", {}])
+            self.assertEqual(pad.GetStatus()["request"]["id"], request, "still under way")
+            pad.CancelRequest(request)
+            thread.join(10)
+            self.assertEqual(answers[0]["status"], "cancelled")
+            self.assertEqual(pad.GetResult(request)["status"], "cancelled")
+            def result_of_another():
+                with client.open("org.signpad.Kiosk") as pad:
+                    return varlink_error(lambda: pad.GetResult(request))
+            after = as_nobody(result_of_another)
+            self.assertEqual(after, ["org.signpad.Kiosk.NoSuchRequest", {"id": request}], "nor its result once ended")
+            # nobody's own request is nobody's to cancel and read; root sees it too.
+            def own_request():
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s, client.open("org.signpad.Kiosk") as pad:
+                    s.connect(kiosk.socket)
+                    s.sendall(json.dumps({"method": "org.signpad.Kiosk.RequestSignature", "parameters": {"reference": "THEIRS-2"},
+                                          "more": True}).encode() + b"\0")
+                    shown = read_replies(s, 1, timeout=10)[0]["parameters"]
+                    pad.CancelRequest(shown["id"])
+                    return shown["id"], read_replies(s, 1, timeout=10)[0]["parameters"]["status"], pad.GetResult(shown["id"])["status"]
+            theirs, answered, result = as_nobody(own_request)
+            self.assertEqual((answered, result), ("cancelled", "cancelled"))
+            self.assertEqual(pad.GetResult(theirs)["status"], "cancelled", "root reads any result")
+        # The book keeps whose each result is across a restart.
+        kiosk.stop()
+        again = self.shared_kiosk(confirm=False)
+        client = again.client()
+        def results_after_restart():
+            with client.open("org.signpad.Kiosk") as pad:
+                return varlink_error(lambda: pad.GetResult(request))[0], pad.GetResult(theirs)["status"]
+        self.assertEqual(as_nobody(results_after_restart), ["org.signpad.Kiosk.NoSuchRequest", "cancelled"])
 
 
 class RequestCommandTest(unittest.TestCase):
