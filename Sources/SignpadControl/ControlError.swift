@@ -7,7 +7,8 @@ public enum ControlError: Error, Equatable {
     case wrongParameter(String)
     /// The parameter's value is outside what signpad takes.
     case invalidParameter(String, expected: String)
-    case busy(id: String, reference: String)
+    /// The request under way: its id and reference for the user who asked (or root), else nil.
+    case busy(id: String?, reference: String?)
     case noSuchRequest(String)
     case notReady(String)
     case methodNotFound(String)
@@ -27,7 +28,8 @@ public enum ControlError: Error, Equatable {
         switch self {
         case .wrongParameter(let name): ["parameter": .string(name)]
         case .invalidParameter(let name, let expected): ["parameter": .string(name), "expected": .string(expected)]
-        case .busy(let id, let reference): ["id": .string(id), "reference": .string(reference)]
+        case .busy(let id?, let reference?): ["id": .string(id), "reference": .string(reference)]
+        case .busy: [:]
         case .noSuchRequest(let id): ["id": .string(id)]
         case .notReady(let reason): ["reason": .string(reason)]
         case .methodNotFound(let method): ["method": .string(method)]

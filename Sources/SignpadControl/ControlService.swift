@@ -24,6 +24,8 @@ public final class ControlService {
     private struct Active {
         var id: String
         var reference: String
+        /// The uid that asked: its cancel and result are that user's, or root's.
+        var owner: UInt32
         var startedAt: Double
         /// The call waiting for its result; nil once its client hung up.
         var call: VarlinkCallID?
@@ -82,7 +84,7 @@ public final class ControlService {
                 if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)", "seconds": "\(Int(callLines.interval))"]) }
                 if logged { log.info("control call") }
                 do {
-                    try answer(call, id: id, now: now, log: log)
+                    try answer(call, id: id, caller: caller, now: now, log: log)
                 } catch {
                     log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
                     if !call.oneway { server.fail(id, error.name, error.parameters) }
@@ -90,10 +92,9 @@ public final class ControlService {
             case .dropped(let caller, let reason):
                 guard budget(now) else { continue }
                 logger.notice("control client dropped", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
-            case .refused(let caller):
+            case .refused(let caller, let reason):
                 guard budget(now) else { continue }
-                logger.warning("control client refused: too many connections",
-                               metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "limit": "\(server.limits.connections)"])
+                logger.warning("control client refused", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .hungUp(let id, let caller):
                 guard active?.call == id else { continue }
                 active?.call = nil
@@ -113,22 +114,32 @@ public final class ControlService {
         return log
     }
 
-    private func answer(_ call: VarlinkCall, id: VarlinkCallID, now: Double, log: Logger) throws(ControlError) {
+    /// Whether `caller` may see, cancel and read a request `owner` asked for: its own, or root.
+    private static func mayAct(_ caller: VarlinkCaller, on owner: UInt32?) -> Bool { caller.uid == 0 || caller.uid == owner }
+
+    /// Busy, naming the request under way only to whom it belongs.
+    private static func busy(_ active: Active, for caller: VarlinkCaller) -> ControlError {
+        mayAct(caller, on: active.owner) ? .busy(id: active.id, reference: active.reference) : .busy(id: nil, reference: nil)
+    }
+
+    private func answer(_ call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller, now: Double, log: Logger) throws(ControlError) {
         var parameters = CallParameters(call.parameters)
         switch call.methodName {
         case "RequestSignature":
-            try requestSignature(&parameters, call: call, id: id, now: now, log: log)
+            try requestSignature(&parameters, call: call, id: id, caller: caller, now: now, log: log)
         case "CancelRequest":
             let requestID = try parameters.string("id")
             try parameters.rejectOthers()
-            guard let active, active.id == requestID, active.exportID == nil, let session else { throw .noSuchRequest(requestID) }
+            guard let active, active.id == requestID, Self.mayAct(caller, on: active.owner), active.exportID == nil, let session else {
+                throw .noSuchRequest(requestID)
+            }
             session.cancelRequest(now: now)
             server.reply(id, [:])
         case "GetResult":
             let requestID = try parameters.string("id")
             try parameters.rejectOthers()
-            if let active, active.id == requestID { throw .busy(id: active.id, reference: active.reference) }
-            guard let result = results.result(requestID) else { throw .noSuchRequest(requestID) }
+            if let active, active.id == requestID, Self.mayAct(caller, on: active.owner) { throw Self.busy(active, for: caller) }
+            guard let result = results.result(requestID), Self.mayAct(caller, on: result.owner) else { throw .noSuchRequest(requestID) }
             if result.status == nil {
                 throw .notReady("the request was confirmed before signpad stopped; whether its signature is in the export folder is being checked")
             }
@@ -139,7 +150,12 @@ public final class ControlService {
             try parameters.rejectOthers()
             var answer = status()
             if let active {
-                answer["request"] = ["id": .string(active.id), "reference": .string(active.reference), "since": .string(ISO8601.string(active.startedAt))]
+                var request: [String: JSONValue] = ["since": .string(ISO8601.string(active.startedAt))]
+                if Self.mayAct(caller, on: active.owner) {
+                    request["id"] = .string(active.id)
+                    request["reference"] = .string(active.reference)
+                }
+                answer["request"] = .object(request)
             }
             server.reply(id, answer)
         default:
@@ -147,7 +163,8 @@ public final class ControlService {
         }
     }
 
-    private func requestSignature(_ parameters: inout CallParameters, call: VarlinkCall, id: VarlinkCallID, now: Double, log: Logger) throws(ControlError) {
+    private func requestSignature(_ parameters: inout CallParameters, call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller,
+                                  now: Double, log: Logger) throws(ControlError) {
         let reference = try parameters.string("reference")
         let title = try parameters.optionalString("title")
         let lines = try parameters.optionalStrings("lines") ?? []
@@ -157,7 +174,7 @@ public final class ControlService {
         let timeout = try parameters.optionalNumber("timeoutSeconds")
         let returnImage = try parameters.optionalBool("returnImage") ?? false
         try parameters.rejectOthers()
-        if let active { throw .busy(id: active.id, reference: active.reference) }
+        if let active { throw Self.busy(active, for: caller) }
         guard let session else { throw .notReady("no display yet") }
         if let why = notReady() { throw .notReady(why) }
 
@@ -172,8 +189,11 @@ public final class ControlService {
 
         let wallNow = Date().timeIntervalSince1970
         let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
-        active = Active(id: requestID, reference: context.reference, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
-        record(RequestResult(id: requestID, reference: context.reference, startedAt: wallNow))
+        active = Active(id: requestID, reference: context.reference, owner: caller.uid, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more,
+                        returnImage: returnImage)
+        var started = RequestResult(id: requestID, reference: context.reference, startedAt: wallNow)
+        started.owner = caller.uid
+        record(started)
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
         session.beginRequest(id: requestID, context: context, timeout: timeout ?? RequestRules.defaultTimeout(idleTimeout: session.kiosk.rules.idleTimeout), now: now)
         progress("shown")
@@ -193,6 +213,7 @@ public final class ControlService {
             // Confirmed: a stop before its answer leaves it to be settled, never failed.
             if let active {
                 var open = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
+                open.owner = active.owner
                 open.confirmed = true
                 record(open)
             }
@@ -236,6 +257,7 @@ public final class ControlService {
         guard let active else { return }
         self.active = nil
         var result = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
+        result.owner = active.owner
         result.status = status
         result.reason = reason
         result.stored = stored

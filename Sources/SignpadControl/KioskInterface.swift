@@ -14,13 +14,16 @@ public enum KioskInterface {
         # signature, shows what is being signed, and gets the result back.
         # One request is under way at a time. A request's id is also the signature's:
         # its exported files are named after it, and start with the reference.
+        # A request belongs to the user (uid) that asked: only that user, or root, sees
+        # its id and reference, cancels it and gets its result; to any other it is
+        # NoSuchRequest, and the kiosk shows only that it is busy.
         interface org.signpad.Kiosk
 
         # One exported file, as the signature's .meta.json lists it.
         type File (name: string, bytes: int, sha256: string)
 
-        # A request under way.
-        type Request (id: string, reference: string, since: string)
+        # A request under way; id and reference only for the user who asked, or root.
+        type Request (id: ?string, reference: ?string, since: string)
 
         # Asks the customer to sign. title and lines (an amount, consent wording) are
         # shown above the signing box. signer, reason and documentSha256 go into the
@@ -90,10 +93,12 @@ public enum KioskInterface {
           certificateExpires: ?string
         )
 
-        # A request is under way; one at a time.
-        error Busy (id: string, reference: string)
+        # A request is under way; one at a time. id and reference only for the user
+        # who asked, or root.
+        error Busy (id: ?string, reference: ?string)
 
-        # No request has this id (or its result is older than what is kept).
+        # No request has this id that is the caller's (or its result is older than what
+        # is kept).
         error NoSuchRequest (id: string)
 
         # A parameter's value is outside what signpad takes: expected says what is.

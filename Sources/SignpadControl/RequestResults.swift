@@ -27,6 +27,8 @@ public struct RequestResult: Codable, Equatable, Sendable {
     /// The customer pressed Done: its signature went to the exporter, so a stop before its
     /// answer leaves it to be settled from the spool and the export folder, never failed.
     public var confirmed: Bool?
+    /// The uid that asked, whose result it is (nil in a book from before: root's alone).
+    public var owner: UInt32?
 
     /// The reply's fields (`RequestSignature`'s last reply, `GetResult`).
     public var parameters: [String: JSONValue] {

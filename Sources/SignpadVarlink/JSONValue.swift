@@ -10,10 +10,14 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses one JSON text; nil when it is not JSON.
+    /// Containers nested deeper than this are refused (the message itself is the first level):
+    /// no call signpad takes needs more than four.
+    public static let depthLimit = 64
+
+    /// Parses one JSON text; nil when it is not JSON or nests deeper than `depthLimit`.
     public init?(parsing bytes: some Collection<UInt8>) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
-        self = value
+        guard let parsed = try? JSONParser.parse(bytes, depthLimit: Self.depthLimit), parsed.tooDeep == nil else { return nil }
+        self = parsed.value
     }
 
     /// The compact JSON text, keys sorted (the same value always gives the same bytes).
@@ -41,24 +45,8 @@ public enum JSONValue: Equatable, Sendable {
     }
 }
 
-extension JSONValue: Codable {
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
+/// Encoded only: what a client sends is read by `JSONParser`.
+extension JSONValue: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

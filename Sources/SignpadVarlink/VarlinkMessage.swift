@@ -27,10 +27,15 @@ public struct VarlinkCall: Equatable, Sendable {
         return String(method[method.index(after: dot)...])
     }
 
-    /// Reads one message (without its NUL).
+    /// Reads one message (without its NUL). A parameter nested deeper than `JSONValue.depthLimit`
+    /// is `parameterTooDeep`: the rest of the call was read, so it can be answered.
     public init(message: some Collection<UInt8>) throws(VarlinkProtocolError) {
-        guard let value = JSONValue(parsing: message) else { throw .notJSON }
-        guard case .object(let fields) = value else { throw .notAnObject(value.typeName) }
+        let limit = JSONValue.depthLimit
+        guard let parsed = try? JSONParser.parse(message, depthLimit: limit) else { throw .notJSON }
+        let value = parsed.value
+        guard case .object(let fields) = value else { throw parsed.tooDeep != nil ? .tooDeep(limit: limit) : .notAnObject(value.typeName) }
+        // Deep anywhere but inside a parameter, there is no call to answer.
+        if let path = parsed.tooDeep, path.count < 2 || path[0] != "parameters" { throw .tooDeep(limit: limit) }
         guard case .string(let method)? = fields["method"] else { throw .field("method", expected: "a string") }
         self.method = method
         switch fields["parameters"] {
@@ -41,6 +46,7 @@ public struct VarlinkCall: Equatable, Sendable {
         more = try Self.flag("more", in: fields)
         oneway = try Self.flag("oneway", in: fields)
         if try Self.flag("upgrade", in: fields) { throw .field("upgrade", expected: "false: signpad's interface has no upgrade") }
+        if let path = parsed.tooDeep { throw .parameterTooDeep(path[1], limit: limit, oneway: oneway) }
     }
 
     private static func flag(_ name: String, in fields: [String: JSONValue]) throws(VarlinkProtocolError) -> Bool {
@@ -53,7 +59,8 @@ public struct VarlinkCall: Equatable, Sendable {
 }
 
 /// A message that is not a Varlink call: the connection is dropped, as there is no telling
-/// what the client meant or whether it would understand a reply.
+/// what the client meant or whether it would understand a reply. But `parameterTooDeep`, a
+/// call whose one parameter is refused: it is answered `org.varlink.service.InvalidParameter`.
 public enum VarlinkProtocolError: Error, Equatable, CustomStringConvertible {
     case notJSON
     case notAnObject(String)
@@ -62,6 +69,10 @@ public enum VarlinkProtocolError: Error, Equatable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// The client closed its side in the middle of a message.
     case unfinished(bytes: Int)
+    /// Nested deeper than `JSONValue.depthLimit` outside any parameter.
+    case tooDeep(limit: Int)
+    /// A call whose parameter nests deeper than `JSONValue.depthLimit`, whether it takes a reply.
+    case parameterTooDeep(String, limit: Int, oneway: Bool)
 
     public var description: String {
         switch self {
@@ -70,6 +81,8 @@ public enum VarlinkProtocolError: Error, Equatable, CustomStringConvertible {
         case .field(let name, let expected): "a message whose \"\(name)\" is not \(expected)"
         case .tooLarge(let limit): "a message longer than \(limit) bytes"
         case .unfinished(let bytes): "a message of \(bytes) bytes without its closing NUL byte before the connection closed"
+        case .tooDeep(let limit): "a message nested deeper than \(limit) levels, which no call is"
+        case .parameterTooDeep(let name, let limit, _): "a call whose parameter \"\(name)\" is nested deeper than \(limit) levels"
         }
     }
 }
@@ -96,6 +109,8 @@ public struct VarlinkFramer: Sendable {
     /// NUL bytes from `start` on: whole messages waiting. Counted as bytes come, so the loop's
     /// every turn asks without scanning what a client has sent.
     private var whole = 0
+    /// Bytes after the last NUL: the message begun and not ended, counted as bytes come.
+    public private(set) var unfinishedBytes = 0
 
     public init(limit: Int) { self.limit = limit }
 
@@ -106,9 +121,19 @@ public struct VarlinkFramer: Sendable {
             buffer.removeFirst(start)
             start = 0
         }
-        whole += bytes.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+        for byte in bytes {
+            if byte == 0 {
+                whole += 1
+                unfinishedBytes = 0
+            } else {
+                unfinishedBytes += 1
+            }
+        }
         buffer.append(contentsOf: bytes)
     }
+
+    /// Whether the message begun is already past the limit: it can only be dropped.
+    public var unfinishedTooLarge: Bool { unfinishedBytes > limit }
 
     /// The next whole message, without its NUL; nil until one has arrived.
     public mutating func next() throws(VarlinkProtocolError) -> [UInt8]? {
@@ -132,10 +157,4 @@ public struct VarlinkFramer: Sendable {
 
     /// Bytes not taken yet, whole messages and a message begun.
     public var partialBytes: Int { buffer.count - start }
-
-    /// Bytes after the last NUL: a message begun and not ended.
-    public var unfinishedBytes: Int {
-        guard let lastNUL = buffer[start...].lastIndex(of: 0) else { return buffer.count - start }
-        return buffer.count - lastNUL - 1
-    }
 }

@@ -8,6 +8,11 @@ public struct VarlinkLimits: Equatable, Sendable {
     public var messageBytes = 65_536
     /// Connections open at once; more are refused (closed at once) until one ends.
     public var connections = 32
+    /// Connections one user (uid) may hold of them: half, so that one member of the group alone
+    /// cannot lock another out (a point of sale needs one or two).
+    public var connectionsPerUser = 16
+    /// Calls taken from one connection in one turn of the loop; the next turn takes more.
+    public var callsPerTurn = 64
     /// A connection with no call under way that sends nothing for this long is closed.
     public var idleSeconds = 60.0
     /// A client that leaves its replies unread this long is dropped.
@@ -18,7 +23,8 @@ public struct VarlinkLimits: Equatable, Sendable {
     public init() {}
 }
 
-/// Who called, from the socket's peer credentials (SO_PEERCRED), for the journal.
+/// Who called, from the socket's peer credentials (SO_PEERCRED): for the journal, each user's
+/// share of the connections, and whose request is whose.
 public struct VarlinkCaller: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
@@ -39,9 +45,12 @@ public struct VarlinkInterface: Sendable {
     }
 }
 
-/// A call waiting for its reply; a connection takes one call at a time, in order.
+/// A call waiting for its reply; a connection takes one call at a time, in order. A reply to
+/// any other call of the connection (a oneway call, one already answered) is not sent.
 public struct VarlinkCallID: Hashable, Sendable {
     let connection: Int
+    /// The call's number on its connection.
+    let call: Int
 }
 
 /// What happened on the socket, for the daemon to act on or log.
@@ -50,8 +59,8 @@ public enum VarlinkEvent: Sendable {
     case call(VarlinkCallID, VarlinkCall, VarlinkCaller)
     /// A connection was closed by signpad: why, and whose it was.
     case dropped(VarlinkCaller, reason: String)
-    /// A connection past `VarlinkLimits.connections` was refused.
-    case refused(VarlinkCaller)
+    /// A connection past `VarlinkLimits.connections`, or its user's share of them, was refused.
+    case refused(VarlinkCaller, reason: String)
     /// A client hung up while its call was under way.
     case hungUp(VarlinkCallID, VarlinkCaller)
 }
@@ -80,8 +89,11 @@ public final class VarlinkServer {
         let caller: VarlinkCaller
         var framer: VarlinkFramer
         var unread: [UInt8] = []
-        /// The call under way: more messages wait in the framer until it is answered.
-        var pending = false
+        /// The number of the call under way: more messages wait in the framer until it is answered.
+        var awaiting: Int?
+        var pending: Bool { awaiting != nil }
+        /// Calls taken so far, which numbers the next.
+        var calls = 0
         /// The client shut its side for writing (`echo … | socat`): its calls are answered, then
         /// the connection is closed.
         var sentAll = false
@@ -158,7 +170,8 @@ public final class VarlinkServer {
         list.append(pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0))
         for key in connections.keys.sorted() {
             let connection = connections[key]!
-            var events = connection.pending || connection.sentAll ? 0 : Int16(POLLIN)
+            // Calls already waiting are taken before more are read, so a client that pipelines holds little.
+            var events = connection.pending || connection.sentAll || connection.framer.hasMessage ? 0 : Int16(POLLIN)
             if !connection.unread.isEmpty { events |= Int16(POLLOUT) }
             list.append(pollfd(fd: connection.fd.rawValue, events: events, revents: 0))
         }
@@ -187,8 +200,10 @@ public final class VarlinkServer {
             let revents = ready[connection.fd.rawValue] ?? 0
             if revents & Int16(POLLOUT) != 0 { flush(connection, now: now) }
             if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                // A client waiting for its answer is not read (its next call waits), but its hanging up is seen.
-                if !connection.pending {
+                // A client waiting for its answer is not read (its next call waits), but its hanging up is seen;
+                // one that hung up after its calls is read to the end, so that each is taken.
+                let hungUp = revents & Int16(POLLHUP | POLLERR) != 0
+                if !connection.pending && (!connection.framer.hasMessage || hungUp) {
                     read(connection, key: key, now: now, events: &events)
                 } else if revents & Int16(POLLHUP | POLLERR) != 0 {
                     connection.closing = ""
@@ -208,7 +223,7 @@ public final class VarlinkServer {
                 }
             }
             if let reason = connection.closing {
-                if connection.pending { events.append(.hungUp(VarlinkCallID(connection: key), connection.caller)) }
+                if let call = connection.awaiting { events.append(.hungUp(VarlinkCallID(connection: key, call: call), connection.caller)) }
                 if !reason.isEmpty { events.append(.dropped(connection.caller, reason: reason)) }
                 try? connection.fd.close()
                 connections[key] = nil
@@ -231,9 +246,9 @@ public final class VarlinkServer {
     public func isConnected(_ id: VarlinkCallID) -> Bool { connections[id.connection].map { $0.closing == nil } ?? false }
 
     private func send(_ message: [UInt8], to id: VarlinkCallID, final: Bool) {
-        guard let connection = connections[id.connection], connection.closing == nil else { return }
+        guard let connection = connections[id.connection], connection.closing == nil, connection.awaiting == id.call else { return }
         if final {
-            connection.pending = false
+            connection.awaiting = nil
             connection.lastActivity = uptime()
         }
         connection.unread += message
@@ -257,9 +272,12 @@ public final class VarlinkServer {
             var length = socklen_t(MemoryLayout.size(ofValue: credentials))
             getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
             let caller = VarlinkCaller(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
-            guard connections.count < limits.connections else {
+            let held = connections.values.count { $0.caller.uid == caller.uid }
+            guard connections.count < limits.connections, held < limits.connectionsPerUser else {
                 close(fd)
-                events.append(.refused(caller))
+                events.append(.refused(caller, reason: held >= limits.connectionsPerUser
+                    ? "too many connections from this user (uid \(caller.uid)), whose share is \(limits.connectionsPerUser)"
+                    : "too many connections, \(limits.connections) in all"))
                 continue
             }
             connections[nextConnection] = Connection(fd: FileDescriptor(rawValue: fd), caller: caller, limit: limits.messageBytes, now: now)
@@ -291,16 +309,19 @@ public final class VarlinkServer {
                 return
             }
             connection.framer.append(chunk[..<count])
-            if connection.framer.partialBytes > limits.messageBytes {
-                // Checked as it comes, so a client cannot make signpad hold more than the limit.
-                do { _ = try connection.framer.next() } catch { connection.closing = "\(error)"; return }
+            // Checked as it comes, so a client cannot make signpad hold more than the limit; whole
+            // messages waiting (a client that pipelines) are not counted, they are taken.
+            if connection.framer.unfinishedTooLarge {
+                connection.closing = "\(VarlinkProtocolError.tooLarge(limit: limits.messageBytes))"
+                return
             }
         }
     }
 
-    /// Takes the next whole message, if any, while no call of the connection is under way.
+    /// Takes the next whole messages, while no call of the connection is under way, a few a turn.
     private func process(_ connection: Connection, key: Int, now: Double, events: inout [VarlinkEvent]) {
-        while !connection.pending && connection.closing == nil {
+        for _ in 0..<limits.callsPerTurn {
+            guard !connection.pending && connection.closing == nil else { return }
             let message: [UInt8]
             do {
                 guard let next = try connection.framer.next() else { return }
@@ -310,13 +331,22 @@ public final class VarlinkServer {
                 return
             }
             connection.lastActivity = now
+            let id = VarlinkCallID(connection: key, call: connection.calls)
+            connection.calls += 1
             let call: VarlinkCall
             do { call = try VarlinkCall(message: message) } catch {
+                if case .parameterTooDeep(let name, _, let oneway) = error {
+                    if !oneway {
+                        connection.awaiting = id.call
+                        fail(id, "org.varlink.service.InvalidParameter", ["parameter": .string(name)])
+                    }
+                    continue
+                }
                 connection.closing = "\(error)"
                 return
             }
-            let id = VarlinkCallID(connection: key)
-            if !call.oneway { connection.pending = true }
+            // A oneway call is never awaited, so nothing is sent for it, whoever answers.
+            if !call.oneway { connection.awaiting = id.call }
             if call.interface == "org.varlink.service" {
                 answerService(call, id: id)
             } else if let interface = interfaces[call.interface] {
@@ -328,7 +358,6 @@ public final class VarlinkServer {
             } else {
                 fail(id, "org.varlink.service.InterfaceNotFound", ["interface": .string(call.interface)])
             }
-            if call.oneway { connection.pending = false }
         }
     }
 

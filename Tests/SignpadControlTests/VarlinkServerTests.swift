@@ -44,6 +44,30 @@ import Testing
         }
 
         var dropReasons: [String] { events.compactMap { if case .dropped(_, let reason) = $0 { reason } else { nil } } }
+
+        /// Sends `bytes` from a non-blocking client while the server turns, and reads the replies
+        /// until `expected` have come, or nothing has moved for `quiet` seconds.
+        func exchange(_ client: Int32, _ bytes: [UInt8], expected: Int, quiet: Double = 0.3) -> [JSONValue?] {
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            var sent = 0, received: [UInt8] = [], replies = 0, lastNews = Self.now()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while (replies < expected || sent < bytes.count) && Self.now() - lastNews < quiet {
+                if sent < bytes.count {
+                    let count = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if count > 0 { sent += count; lastNews = Self.now() }
+                }
+                turn(for: 0.005)
+                while true {
+                    let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    guard count > 0 else { break }
+                    received += buffer[..<count]
+                    replies += buffer[..<count].count { $0 == 0 }
+                    lastNews = Self.now()
+                }
+            }
+            guard received.last == 0 else { return received.isEmpty ? [] : [nil] }
+            return received.dropLast().split(separator: 0, omittingEmptySubsequences: false).map { JSONValue(parsing: $0) }
+        }
     }
 
     @Test func aClientThatSendsNothingIsDroppedAfterTheIdleTime() throws {
@@ -64,7 +88,7 @@ import Testing
         let running = try Running(limits: VarlinkLimits())
         let client = running.connect()
         defer { close(client) }
-        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [0]
+        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [UInt8(0)]
         #expect(send(client, call, call.count, 0) == call.count)
         shutdown(client, Int32(SHUT_WR))
         running.turn(for: 0.2)
@@ -89,6 +113,133 @@ import Testing
         let replies = buffer[..<max(count, 0)].split(separator: 0)
         #expect(replies.count == 2, "both answered, in order")
         #expect(replies.allSatisfy { JSONValue(parsing: $0)?["parameters"]?["product"] == "test" })
+    }
+
+    /// Thousands of calls in one write, as a client that pipelines sends them: every one is
+    /// answered, in order (a client matches replies to calls by their order).
+    @Test func pipelinedCallsAreAllAnsweredInOrder() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        let count = 3000
+        // The interface asked for is named in the answer (InterfaceNotFound), so the order shows.
+        let calls: [UInt8] = (0..<count).flatMap {
+            Array(#"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"call.n\#($0)"}}"#.utf8) + [UInt8(0)]
+        }
+        let replies = running.exchange(client, calls, expected: count)
+        #expect(replies.count == count)
+        let named = replies.map { reply -> String in
+            guard case .string(let name)? = reply?["parameters"]?["interface"] else { return "?" }
+            return name
+        }
+        let misplaced = named.enumerated().first { $0.element != "call.n\($0.offset)" }
+        #expect(misplaced == nil, "first reply out of place: \(String(describing: misplaced))")
+        #expect(running.dropReasons.isEmpty, "\(running.dropReasons)")
+    }
+
+    /// varlink.org: a call with "oneway" gets no reply, whether it succeeds or fails.
+    @Test func aOnewayCallGetsNoReply() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        let calls: [UInt8] = [
+            #"{"method":"org.varlink.service.GetInfo","oneway":true}"#,
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"no.such"},"oneway":true}"#,
+            #"{"method":"org.varlink.service.Nope","oneway":true}"#,
+            #"{"method":"com.example.Other.Do","oneway":true}"#,
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"org.varlink.service"}}"#,
+        ].flatMap { Array($0.utf8) + [UInt8(0)] }
+        let replies = running.exchange(client, calls, expected: 2)
+        #expect(replies.count == 1, "only the last call is answered: \(replies)")
+        #expect(replies.first??["parameters"]?["description"] != nil)
+    }
+
+    /// A call whose parameter nests too deep is answered InvalidParameter and the connection goes on;
+    /// a message nested too deep outside its parameters cannot be a call and is dropped.
+    @Test func aCallNestedTooDeepGetsInvalidParameter() throws {
+        let running = try Running(limits: VarlinkLimits())
+        let client = running.connect()
+        defer { close(client) }
+        // The message is depth 1 and its parameters 2, so 63 arrays in a parameter make 65.
+        let nested = JSONParsingTests.nested
+        let calls: [UInt8] = [
+            #"{"method":"org.varlink.service.GetInfo","parameters":{"x":"# + nested(63, "1") + "}}",
+            #"{"method":"org.varlink.service.GetInfo","parameters":{"x":"# + nested(62, "1") + "}}",
+        ].flatMap { Array($0.utf8) + [UInt8(0)] }
+        let replies = running.exchange(client, calls, expected: 2)
+        #expect(replies.count == 2)
+        #expect(replies.first??["error"] == "org.varlink.service.InvalidParameter")
+        #expect(replies.first??["parameters"]?["parameter"] == "x")
+        #expect(replies.last??["parameters"]?["product"] == "test", "64 deep is read")
+        #expect(running.dropReasons.isEmpty, "\(running.dropReasons)")
+
+        let other = running.connect()
+        defer { close(other) }
+        #expect(running.exchange(other, Array(nested(65, "1").utf8) + [0], expected: 1).isEmpty)
+        #expect(running.dropReasons.contains { $0.contains("deeper than 64") }, "\(running.dropReasons)")
+    }
+}
+
+/// JSON as a client sends it: read in one pass over its bytes, at most `JSONValue.depthLimit` deep.
+@Suite struct JSONParsingTests {
+    static func nested(_ depth: Int, _ inner: String) -> String {
+        String(repeating: "[", count: depth) + inner + String(repeating: "]", count: depth)
+    }
+
+    @Test func aValue64DeepIsReadAndOne65DeepIsRefused() {
+        #expect(JSONValue(parsing: Array(Self.nested(64, "1").utf8)) != nil)
+        #expect(JSONValue(parsing: Array(Self.nested(65, "1").utf8)) == nil)
+        // Objects count as arrays do.
+        let objects = String(repeating: #"{"a":"#, count: 65) + "1" + String(repeating: "}", count: 65)
+        #expect(JSONValue(parsing: Array(objects.utf8)) == nil)
+        #expect(JSONValue(parsing: Array(objects.utf8.dropFirst(5).dropLast())) != nil)
+    }
+
+    /// What the parser reads agrees with Foundation's JSONSerialization, an independent reader:
+    /// escapes, surrogate pairs, numbers, and what RFC 8259 refuses.
+    @Test(arguments: [
+        #"{"a":[1,-2.5e3,0.25,true,false,null],"b":{"c":"x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00é"}}"#,
+        #"  [ ]  "#, #"{}"#, #""plain""#, #"-0"#, #"1E+2"#, #"[{"k":[{}]}]"#,
+        #"[01]"#, #"[1.]"#, #"[.5]"#, #"["\ud800"]"#, #"["\x"]"#, "[\"\u{01}\"]",
+        #"[1] 2"#, #"{"a" 1}"#, #"[tru]"#, #"{'a':1}"#, #""#, #"[1e]"#, #"[-]"#, #"["a"#,
+    ])
+    func readsWhatJSONSerializationReads(text: String) throws {
+        let ours = JSONValue(parsing: Array(text.utf8))
+        let theirs = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        #expect((ours != nil) == (theirs != nil), "\(text): ours \(String(describing: ours)), Foundation's \(String(describing: theirs))")
+        if let ours, let theirs { #expect(ours == Self.value(theirs), "\(text)") }
+    }
+
+    /// Foundation's reader takes a trailing comma; RFC 8259 does not, nor does signpad.
+    @Test func aTrailingCommaIsNotJSON() {
+        #expect(JSONValue(parsing: Array(#"[1,]"#.utf8)) == nil)
+        #expect(JSONValue(parsing: Array(#"{"a":1,}"#.utf8)) == nil)
+    }
+
+    static func value(_ object: Any) -> JSONValue {
+        switch object {
+        case is NSNull: .null
+        case let number as NSNumber where String(cString: number.objCType) == "c": .bool(number.boolValue)
+        case let number as NSNumber: .number(number.doubleValue)
+        case let string as String: .string(string)
+        case let array as [Any]: .array(array.map(value))
+        case let object as [String: Any]: .object(object.mapValues(value))
+        default: .null
+        }
+    }
+
+    /// The kinds of message that froze the loop for minutes come back at once (this test did not
+    /// end under the old parser, whose cost grew as depth^2.5).
+    @Test func deepNestingIsReadOverInOnePass() {
+        #expect(JSONValue(parsing: Array(repeating: UInt8(ascii: "["), count: 100_000)) == nil)
+        // 60 KB of arrays 500 deep, as one parameter of a call.
+        let deep = (0..<60).map { _ in Self.nested(500, "1") }.joined(separator: ",")
+        let message = #"{"method":"org.varlink.service.GetInfo","parameters":{"x":["# + deep + "]}}"
+        #expect(message.utf8.count > 60_000)
+        #expect(JSONValue(parsing: Array(message.utf8)) == nil)
+        #expect(throws: VarlinkProtocolError.parameterTooDeep("x", limit: JSONValue.depthLimit, oneway: false)) {
+            try VarlinkCall(message: Array(message.utf8))
+        }
     }
 }
 
