@@ -81,7 +81,7 @@ public enum ConfigFileEdit {
         }
         if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw ConfigSaveError(path: folder, operation: "creating the folder", errno: errno) }
         do {
-            try FolderWriter(directory: folder, fileMode: mode, owner: owner).write([(name: name, bytes: Array(text.utf8))])
+            try FolderWriter(directory: folder, fileMode: mode, owner: owner, role: "the configuration's folder").write([(name: name, bytes: Array(text.utf8))])
         } catch {
             throw ConfigSaveError(path: error.path, operation: error.operation, errno: error.errno)
         }

@@ -106,7 +106,7 @@ public final class Exporter: @unchecked Sendable {
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
          write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil) {
         self.retention = retention
-        let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder)
+        let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder, role: "the export folder")
         self.writer = writer
         self.evidence = evidence
         // The manifest and its signature go in once every file they name is durable.

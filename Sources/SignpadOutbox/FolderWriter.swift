@@ -8,6 +8,15 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
     public var path: String
     public var operation: String
     public var errno: Int32
+    /// What the folder holds, as a person names it: "the export folder", "the spool", "the key's folder".
+    public var folder: String
+
+    public init(path: String, operation: String, errno: Int32, folder: String = "the export folder") {
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+        self.folder = folder
+    }
 
     public var description: String {
         let reason = String(cString: strerror(errno))
@@ -16,8 +25,8 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
         case ENOENT where operation == Self.creatingFolder:
             let above = path.split(separator: "/").dropLast().joined(separator: "/")
             return "\(path): \(operation): the folder it goes in, /\(above), is missing (\(reason))"
-        case ENOENT: return "\(path): \(operation): the export folder is missing (\(reason))"
-        case EACCES, EPERM, EROFS: return "\(path): \(operation): the export folder is not writable (\(reason))"
+        case ENOENT: return "\(path): \(operation): \(folder) is missing (\(reason))"
+        case EACCES, EPERM, EROFS: return "\(path): \(operation): \(folder) is not writable (\(reason))"
         default: return "\(path): \(operation) failed: \(reason)"
         }
     }
@@ -36,9 +45,13 @@ public struct FolderWriter: Sendable {
     public let fileMode: mode_t
     /// Given when the files must keep the owner and group of the ones they replace.
     public let owner: (uid: uid_t, gid: gid_t)?
+    /// What the folder is, for the errors (`ExportError.folder`).
+    public let role: String
 
-    public init(directory: String, group: String? = nil, createsFolder: Bool = true, fileMode: mode_t = 0o640, owner: (uid: uid_t, gid: gid_t)? = nil) {
+    public init(directory: String, group: String? = nil, createsFolder: Bool = true, fileMode: mode_t = 0o640, owner: (uid: uid_t, gid: gid_t)? = nil,
+                role: String = "the folder") {
         self.directory = directory
+        self.role = role
         self.group = group
         self.createsFolder = createsFolder
         self.fileMode = fileMode
@@ -63,7 +76,7 @@ public struct FolderWriter: Sendable {
     /// Creates the folder (0750) if it is missing and `createsFolder` allows it.
     private func createFolder() throws(ExportError) {
         guard createsFolder else { return }
-        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: ExportError.creatingFolder, errno: errno) }
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: ExportError.creatingFolder, errno: errno, folder: role) }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
     }
 
@@ -114,25 +127,25 @@ public struct FolderWriter: Sendable {
                 let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failure = ExportError(path: temporary, operation: "writing", errno: errno)
+                    failure = ExportError(path: temporary, operation: "writing", errno: errno, folder: role)
                     return
                 }
                 written += n
             }
         }
         if failure == nil, let owner, fchown(fd, owner.uid, owner.gid) != 0 {
-            failure = ExportError(path: temporary, operation: "chown to \(owner.uid):\(owner.gid)", errno: errno)
+            failure = ExportError(path: temporary, operation: "chown to \(owner.uid):\(owner.gid)", errno: errno, folder: role)
         }
         // After the chown, which clears set-id bits.
-        if failure == nil && fchmod(fd, fileMode) != 0 { failure = ExportError(path: temporary, operation: "chmod", errno: errno) }
+        if failure == nil && fchmod(fd, fileMode) != 0 { failure = ExportError(path: temporary, operation: "chmod", errno: errno, folder: role) }
         if failure == nil, let gid = groupID(), fchown(fd, UInt32.max, gid) != 0 {
-            failure = ExportError(path: temporary, operation: "chown to group \(group ?? "")", errno: errno)
+            failure = ExportError(path: temporary, operation: "chown to group \(group ?? "")", errno: errno, folder: role)
         }
-        if failure == nil && fsync(fd) != 0 { failure = ExportError(path: temporary, operation: "fsync", errno: errno) }
+        if failure == nil && fsync(fd) != 0 { failure = ExportError(path: temporary, operation: "fsync", errno: errno, folder: role) }
         // Renamed while still locked (closing drops the lock), so no `prepare` can take it for a leftover.
-        if failure == nil && rename(temporary, final) != 0 { failure = ExportError(path: final, operation: "rename", errno: errno) }
+        if failure == nil && rename(temporary, final) != 0 { failure = ExportError(path: final, operation: "rename", errno: errno, folder: role) }
         if failure != nil { unlink(temporary) }
-        if close(fd) != 0 && failure == nil { failure = ExportError(path: final, operation: "close", errno: errno) }
+        if close(fd) != 0 && failure == nil { failure = ExportError(path: final, operation: "close", errno: errno, folder: role) }
         if let failure { throw failure }
     }
 
@@ -145,15 +158,15 @@ public struct FolderWriter: Sendable {
             guard fd >= 0 else {
                 // A missing folder is named, not the hidden file that could not go in it: staff need its name.
                 let error = errno
-                throw error == ENOENT && access(directory, F_OK) != 0 ? ExportError(path: directory, operation: "writing into it", errno: error)
-                                                                      : ExportError(path: temporary, operation: "creating", errno: error)
+                throw error == ENOENT && access(directory, F_OK) != 0 ? ExportError(path: directory, operation: "writing into it", errno: error, folder: role)
+                                                                      : ExportError(path: temporary, operation: "creating", errno: error, folder: role)
             }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let error = errno
                 // Another writer has this very file: the same signature written twice at once.
                 if error == EWOULDBLOCK {
                     close(fd)
-                    throw ExportError(path: temporary, operation: "locking (another writer has it)", errno: error)
+                    throw ExportError(path: temporary, operation: "locking (another writer has it)", errno: error, folder: role)
                 }
                 // A file system without locks: written as before, unlocked.
             }
@@ -162,19 +175,19 @@ public struct FolderWriter: Sendable {
                 if ftruncate(fd, 0) != 0 {
                     let error = errno
                     close(fd)
-                    throw ExportError(path: temporary, operation: "truncating", errno: error)
+                    throw ExportError(path: temporary, operation: "truncating", errno: error, folder: role)
                 }
                 return fd
             }
             close(fd)
         }
-        throw ExportError(path: temporary, operation: "creating (it was removed each time it was opened)", errno: EAGAIN)
+        throw ExportError(path: temporary, operation: "creating (it was removed each time it was opened)", errno: EAGAIN, folder: role)
     }
 
     /// Removes a file for good: unlinked, then the folder fsynced.
     public func remove(_ name: String) throws(ExportError) {
         let path = "\(directory)/\(name)"
-        if unlink(path) != 0 && errno != ENOENT { throw ExportError(path: path, operation: "removing", errno: errno) }
+        if unlink(path) != 0 && errno != ENOENT { throw ExportError(path: path, operation: "removing", errno: errno, folder: role) }
         try syncDirectory()
     }
 
@@ -182,7 +195,7 @@ public struct FolderWriter: Sendable {
     public func names() throws(ExportError) -> [String] { try allNames().filter { !$0.hasPrefix(".") } }
 
     private func allNames() throws(ExportError) -> [String] {
-        guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno) }
+        guard let dir = opendir(directory) else { throw ExportError(path: directory, operation: "opening the folder", errno: errno, folder: role) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -197,9 +210,9 @@ public struct FolderWriter: Sendable {
         // A folder that may be written but not read (a drop box) cannot be opened to fsync. Such
         // folders are shares, whose server commits a rename before it answers.
         if fd < 0 && errno == EACCES { return }
-        guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno) }
+        guard fd >= 0 else { throw ExportError(path: directory, operation: "opening the folder to fsync", errno: errno, folder: role) }
         defer { close(fd) }
-        if fsync(fd) != 0 { throw ExportError(path: directory, operation: "fsync of the folder", errno: errno) }
+        if fsync(fd) != 0 { throw ExportError(path: directory, operation: "fsync of the folder", errno: errno, folder: role) }
     }
 
     private func groupID() -> gid_t? {

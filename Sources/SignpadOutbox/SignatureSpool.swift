@@ -23,7 +23,7 @@ public struct SignatureSpool: Sendable {
 
     public init(directory: String) {
         self.directory = directory
-        folder = FolderWriter(directory: directory)
+        folder = FolderWriter(directory: directory, role: "the spool")
     }
 
     static let suffix = ".spool.json"

@@ -38,7 +38,7 @@ public struct SigningKeyFile: Sendable {
 
     private var folder: FolderWriter {
         let url = URL(fileURLWithPath: path)
-        return FolderWriter(directory: url.deletingLastPathComponent().path, createsFolder: false, fileMode: 0o600)
+        return FolderWriter(directory: url.deletingLastPathComponent().path, createsFolder: false, fileMode: 0o600, role: "the key's folder")
     }
 
     private var name: String { URL(fileURLWithPath: path).lastPathComponent }
@@ -105,7 +105,7 @@ public struct SigningKeyFile: Sendable {
         if let old = try load() {
             let retiredName = "\(name).retired-\(old.publicKey.fingerprint.prefix(16)).pem"
             do {
-                try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o644, owner: owner)
+                try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o644, owner: owner, role: "the key's folder")
                     .write([(retiredName, Array(old.publicKey.pem.utf8))])
             } catch {
                 throw EvidenceError(path: path, reason: "the old public key cannot be kept beside it, so the key was not replaced: \(error)")
@@ -168,7 +168,7 @@ public struct SigningKeyFile: Sendable {
         let key: SigningKey
         do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
         do {
-            try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner).write([(name, key.pem)])
+            try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner, role: "the key's folder").write([(name, key.pem)])
         } catch {
             throw EvidenceError(path: path, reason: "\(failing): \(error)")
         }

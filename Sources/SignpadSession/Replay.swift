@@ -49,7 +49,7 @@ public struct Replay {
         config.exportDirectory = outputDirectory
         config.export.createsFolder = true
         let display = HeadlessDisplay(width: width, height: height, rotation: config.display.rotation)
-        let folder = FolderWriter(directory: outputDirectory)
+        let folder = FolderWriter(directory: outputDirectory, role: "the output folder")
         try folder.prepare()
         let (evidence, _) = try config.evidence(keyPath: Self.keyPath(config, outputDirectory: outputDirectory))
         let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds)
@@ -83,6 +83,6 @@ extension Canvas {
     /// may show a signature.
     public func writePNG(named name: String, in directory: String) throws {
         let bytes = PNGEncoder.encode(width: width, height: height, channels: .rgb) { self[$0, $1] }
-        try FolderWriter(directory: directory).write([(name: name, bytes: bytes)])
+        try FolderWriter(directory: directory, role: "the output folder").write([(name: name, bytes: bytes)])
     }
 }

@@ -47,7 +47,7 @@ import Testing
         let parent = scratch()
         defer { try? FileManager.default.removeItem(atPath: parent) }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        let notMade = FolderWriter(directory: parent + "/signatures", createsFolder: false)
+        let notMade = FolderWriter(directory: parent + "/signatures", createsFolder: false, role: "the export folder")
         #expect(throws: ExportError(path: parent + "/signatures", operation: "writing into it", errno: ENOENT)) { try notMade.write([("a.json", [1])]) }
         #expect(!FileManager.default.fileExists(atPath: parent + "/signatures"))
         #expect(throws: ExportError(path: parent + "/signatures", operation: "opening the folder", errno: ENOENT)) { try notMade.prepare() }
@@ -64,6 +64,25 @@ import Testing
     /// Several kiosks often write to one folder on a network share. One starting must not
     /// remove a file another is writing at that moment: that write would fail (the rename
     /// finds nothing) and its kiosk would tell staff the folder is missing.
+    /// Issue 54, defect 24: a key made in a missing folder was said to miss "the export folder".
+    /// Each writer names its own folder: the key's, the spool, the export folder.
+    @Test func aMissingFolderIsNamedForWhatItHolds() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        do {
+            _ = try SigningKeyFile(path: dir + "/keys/signing.key").loadOrCreate()
+            Issue.record("a key was made in a missing folder")
+        } catch {
+            #expect(error.description.contains("its folder \(dir)/keys is missing") && !error.description.contains("export folder"), "\(error)")
+        }
+        do {
+            try FolderWriter(directory: dir + "/spool/inner", createsFolder: false, role: "the spool").write([("a", [1])])
+            Issue.record("written into a missing folder")
+        } catch {
+            #expect("\(error)".contains("the spool is missing") && !"\(error)".contains("export folder"), "\(error)")
+        }
+    }
+
     @Test func aTemporaryFileAnotherWriterHoldsStaysAndOnlyAbandonedOnesGo() throws {
         let dir = scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
