@@ -116,7 +116,8 @@ public struct Config: Sendable {
         let maxWidth = try r.number("ink.max_width", default: 4.0, in: widths, widthsExpected)
         let weight = try r.number("ink.velocity_filter_weight", default: 0.7, in: 0...1, "a weight from 0 to 1")
         let mode = try r.string("ink.width_mode", default: "constant")
-        if mode != "constant" && minWidth > maxWidth {
+        // Checked in every mode: a file that switches modes later must not start failing then.
+        if minWidth > maxWidth {
             throw r.error("ink.max_width", "expected at least ink.min_width (\(TOMLValue.float(minWidth)))")
         }
         switch mode {
@@ -133,9 +134,10 @@ public struct Config: Sendable {
         style.background = try r.color("kiosk.background_color", default: XRGB.hex(style.background))
         style.text = try r.color("kiosk.text_color", default: XRGB.hex(style.text))
         backgroundImage = try r.optionalString("kiosk.background_image", default: "")
-        labels.prompt = try r.string("kiosk.prompt", default: labels.prompt)
-        labels.clear = try r.string("kiosk.clear_label", default: labels.clear)
-        labels.done = try r.string("kiosk.done_label", default: labels.done)
+        // These three are always on screen: blank, the prompt says nothing and a button nothing anyone can read.
+        labels.prompt = try r.visibleLabel("kiosk.prompt", default: labels.prompt)
+        labels.clear = try r.visibleLabel("kiosk.clear_label", default: labels.clear)
+        labels.done = try r.visibleLabel("kiosk.done_label", default: labels.done)
         labels.tooLittleInk = try r.string("kiosk.too_little_ink", default: labels.tooLittleInk)
         labels.saving = try r.string("kiosk.saving", default: labels.saving)
         labels.saved = try r.string("kiosk.saved", default: labels.saved)
@@ -266,6 +268,13 @@ struct ConfigReader {
 
     mutating func string(_ key: String, default d: String) throws(ConfigError) -> String {
         guard case .string(let s) = raw(key, .string(d)) else { throw mismatch(key, "a string") }
+        return s
+    }
+
+    /// A string with at least one character that is not a space.
+    mutating func visibleLabel(_ key: String, default d: String) throws(ConfigError) -> String {
+        let s = try string(key, default: d)
+        guard s.contains(where: { !$0.isWhitespace }) else { throw error(key, "expected a label with a visible character, got \"\(s)\"") }
         return s
     }
 

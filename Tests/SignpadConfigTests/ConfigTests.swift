@@ -65,6 +65,12 @@ import Testing
         ("[ink]\nwidth = -3\n", 2, "ink.width", "expected a width from 0.1 to 100"),
         ("[ink]\nwidth_mode = \"pressure\"\nmin_width = 5\nmax_width = 2\n", 4, "ink.max_width", "at least ink.min_width (5.0)"),
         ("[ink]\nvelocity_filter_weight = 1.5\n", 2, "ink.velocity_filter_weight", "from 0 to 1"),
+        // Issue 54, defect 24: a blank label drew a button nobody can read, and a minimum over the
+        // maximum passed where the mode does not use them (until the mode changes).
+        ("[ink]\nmin_width = 5\nmax_width = 2\n", 3, "ink.max_width", "at least ink.min_width (5.0)"),
+        ("[kiosk]\ndone_label = \"\"\n", 2, "kiosk.done_label", "expected a label with a visible character"),
+        ("[kiosk]\nclear_label = \"  \"\n", 2, "kiosk.clear_label", "expected a label with a visible character"),
+        ("[kiosk]\nprompt = \"\"\n", 2, "kiosk.prompt", "expected a label with a visible character"),
         ("[ink]\nmin_distance = -1\n", 2, "ink.min_distance", "from 0 to 100"),
         ("[kiosk]\nidle_timeout = -1\n", 2, "kiosk.idle_timeout", "seconds ≥ 0"),
         ("[kiosk]\nsleep_after = -1\n", 2, "kiosk.sleep_after", "seconds ≥ 0"),
