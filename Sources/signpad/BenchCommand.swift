@@ -13,7 +13,7 @@ import SignpadVocabulary
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compare five ways of drawing ink on a recording, signpad's and cairo's among them (one run, one table).")
-    @Option(name: .long, help: "An evemu recording (default: the bundled signature).", completion: .file()) var recording: String?
+    @Option(name: .long, help: "An evemu recording (by default the bundled signature).", completion: .file()) var recording: String?
     @Option(name: .long, help: "The canvas size offscreen, WIDTHxHEIGHT (default 1920x1080).") var screen: String?
     @Flag(name: .long, help: ArgumentHelp("Draw on the panel, as `signpad run` would, instead of offscreen.",
                                           discussion: "The display settings come from --config and --set, or /etc/signpad/signpad.toml; the panel's mode sets the size. Stop the service first: only one process can hold the screen. Offscreen, only an explicit --config is read, for its pen (ink.*)."))

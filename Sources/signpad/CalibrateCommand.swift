@@ -14,13 +14,15 @@ struct Calibrate: ParsableCommand {
         abstract: "Show a cross at five places on the panel, one touch each, and print the input.calibration that fits.",
         discussion: "With --write the matrix also goes into the configuration file (--config, else \(Config.defaultPath)); nothing else in it changes.")
     @OptionGroup var options: ConfigOptions
-    @Option(name: .long, help: "Seconds to wait for each touch.") var timeout = 60.0
+    // Optional, with the default in the help's words: the manual page drops ArgumentParser's "(default: …)".
+    @Option(name: .long, help: "Seconds to wait for each touch (default 60).") var timeout: Double?
+    private var seconds: Double { timeout ?? 60 }
     @Flag(name: .long, help: "Put the matrix into the configuration file as well as printing it.") var write = false
 
     func validate() throws {
         // nan would never time out and -inf failed the clock arithmetic; a day is more than anyone waits.
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw ValidationError("--timeout: expected seconds from more than 0 to 86400, got \(timeout)")
+        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("--timeout: expected seconds from more than 0 to 86400, got \(seconds)")
         }
     }
 
@@ -28,7 +30,7 @@ struct Calibrate: ParsableCommand {
         let config = try options.load(defaultToSystemFile: true)
         let logger = makeLogger(level: config.logLevel)
         do {
-            let result = try CalibrationRun(config: config, logger: logger).run(timeout: timeout)
+            let result = try CalibrationRun(config: config, logger: logger).run(timeout: seconds)
             let matrix = TOMLValue.array(result.matrix.rounded.values.map { .float($0) })
             print("""
             \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.

@@ -4,7 +4,8 @@ import SignpadConfig
 import SignpadSystemCheck
 
 struct CheckConfig: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.")
+    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Validate a configuration file and print the effective configuration.",
+                                                     discussion: "Exit status: 0 it loads and this machine has what it needs, 78 (EX_CONFIG) otherwise, each problem named by its key, as `run` and a reload would refuse it.")
     @Argument(help: "The TOML file.", completion: .file(extensions: ["toml"])) var file: String
     @Option(name: .customLong("set"), help: "Override one key as `signpad run` would.") var overrides: [String] = []
 

@@ -11,11 +11,11 @@ import SignpadVocabulary
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Replay the bundled signature and write its exports and a screenshot.")
-    @Option(name: .long, help: "Where the exports go.", completion: .directory) var outputDir = "./signatures"
+    @Option(name: .long, help: "Where the exports go (default ./signatures).", completion: .directory) var outputDir: String?
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
-        try replay(recording: try bundledSignature(), outputDir: outputDir, width: 1280, height: 800, confirm: true,
+        try replay(recording: try bundledSignature(), outputDir: outputDir ?? "./signatures", width: 1280, height: 800, confirm: true,
                    config: try options.load(defaultToSystemFile: false))
     }
 }

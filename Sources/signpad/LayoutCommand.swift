@@ -8,14 +8,14 @@ struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print where the screen's text, signature box and buttons are, in pixels.",
         discussion: "Each rectangle is minX minY maxX maxY, the max exclusive, on the screen as the customer sees it (after display.rotation). For scripts that touch the pad through uinput, and for checking a layout before it is on a panel.")
-    @Option(name: .long, help: "The screen size as the customer sees it, WIDTHxHEIGHT.") var screen = "1280x800"
+    @Option(name: .long, help: "The screen size as the customer sees it, WIDTHxHEIGHT (default 1280x800).") var screen: String?
     @Option(name: .long, help: "The screen of a point of sale's request with this many rows of text above the box (0: a title alone).") var requestRows: Int?
     @Flag(name: .long, help: "Print JSON: each rectangle as [minX, minY, maxX, maxY].") var json = false
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: false)
-        let (width, height) = try parseScreen(screen)
+        let (width, height) = try parseScreen(screen ?? "1280x800")
         try KioskLayout.requireRoom(width: width, height: height)
         let most = KioskLayout.maxRequestLines(width: width, height: height)
         if let rows = requestRows, !(0...most).contains(rows) {

@@ -11,16 +11,18 @@ import SignpadText
 import SignpadVocabulary
 
 struct Replay: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the whole kiosk offscreen on an evemu recording.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the whole kiosk offscreen on an evemu recording.",
+        discussion: "Exit status: 0 done, 78 a configuration, key or certificate it cannot use, 1 any other failure.")
     @Argument(help: "An evemu-record file.", completion: .file()) var recording: String
     @Option(name: .long, help: "Where the exports and screen.png go.", completion: .directory) var outputDir: String
-    @Option(name: .long, help: "The screen size, WIDTHxHEIGHT.") var screen = "1280x800"
+    @Option(name: .long, help: "The screen size, WIDTHxHEIGHT (default 1280x800).") var screen: String?
     @Flag(name: .long, help: "Do not save an unconfirmed signature at the end.") var noConfirmAtEnd = false
     @OptionGroup var options: ConfigOptions
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: false)
-        let (w, h) = try parseScreen(screen)
+        let (w, h) = try parseScreen(screen ?? "1280x800")
         try replay(recording: recording, outputDir: outputDir, width: w, height: h, confirm: !noConfirmAtEnd, config: config)
     }
 }

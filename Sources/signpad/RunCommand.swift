@@ -10,7 +10,9 @@ import SignpadSession
 import SignpadVocabulary
 
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the kiosk on the screen and touch panel (the systemd service).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the kiosk on the screen and touch panel (the systemd service).",
+        discussion: "Exit status: 0 stopped by SIGTERM or SIGINT, 78 (EX_CONFIG) a configuration or a system that cannot serve (named in the journal; the unit does not restart it), 1 any other failure.")
     @OptionGroup var options: ConfigOptions
     @Option(name: .long, help: ArgumentHelp("Run on a screen in memory of this size (WIDTHxHEIGHT) instead of the panel, reading --input-recording instead of touch devices: the whole daemon, for tests and demos.", valueName: "WxH"))
     var offscreen: String?

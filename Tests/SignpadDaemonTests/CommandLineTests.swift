@@ -48,6 +48,31 @@ import Testing
         #expect(checked.output.contains("\(file):2: input.calibration: expected arrays nested at most 8 deep"), "\(checked.output.prefix(500))")
     }
 
+    /// Issue 54, defect 25: the manual page (`generate-manual`, from the same help) dropped the
+    /// defaults ArgumentParser adds to `--help` as "(default: …)". Every default is in the help's
+    /// own words, and every command that ends with a status of its own says which.
+    @Test func helpSaysWhatTheManualSays() throws {
+        for command in [["run"], ["demo"], ["request"], ["replay"], ["bench"], ["devices"], ["calibrate"], ["verify"], ["key", "show"],
+                        ["key", "rotate"], ["check-config"], ["layout"]] {
+            let help = try run(Self.signpad, command + ["--help"])
+            #expect(!help.output.contains("(default: "), "\(command): a default only --help shows: \(help.output)")
+            if ["run", "request", "verify", "check-config", "replay"].contains(command[0]) {
+                #expect(help.output.contains("Exit status"), "\(command) says nothing of its exit status")
+            }
+        }
+    }
+
+    /// The README says what `systemd-analyze security` rates the unit on this Debian.
+    @Test func theReadmeGivesTheUnitsSecurityRating() throws {
+        try requirePeer(.tool("systemd-analyze"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let rated = try run("systemd-analyze", ["security", "--offline=true", root.appendingPathComponent("systemd/signpad.service").path])
+        let level = try #require(rated.output.split(separator: "\n").first { $0.contains("Overall exposure level") }?
+            .split(separator: ":").last?.split(separator: " ").first, "\(rated.output)")
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.replacingOccurrences(of: "\n", with: " ").contains("systemd/signpad.service` rates it \(level)"), "systemd-analyze rates it \(level)")
+    }
+
     /// `signpad layout` is what the VM harness taps by: the kiosk's own rectangles, with the
     /// buttons the configuration gives, a request's rows and Decline only when asked.
     @Test func layoutPrintsTheKiosksOwnRectangles() throws {
