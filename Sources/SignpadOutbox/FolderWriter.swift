@@ -23,8 +23,10 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
         switch errno {
         case ENOSPC: return "\(path): \(operation): the disk is full (\(reason))"
         case ENOENT where operation == Self.creatingFolder:
-            let above = path.split(separator: "/").dropLast().joined(separator: "/")
-            return "\(path): \(operation): the folder it goes in, /\(above), is missing (\(reason))"
+            var above = path
+            while above.count > 1 && above.hasSuffix("/") { above.removeLast() }
+            above = above.lastIndex(of: "/").map { $0 == above.startIndex ? "/" : String(above[..<$0]) } ?? "."
+            return "\(path): \(operation): the folder it goes in, \(above), is missing (\(reason))"
         case ENOENT: return "\(path): \(operation): \(folder) is missing (\(reason))"
         case EACCES, EPERM, EROFS: return "\(path): \(operation): \(folder) is not writable (\(reason))"
         default: return "\(path): \(operation) failed: \(reason)"

@@ -59,6 +59,9 @@ import Testing
         } catch {
             #expect(error.description == "\(parent)/share/signatures/: creating the folder: the folder it goes in, \(parent)/share, is missing (No such file or directory)")
         }
+        // A relative path names its folder as given, not as if it began at /.
+        #expect(ExportError(path: "share/signatures", operation: "creating the folder", errno: ENOENT).description
+                == "share/signatures: creating the folder: the folder it goes in, share, is missing (No such file or directory)")
     }
 
     /// Several kiosks often write to one folder on a network share. One starting must not
