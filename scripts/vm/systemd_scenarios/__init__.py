@@ -8,7 +8,8 @@ import scenario_files
 from driver import read_ppm
 
 ORDER = [
-    'started', 'signed_and_exported', 'status_while_failing', 'reload', 'watchdog', 'point_of_sale', 'stop',
+    'started', 'signed_and_exported', 'status_while_failing', 'reload', 'refused_reload', 'watchdog', 'point_of_sale',
+    'killed_after_done', 'stop',
     'share_mounted_late', 'bad_configuration', 'udev_calibration', 'key_across_upgrade',
 ]
 
