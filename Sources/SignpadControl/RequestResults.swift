@@ -208,7 +208,7 @@ final class BookWriter: Sendable {
         do {
             try Self.encoder.encode(entries).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw RequestResultsError(path: path, reason: "cannot write it: \(error.localizedDescription)")
+            throw RequestResultsError(path: path, reason: "cannot write it: \(FileErrorText.reason(error))")
         }
     }
 }

@@ -108,9 +108,7 @@ public struct SignatureSpool: Sendable {
         } catch let error as SpoolError {
             throw error
         } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
-            throw SpoolError(path: path, reason: "cannot be read: \(reason ?? error.localizedDescription)")
+            throw SpoolError(path: path, reason: "cannot be read: \(FileErrorText.reason(error))")
         }
     }
 }

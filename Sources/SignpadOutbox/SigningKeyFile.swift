@@ -80,7 +80,7 @@ public struct SigningKeyFile: Sendable {
         do {
             bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw EvidenceError(path: path, reason: "the signing key cannot be read (\(Self.reason(error))); it must be readable by the user signpad runs as")
+            throw EvidenceError(path: path, reason: "the signing key cannot be read (\(FileErrorText.reason(error))); it must be readable by the user signpad runs as")
         }
         do {
             return try SigningKey(pem: bytes)
@@ -190,12 +190,6 @@ public struct SigningKeyFile: Sendable {
         }
     }
 
-    static func reason(_ error: Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return "\(error.localizedDescription)"
-    }
 }
 
 /// The back office's certificate, read and checked as at start.

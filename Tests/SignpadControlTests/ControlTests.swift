@@ -90,6 +90,21 @@ import Testing
         #expect(book.result("\(long)_0") == nil, "the oldest went first")
     }
 
+    /// Issue 54, defect 24: a book that cannot be written said so in Foundation's words ("The
+    /// file couldn't be saved…"); it says the system's reason, as every other file error does.
+    @Test func aBookThatCannotBeWrittenSaysWhyInTheSystemsWords() throws {
+        let dir = scratch()
+        var book = RequestResults(emptyAt: dir + "/missing/requests.json")
+        try book.record(RequestResult(id: "a", reference: "A", startedAt: 0), now: 0)
+        book.flush()
+        do {
+            try book.record(RequestResult(id: "b", reference: "B", startedAt: 0), now: 0)
+            Issue.record("the failed write was not reported")
+        } catch {
+            #expect(error.description == "request results \(dir)/missing/requests.json: cannot write it: No such file or directory", "\(error)")
+        }
+    }
+
     @Test func aFileThatIsNotAListIsAClearError() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
