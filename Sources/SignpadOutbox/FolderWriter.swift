@@ -23,17 +23,21 @@ public struct ExportError: Error, CustomStringConvertible, Equatable {
         switch errno {
         case ENOSPC: return "\(path): \(operation): the disk is full (\(reason))"
         case ENOENT where operation == Self.creatingFolder:
-            var above = path
-            while above.count > 1 && above.hasSuffix("/") { above.removeLast() }
-            above = above.lastIndex(of: "/").map { $0 == above.startIndex ? "/" : String(above[..<$0]) } ?? "."
-            return "\(path): \(operation): the folder it goes in, \(above), is missing (\(reason))"
-        case ENOENT: return "\(path): \(operation): \(folder) is missing (\(reason))"
+            return "\(path): \(operation): the folder it goes in, \(Self.parent(of: path)), is missing (\(reason))"
+        case ENOENT where !operation.hasPrefix(Self.creatingFolder): return "\(path): \(operation): \(folder) is missing (\(reason))"
         case EACCES, EPERM, EROFS: return "\(path): \(operation): \(folder) is not writable (\(reason))"
         default: return "\(path): \(operation) failed: \(reason)"
         }
     }
 
     static let creatingFolder = "creating the folder"
+
+    /// The folder `path` is in, as given (relative stays relative).
+    static func parent(of path: String) -> String {
+        var above = path
+        while above.count > 1 && above.hasSuffix("/") { above.removeLast() }
+        return above.lastIndex(of: "/").map { $0 == above.startIndex ? "/" : String(above[..<$0]) } ?? "."
+    }
 }
 
 /// Writes files so that a reader of the folder never sees a partial one: each goes to a hidden
@@ -78,7 +82,13 @@ public struct FolderWriter: Sendable {
     /// Creates the folder (0750) if it is missing and `createsFolder` allows it.
     private func createFolder() throws(ExportError) {
         guard createsFolder else { return }
-        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw ExportError(path: directory, operation: ExportError.creatingFolder, errno: errno, folder: role) }
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST {
+            let error = errno
+            // ENOENT also comes from a file system that makes no folders (/proc): say the parent is missing only when it is.
+            let parent = ExportError.parent(of: directory)
+            let operation = error == ENOENT && access(parent, F_OK) == 0 ? "creating the folder in \(parent)" : ExportError.creatingFolder
+            throw ExportError(path: directory, operation: operation, errno: error, folder: role)
+        }
         if let gid = groupID() { _ = chown(directory, UInt32.max, gid) }
     }
 

@@ -59,6 +59,14 @@ import Testing
         } catch {
             #expect(error.description == "\(parent)/share/signatures/: creating the folder: the folder it goes in, \(parent)/share, is missing (No such file or directory)")
         }
+        // Issue 54, defect 24: a folder /proc will not hold was said to need a missing /proc.
+        do {
+            try FolderWriter(directory: "/proc/signpad-test-signatures").prepare()
+            Issue.record("a folder was made in /proc")
+        } catch {
+            #expect(!error.description.contains("is missing") && error.description.contains("/proc/signpad-test-signatures: creating the folder in /proc failed"),
+                    "\(error)")
+        }
         // A relative path names its folder as given, not as if it began at /.
         #expect(ExportError(path: "share/signatures", operation: "creating the folder", errno: ENOENT).description
                 == "share/signatures: creating the folder: the folder it goes in, share, is missing (No such file or directory)")
