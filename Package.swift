@@ -106,7 +106,7 @@ let package = Package(
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
         ]),
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadTestSupport"]),
-        .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadVocabulary", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadExport", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
             "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",

@@ -48,7 +48,7 @@ public enum ConfigFileEdit {
     public static func set(_ key: String, to value: TOMLValue, inFile path: String) throws -> Int {
         let text: String
         do {
-            text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)")
+            text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes)
         } catch {
             guard error.isMissing else { throw error }
             text = ""

@@ -1,21 +1,19 @@
 import Foundation
+import SignpadExport
 
 /// Reads whole UTF-8 text files (configurations, recordings) with errors that say why.
 public enum TextFile {
     /// The file's text. `what` names it in the error ("the recording"), `format` says what text
     /// was expected when the bytes are not UTF-8.
-    public static func read(_ path: String, what: String, format: String) throws(TextFileError) -> String {
-        let data: Data
+    /// `limit`: the most bytes such a file can be (`BoundedFile`).
+    public static func read(_ path: String, what: String, format: String, limit: Int) throws(TextFileError) -> String {
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try BoundedFile.read(path, limit: limit)
         } catch {
-            // The underlying POSIX error says why ("No such file or directory"); the outer one is vague.
-            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
-            let code = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
-            throw TextFileError(path: path, what: what, reason: code.map { String(cString: strerror($0)) } ?? "not a readable file",
-                                isMissing: code == ENOENT)
+            throw TextFileError(path: path, what: what, reason: "\(error)", isMissing: error.isMissing)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw TextFileError(path: path, what: what, reason: "expected \(format)", isMissing: false)
         }
         return text

@@ -56,11 +56,12 @@ public struct ManifestCheck: Equatable, Sendable {
     /// Checks the manifest at `path` (its signature is `path + ".sig"`; the files it names lie beside it).
     public static func check(manifest path: String, keys: [PublicKey]) -> ManifestCheck {
         var check = ManifestCheck(manifest: path, key: nil, files: 0, problems: [])
-        guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
-            check.problems.append(.manifestUnreadable("it is missing or not readable"))
+        let bytes: [UInt8]
+        do { bytes = try BoundedFile.read(path, limit: BoundedFile.manifestBytes) } catch {
+            check.problems.append(.manifestUnreadable(error.isMissing ? "it is missing" : "\(error)"))
             return check
         }
-        if let signature = FileManager.default.contents(atPath: path + Evidence.signatureSuffix).map(Array.init) {
+        if let signature = try? BoundedFile.read(path + Evidence.signatureSuffix, limit: BoundedFile.signatureBytes) {
             check.key = keys.first { $0.verifies(signature, of: bytes) }
             if check.key == nil { check.problems.append(.signatureInvalid) }
         } else {
@@ -82,11 +83,11 @@ public struct ManifestCheck: Equatable, Sendable {
                 check.problems.append(.notNamedFromID(name: name, id: metadata.id))
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)) else {
+            guard let data = try? BoundedFile.read((folder as NSString).appendingPathComponent(name), limit: BoundedFile.exportedFileBytes) else {
                 check.problems.append(.fileMissing(name))
                 continue
             }
-            if data.count != entry.bytes || SHA256.hex(Array(data)) != entry.sha256 { check.problems.append(.fileChanged(name)) }
+            if data.count != entry.bytes || SHA256.hex(data) != entry.sha256 { check.problems.append(.fileChanged(name)) }
         }
         return check
     }

@@ -208,13 +208,13 @@ public final class Exporter: @unchecked Sendable {
             throw ExportError(path: path, operation: "looking for it", errno: errno)
         }
         // A manifest is a few KiB; one larger is not one signpad wrote.
-        guard info.st_size <= 1 << 20, let bytes = FileManager.default.contents(atPath: path),
-              let manifest = try? JSONDecoder().decode(SignatureMetadata.self, from: bytes), manifest.id == id else { return nil }
+        guard let bytes = try? BoundedFile.read(path, limit: BoundedFile.manifestBytes),
+              let manifest = try? JSONDecoder().decode(SignatureMetadata.self, from: Data(bytes)), manifest.id == id else { return nil }
         var files = manifest.files.keys.sorted().map { ExportedFile(name: $0, bytes: manifest.files[$0]!.bytes, sha256: manifest.files[$0]!.sha256) }
-        if let signature = FileManager.default.contents(atPath: path + Evidence.signatureSuffix) {
-            files.append(ExportedFile(name: manifestName + Evidence.signatureSuffix, bytes: signature.count, sha256: SHA256.hex(Array(signature))))
+        if let signature = try? BoundedFile.read(path + Evidence.signatureSuffix, limit: BoundedFile.signatureBytes) {
+            files.append(ExportedFile(name: manifestName + Evidence.signatureSuffix, bytes: signature.count, sha256: SHA256.hex(signature)))
         }
-        files.append(ExportedFile(name: manifestName, bytes: bytes.count, sha256: SHA256.hex(Array(bytes))))
+        files.append(ExportedFile(name: manifestName, bytes: bytes.count, sha256: SHA256.hex(bytes)))
         return files
     }
 

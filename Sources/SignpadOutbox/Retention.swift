@@ -48,7 +48,7 @@ public struct Retention: Sendable {
         do { names = try folder.names() } catch { return report(.failed("\(error)")) }
         for name in names where name.hasSuffix(".meta.json") {
             let path = "\(folder.directory)/\(name)"
-            guard let bytes = FileManager.default.contents(atPath: path).map(Array.init),
+            guard let bytes = try? BoundedFile.read(path, limit: BoundedFile.manifestBytes),
                   let metadata = try? JSONDecoder().decode(SignatureMetadata.self, from: Data(bytes)),
                   let ended = ISO8601.seconds(metadata.captureEnd) else {
                 report(.failed("\(path): kept, as its capture time cannot be read"))
@@ -56,7 +56,7 @@ public struct Retention: Sendable {
             }
             guard ended < cutoff else { continue }
             // Checked only for what would go: a folder of years is not verified every hour.
-            guard let signature = FileManager.default.contents(atPath: path + Evidence.signatureSuffix).map(Array.init),
+            guard let signature = try? BoundedFile.read(path + Evidence.signatureSuffix, limit: BoundedFile.signatureBytes),
                   keys.contains(where: { $0.verifies(signature, of: bytes) }) else {
                 report(.failed("\(path): kept: no key of this kiosk's (current or retired) verifies its signature (\(name)\(Evidence.signatureSuffix))"))
                 continue

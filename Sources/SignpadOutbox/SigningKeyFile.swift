@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import SignpadCrypto
+import SignpadExport
 
 /// Why the kiosk's key or the back office's certificate cannot be used: the file, and what to do.
 public struct EvidenceError: Error, CustomStringConvertible, Equatable {
@@ -78,9 +79,9 @@ public struct SigningKeyFile: Sendable {
         guard try checkFile() else { return nil }
         let bytes: [UInt8]
         do {
-            bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = try BoundedFile.read(path, limit: BoundedFile.keyBytes)
         } catch {
-            throw EvidenceError(path: path, reason: "the signing key cannot be read (\(FileErrorText.reason(error))); it must be readable by the user signpad runs as")
+            throw EvidenceError(path: path, reason: "the signing key cannot be read (\(error)); it must be readable by the user signpad runs as")
         }
         do {
             return try SigningKey(pem: bytes)
@@ -185,7 +186,7 @@ public struct SigningKeyFile: Sendable {
         let retired = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".pem") }.map { ($0, retiredAt($0)) }
         return retired.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0).compactMap { name in
             let file = "\(folder.directory)/\(name)"
-            guard let data = FileManager.default.contents(atPath: file), let key = try? PublicKey.all(inPEM: Array(data)).first else { return nil }
+            guard let data = try? BoundedFile.read(file, limit: BoundedFile.keyBytes), let key = try? PublicKey.all(inPEM: data).first else { return nil }
             return (file, key)
         }
     }
@@ -195,11 +196,12 @@ public struct SigningKeyFile: Sendable {
 /// The back office's certificate, read and checked as at start.
 public enum RecipientCertificateFile {
     public static func load(_ path: String, now: Double = Date().timeIntervalSince1970) throws(EvidenceError) -> RecipientCertificate {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw EvidenceError(path: path, reason: "the recipient certificate cannot be read (missing, or not readable by signpad); expected the back office's X.509 certificate, PEM")
+        let data: [UInt8]
+        do { data = try BoundedFile.read(path, limit: BoundedFile.certificateBytes) } catch {
+            throw EvidenceError(path: path, reason: "the recipient certificate cannot be read (\(error)); expected the back office's X.509 certificate, PEM, readable by signpad")
         }
         do {
-            return try RecipientCertificate(pem: Array(data), now: now)
+            return try RecipientCertificate(pem: data, now: now)
         } catch {
             throw EvidenceError(path: path, reason: "\(error)")
         }

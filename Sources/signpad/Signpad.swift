@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SignpadConfig
+import SignpadExport
 import SignpadDaemon
 import SignpadDRM
 import SignpadEvdev
@@ -41,7 +42,7 @@ struct ConfigOptions: ParsableArguments {
     func read(defaultToSystemFile: Bool) throws -> Config {
         let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
         var text = ""
-        if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") }
+        if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes) }
         return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
     }
 }
@@ -64,7 +65,7 @@ func parseScreen(_ text: String, option: String = "--screen") throws -> (Int, In
 
 func loadRecording(_ path: String) throws -> EvemuRecording {
     // A file that cannot be read is not a usage error: its own error, exit status 1, no usage text.
-    let text = try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)")
+    let text = try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)", limit: BoundedFile.recordingBytes)
     let recording = try EvemuRecording.parse(text, file: path)
     try recording.requireUsableDevice(file: path)
     return recording

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SignpadConfig
+import SignpadExport
 import SignpadTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     @Test func aMissingFileSaysSoWithItsPath() throws {
         let path = scratch() + ".toml"
         #expect(throws: TextFileError(path: path, what: "the configuration file", reason: "No such file or directory", isMissing: true)) {
-            try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)")
+            try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes)
         }
     }
 
@@ -18,7 +19,7 @@ import Testing
         defer { removeScratch(folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         do {
-            _ = try TextFile.read(folder, what: "the recording", format: "UTF-8 text (an evemu-record file)")
+            _ = try TextFile.read(folder, what: "the recording", format: "UTF-8 text (an evemu-record file)", limit: BoundedFile.recordingBytes)
             Issue.record("a folder was read as a file")
         } catch {
             #expect(error.path == folder)
@@ -32,7 +33,7 @@ import Testing
         defer { removeScratch(path) }
         try Data([0x45, 0x3A, 0x20, 0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: path))
         #expect(throws: TextFileError(path: path, what: "the recording", reason: "expected UTF-8 text (an evemu-record file)", isMissing: false)) {
-            try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)")
+            try TextFile.read(path, what: "the recording", format: "UTF-8 text (an evemu-record file)", limit: BoundedFile.recordingBytes)
         }
     }
 
@@ -40,6 +41,6 @@ import Testing
         let path = scratch() + ".toml"
         defer { removeScratch(path) }
         try "[ink]\nwidth = 3.0\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)") == "[ink]\nwidth = 3.0\n")
+        #expect(try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes) == "[ink]\nwidth = 3.0\n")
     }
 }

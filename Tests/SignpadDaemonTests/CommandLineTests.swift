@@ -73,6 +73,28 @@ import Testing
         #expect(readme.replacingOccurrences(of: "\n", with: " ").contains("systemd/signpad.service` rates it \(level)"), "systemd-analyze rates it \(level)")
     }
 
+    /// Issue 54: any file signpad reads is read within a bound. A configuration or a manifest of
+    /// any size was read whole into memory.
+    @Test func aFileLargerThanItsKindCanBeIsNamedUnread() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let config = dir + "/big.toml", manifest = dir + "/big.meta.json"
+        for path in [config, manifest] {
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, 2 << 20) == 0)
+        }
+        let checked = try run(Self.signpad, ["check-config", config])
+        #expect(checked.status == 78 && checked.output.contains("\(config): cannot read the configuration file: larger than the 1 MiB such a file can be"), "\(checked.output)")
+        let demo = try run(Self.signpad, ["demo", "--output-dir", dir + "/out"])
+        #expect(demo.status == 0, "\(demo.output)")
+        try requirePeer(.tool("openssl"))
+        let pem = try run("openssl", ["pkey", "-in", dir + "/out/signing.key", "-pubout", "-out", dir + "/kiosk.pem"])
+        #expect(pem.status == 0, "\(pem.output)")
+        let verified = try run(Self.signpad, ["verify", "--key", dir + "/kiosk.pem", manifest])
+        #expect(verified.status != 0 && verified.output.contains("larger than the 1 MiB such a file can be"), "\(verified.output)")
+    }
+
     /// `signpad layout` is what the VM harness taps by: the kiosk's own rectangles, with the
     /// buttons the configuration gives, a request's rows and Decline only when asked.
     @Test func layoutPrintsTheKiosksOwnRectangles() throws {
