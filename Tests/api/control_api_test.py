@@ -82,6 +82,24 @@ class Kiosk:
         return varlink.Client(address="unix:" + self.socket)
 
 
+def hold_connections(path, count):
+    """Opens `count` connections and leaves them open; returns them and how many signpad closed."""
+    held = []
+    for _ in range(count):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        held.append(s)
+    time.sleep(0.5)
+    closed = 0
+    for s in held:
+        s.settimeout(0.2)
+        try:
+            closed += s.recv(1) == b""
+        except socket.timeout:
+            pass
+    return held, closed
+
+
 def raw_call(path, payload, read=True):
     """Sends bytes as they are; returns the decoded reply, or None when signpad hung up."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
@@ -425,19 +443,7 @@ class ControlAPITest(unittest.TestCase):
         self.assertIsNone(raw_call(kiosk.socket, b'{"method": "' + b"x" * 70000), "past 64 KiB: hung up")
         # More connections than one user's share (half the limit): the extra ones are closed at once,
         # the kiosk answers on.
-        held = []
-        for _ in range(40):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(kiosk.socket)
-            held.append(s)
-        time.sleep(0.5)
-        closed = 0
-        for s in held:
-            s.settimeout(0.2)
-            try:
-                closed += s.recv(1) == b""
-            except socket.timeout:
-                pass
+        held, closed = hold_connections(kiosk.socket, 40)
         self.assertEqual(closed, 40 - 16, "connections past the user's share are refused")
         for s in held:
             s.close()
@@ -682,19 +688,7 @@ class ControlAPITest(unittest.TestCase):
 
     def test_one_uid_cannot_hold_every_connection(self):
         kiosk = self.shared_kiosk()
-        held = []
-        for _ in range(40):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(kiosk.socket)
-            held.append(s)
-        time.sleep(0.5)
-        closed = 0
-        for s in held:
-            s.settimeout(0.2)
-            try:
-                closed += s.recv(1) == b""
-            except socket.timeout:
-                pass
+        held, closed = hold_connections(kiosk.socket, 40)
         self.assertEqual(closed, 40 - 16, "root keeps half the connections")
         client = kiosk.client()
         def get_info():
