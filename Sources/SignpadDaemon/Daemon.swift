@@ -102,11 +102,14 @@ public final class Daemon {
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
+        let service = ServiceManager()
+        // A start after a reload runs on the old start's watchdog clock, and the checks below (a
+        // font scan among them) can take seconds on a slow machine.
+        if service.watchdogInterval != nil { service.watchdog() }
         // What check-config and a reload check: refused here before anything is made or taken.
         let check = SystemCheck(config)
         for warning in check.warnings { logger.warning("\(warning)") }
         try check.requireUsable()
-        let service = ServiceManager()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let (evidence, createdKey) = try config.evidence()
         logger.notice(createdKey ? "signing key made" : "signing key",
@@ -520,6 +523,10 @@ public final class Daemon {
         // Ignored stays ignored across exec: a second SIGHUP before the new start installs its
         // handler would otherwise end signpad, and systemd does not restart a service a SIGHUP ended.
         signal(SIGHUP, SIG_IGN)
+        // The new start gets a whole watchdog period to come up (the exec and the runtime's loading
+        // alone took seconds under emulation).
+        let service = ServiceManager()
+        if service.watchdogInterval != nil { service.watchdog() }
         var argv = CommandLine.arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &argv)
         return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(Errno(rawValue: errno))")
