@@ -78,7 +78,10 @@ public enum KioskInterface {
         # signingKey is the SHA-256 (hex) of the public key that signs each manifest,
         # recipientCertificate that of the certificate biometric data is sealed to,
         # certificateExpires when that certificate ends (RFC 3339): after it nothing is
-        # sealed, and requests are answered NotReady.
+        # sealed, and requests are answered NotReady. longestTurnMs is the longest the
+        # kiosk's loop worked in one go since start (ink, replies and the watchdog wait
+        # on it), longestTurnAt when that turn ended, longestTurnHandled what woke it
+        # (signals, exports, control, input, clocks).
         method GetStatus() -> (
           kiosk: string,
           mode: (walkUp, requested),
@@ -90,7 +93,10 @@ public enum KioskInterface {
           request: ?Request,
           signingKey: string,
           recipientCertificate: ?string,
-          certificateExpires: ?string
+          certificateExpires: ?string,
+          longestTurnMs: float,
+          longestTurnAt: ?string,
+          longestTurnHandled: ?[]string
         )
 
         # A request is under way; one at a time. id and reference only for the user

@@ -34,6 +34,8 @@ public final class Daemon {
     /// The devices read, in the order they were opened.
     var inputs: [TouchInput] = []
     var latencies = LatencyHistogram()
+    /// The loop's longest turn since start (`GetStatus`, the exit's report).
+    var longestTurn = LongestTurn()
     /// While no device is open, when to look again.
     var nextRescan = 0.0
     var missingLogged = false
@@ -166,6 +168,8 @@ public final class Daemon {
 
         // The panel is handed back however the loop ends; a display closes once.
         defer { if case .showing(let shown) = stage { shown.display.close() } }
+        // The first turn is the loop's first pass over its clocks.
+        longestTurn.begin(now: Self.monotonic(), handling: .clocks)
         turns: while true {
             let now = Self.monotonic()
             if let interval = service.watchdogInterval, now >= nextWatchdog {
@@ -203,7 +207,9 @@ public final class Daemon {
             if case .showing = stage {
                 for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
             }
+            longestTurn.end(now: Self.monotonic()) { Date().timeIntervalSince1970 }
             try polled.wait(seconds: deadline - now)
+            longestTurn.begin(now: Self.monotonic(), handling: polled.woken)
 
             if polled.isReady(.signals), let signal = signals.take() {
                 if signal != SIGHUP {
@@ -258,6 +264,7 @@ public final class Daemon {
         switch stage {
         case .waiting:
             if exit == .stopped { finishExports(exporter, lastFailure: nil) }
+            reportLongestTurn()
         case .showing(let shown):
             if exit == .stopped { finishExports(exporter, lastFailure: shown.session.lastFailure) }
             // The results of the exports just finished answer their requests; what is left then is told as such.
@@ -435,6 +442,11 @@ public final class Daemon {
             "exportFolder": .string(config.exportDirectory), "unwritten": .number(Double(exporter.pending)),
         ]
         if let shown { status["display"] = .string(shown) }
+        status["longestTurnMs"] = .number(longestTurn.seconds * 1000)
+        if let at = longestTurn.endedAt {
+            status["longestTurnAt"] = .string(ISO8601.string(at))
+            status["longestTurnHandled"] = .array(longestTurn.handled.names.map { .string($0) })
+        }
         if let evidence {
             status["signingKey"] = .string(evidence.signingKey.publicKey.fingerprint)
             if let recipient = evidence.recipient {
@@ -555,6 +567,14 @@ public final class Daemon {
             let p50 = Int(latencies.quantile(0.5)), p99 = Int(latencies.quantile(0.99))
             logger.notice("latency event→DirtyFB: n=\(latencies.total) p50=\(p50) µs p99=\(p99) µs (±9%); flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.flushDescription)")
         }
+        reportLongestTurn()
+    }
+
+    /// The longest turn since start: how long ink, replies and the watchdog waited at worst.
+    func reportLongestTurn() {
+        var metadata: Logger.Metadata = ["handled": "\(longestTurn.handled.names.joined(separator: ","))"]
+        if let at = longestTurn.endedAt { metadata["at"] = "\(ISO8601.string(at))" }
+        logger.notice("longest loop turn \(String(format: "%.1f", longestTurn.seconds * 1000)) ms", metadata: metadata)
     }
 }
 

@@ -60,6 +60,20 @@ public struct PollSet {
 
     public func isReady(_ source: Source) -> Bool { events(of: source) != 0 }
 
+    /// What the last wait woke for (`clocks`: nothing, a deadline ended it), for the loop's longest turn.
+    var woken: LongestTurn.Handled {
+        var handled: LongestTurn.Handled = []
+        for (entry, source) in zip(entries, sources) where entry.revents != 0 {
+            switch source {
+            case .signals: handled.insert(.signals)
+            case .exports: handled.insert(.exports)
+            case .control: handled.insert(.control)
+            case .input: handled.insert(.input)
+            }
+        }
+        return handled.isEmpty ? .clocks : handled
+    }
+
     /// The control socket's entries, for `VarlinkServer.handle`.
     var control: ArraySlice<pollfd> {
         guard let first = sources.firstIndex(of: .control) else { return entries[entries.endIndex...] }
