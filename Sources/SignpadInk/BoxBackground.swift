@@ -29,17 +29,31 @@ struct BoxBackground: Sendable {
     }
 
     /// Takes `rect` of the clip's background from `canvas`, just repainted there without ink; the
-    /// rest of each row stays as it was kept.
+    /// rest of each row stays as it was kept. Row by row through pointers: it runs for every
+    /// request shown and every save, over the whole box (2 million pixels at 1080p).
     mutating func take(_ rect: PixelRect, from canvas: Canvas) {
         let r = rect.intersection(clip)
         guard !r.isEmpty else { return }
+        let width = clip.width, inside = (r.minX - clip.minX)..<(r.maxX - clip.minX)
         for y in r.minY..<r.maxY {
-            for x in clip.minX..<clip.maxX {
-                row[x - clip.minX] = r.minX <= x && x < r.maxX ? canvas[x, y] : self[x, y]
+            let colour = rowColours[y], slot = slots[y]
+            row.withUnsafeMutableBufferPointer { out in
+                canvas.pixels.withUnsafeBufferPointer { source in
+                    let line = source.baseAddress! + y * canvas.stride + clip.minX
+                    if inside.count == width {
+                        out.baseAddress!.update(from: line, count: width)
+                        return
+                    }
+                    // Outside `rect` the row keeps what was kept: its colour, or its pixels.
+                    pixels.withUnsafeBufferPointer { kept in
+                        for x in 0..<width {
+                            out[x] = inside.contains(x) ? line[x] : colour == Self.patterned ? kept[slot + x] : colour
+                        }
+                    }
+                }
             }
-            let first = row[0]
-            if row.allSatisfy({ $0 == first }) {
-                rowColours[y] = first & 0xFF_FFFF
+            if let plain = Self.oneColour(row) {
+                rowColours[y] = plain & 0xFF_FFFF
                 if slots[y] >= 0 { freeSlots.append(slots[y]) }
                 slots[y] = -1
             } else {
@@ -53,8 +67,20 @@ struct BoxBackground: Sendable {
                 }
                 rowColours[y] = Self.patterned
                 let start = slots[y]
-                for i in row.indices { pixels[start + i] = row[i] }
+                pixels.withUnsafeMutableBufferPointer { kept in
+                    row.withUnsafeBufferPointer { (kept.baseAddress! + start).update(from: $0.baseAddress!, count: width) }
+                }
             }
+        }
+    }
+
+    /// The row's colour when every pixel has it, else nil.
+    private static func oneColour(_ row: [UInt32]) -> UInt32? {
+        row.withUnsafeBufferPointer { pixels in
+            guard let first = pixels.first else { return nil }
+            var differs: UInt32 = 0
+            for pixel in pixels { differs |= pixel ^ first }
+            return differs == 0 ? first : nil
         }
     }
 
@@ -68,13 +94,18 @@ struct BoxBackground: Sendable {
     func restore(_ rect: PixelRect, into canvas: inout Canvas) {
         let r = rect.intersection(clip)
         guard !r.isEmpty else { return }
-        for y in r.minY..<r.maxY {
-            let colour = rowColours[y]
-            if colour == Self.patterned {
-                let start = slots[y] - clip.minX
-                for x in r.minX..<r.maxX { canvas[x, y] = pixels[start + x] }
-            } else {
-                canvas.fill(PixelRect(minX: r.minX, minY: y, maxX: r.maxX, maxY: y + 1), with: colour)
+        let stride = canvas.stride
+        pixels.withUnsafeBufferPointer { kept in
+            canvas.pixels.withUnsafeMutableBufferPointer { target in
+                for y in r.minY..<r.maxY {
+                    let line = target.baseAddress! + y * stride + r.minX
+                    let colour = rowColours[y]
+                    if colour == Self.patterned {
+                        line.update(from: kept.baseAddress! + slots[y] + r.minX - clip.minX, count: r.width)
+                    } else {
+                        line.update(repeating: colour, count: r.width)
+                    }
+                }
             }
         }
     }

@@ -28,10 +28,8 @@ public struct Canvas: Equatable, Sendable {
         let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
         pixels.withUnsafeMutableBufferPointer { buffer in
-            for y in r.minY..<r.maxY {
-                let row = y * stride
-                for x in r.minX..<r.maxX { buffer[row + x] = color }
-            }
+            // A row at a time: the library's fill is vectorised, where an indexed loop was not.
+            for y in r.minY..<r.maxY { (buffer.baseAddress! + y * stride + r.minX).update(repeating: color, count: r.width) }
         }
     }
 }
