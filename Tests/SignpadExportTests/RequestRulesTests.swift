@@ -39,6 +39,16 @@ import Testing
         #expect(Self.problem(SignatureRequest(reference: thirty, title: thirty)) == nil)
     }
 
+    /// Thirty marks on each of 33 characters is stream-safe, but laying out six such texts took
+    /// a turn of 36 ms (scripts/hostile-bench). A text holds at most 300 marks: more than 200
+    /// characters of Hindi or Thai need.
+    @Test func aTextHoldsABoundedNumberOfMarks() {
+        let heavy = String(repeating: "a" + String(repeating: "\u{334}", count: 30), count: 14)
+        #expect(Self.problem(SignatureRequest(reference: "R", title: heavy))?.field == "title")
+        let hindi = String(repeating: "हस्ताक्षर ", count: 20)
+        #expect(Self.problem(SignatureRequest(reference: "R", title: hindi, lines: [hindi])) == nil)
+    }
+
     /// A reference of 26 emoji families is 26 characters but 650 bytes: bounded in bytes too.
     @Test func aReferenceIsBoundedInBytesAsWellAsCharacters() {
         let families = String(repeating: "👨‍👩‍👧‍👦", count: 26)
