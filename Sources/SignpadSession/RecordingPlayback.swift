@@ -7,6 +7,7 @@ import SignpadInput
 public final class RecordingPlayback {
     public let recording: EvemuRecording
     private let input: Int
+    private let session: Session
     private let confirmAtEnd: Bool
     /// Added to each event's time: where the recording's first event falls on the monotonic clock.
     private var shift: Int64 = 0
@@ -17,11 +18,15 @@ public final class RecordingPlayback {
     public init(_ recording: EvemuRecording, session: Session, confirmAtEnd: Bool) throws {
         self.recording = recording
         self.confirmAtEnd = confirmAtEnd
+        self.session = session
         input = try session.addInput(recording)
     }
 
-    /// Plays from the beginning, its first event at `now` (monotonic seconds).
+    /// Plays from the beginning, its first event at `now` (monotonic seconds). A playback cut short
+    /// (its request ended mid-stroke) first lifts its finger, so that the recording's first touch
+    /// lands anew rather than going on with a contact the kiosk gave up.
     public func start(now: Double) {
+        if next != nil { session.finishInput(input, now: now) }
         guard let first = recording.events.first else { return }
         shift = Int64((now * 1e6).rounded()) - first.microseconds
         next = 0
