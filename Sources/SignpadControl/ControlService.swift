@@ -39,6 +39,8 @@ public final class ControlService {
     /// Lines for calls that were answered: a point of sale polling GetStatus, or a client
     /// flooding the socket, must not push the lines that matter out of the journal.
     private var callLines = ClientLogBudget()
+    /// Final answers waiting for the book to hold their results: its ticket, the call, the answer.
+    private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue])] = []
 
     public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
         self.server = server
@@ -64,12 +66,26 @@ public final class ControlService {
         session = nil
         let heldBack = callLines.drainHeldBack()
         if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)"]) }
+        defer {
+            // The loop may not turn again: the book is written now and every answer sent.
+            results.flush()
+            sendEndings(all: true)
+        }
         guard let active else { return }
         if active.exportID == nil {
             finish(.failed, reason: "\(what) during the request")
         } else {
             finish(.signed, reason: "\(what) before the export folder answered; the signature waits in the spool and is written from there (the journal says if it could not be kept)")
         }
+    }
+
+    /// The results book's wake pipe: readable once a write has ended (then call `bookWritten`).
+    public var resultsWakeFD: Int32 { results.wakeFD }
+
+    /// A write of the results book has ended: the final answers it holds now go out.
+    public func bookWritten() {
+        results.drainWake()
+        sendEndings()
     }
 
     /// Handles what the server saw in one turn of the loop.
@@ -226,17 +242,19 @@ public final class ControlService {
     /// Requests confirmed before signpad stopped (see `RequestResults.unsettled`): those whose
     /// signature the spool gave back are signed and kept (their write's result says when they
     /// are saved); the export folder is asked about the others.
-    public func settleUnsettled(spooled: Set<String>, exporter: Exporter) {
+    public func settleUnsettled(spooled: [String: [Exporter.ExportedFile]], exporter: Exporter) {
         let now = Date().timeIntervalSince1970
         var lookUps: [String] = []
         for id in results.unsettled {
-            if spooled.contains(id) {
-                do { try results.settle(id, kept: true, files: [], now: now) } catch { reportBook(error) }
+            if let files = spooled[id] {
+                do { try results.settle(id, kept: true, files: files.map(RequestResult.File.init), now: now) } catch { reportBook(error) }
             } else {
                 lookUps.append(id)
             }
         }
-        if !lookUps.isEmpty { logger.notice("requests confirmed before the stop: looking for their signatures", metadata: ["count": "\(lookUps.count)"]) }
+        // Answered kept, and no longer in the spool: written, unless the stop came between.
+        lookUps += results.kept.filter { spooled[$0] == nil }
+        if !lookUps.isEmpty { logger.notice("requests of the last run: looking for their signatures", metadata: ["count": "\(lookUps.count)"]) }
         exporter.lookUp(lookUps)
     }
 
@@ -263,12 +281,22 @@ public final class ControlService {
         result.stored = stored
         result.files = files
         result.endedAt = Date().timeIntervalSince1970
-        record(result)
+        let ticket = record(result)
         logger.info("request ended", metadata: ["request": "\(active.id)", "status": "\(status.rawValue)", "stored": "\(stored?.rawValue ?? "-")"])
         guard let call = active.call else { return }
         var answer = result.parameters
         if let image { answer["image"] = .string(Data(image).base64EncodedString()) }
-        server.reply(call, answer)
+        // Sent once the book holds it, so that GetResult after a crash says what the answer said.
+        endings.append((ticket, call, answer))
+    }
+
+    /// Sends the final answers whose results the book now holds (all of them, with `all`).
+    private func sendEndings(all: Bool = false) {
+        let through = all ? Int.max : results.writtenThrough
+        while let first = endings.first, first.ticket <= through {
+            endings.removeFirst()
+            server.reply(first.call, first.answer)
+        }
     }
 
     /// A result for a request that was answered (or left unsettled by a stop) before its
@@ -285,7 +313,10 @@ public final class ControlService {
                 try results.failUnsettled(result.recordID, now: now)
             case (nil, _) where result.spooled:
                 try results.settle(result.recordID, kept: true, files: files, now: now)
-            case (.signed?, .kept?) where result.error == nil && !result.lookedUp:
+            case (.signed?, .kept?) where result.lookedUp && result.error != nil:
+                logger.error("a signature answered kept is neither in the spool nor in the export folder",
+                             metadata: ["request": "\(result.recordID)", "reason": "\(result.error ?? "")"])
+            case (.signed?, .kept?) where result.error == nil:
                 var saved = entry
                 saved.stored = .saved
                 saved.reason = nil
@@ -299,8 +330,13 @@ public final class ControlService {
         }
     }
 
-    private func record(_ result: RequestResult) {
-        do { try results.record(result, now: Date().timeIntervalSince1970) } catch { reportBook(error) }
+    /// Records `result`; returns its ticket (0 when it could not be recorded: nothing to wait for).
+    @discardableResult
+    private func record(_ result: RequestResult) -> Int {
+        do { return try results.record(result, now: Date().timeIntervalSince1970) } catch {
+            reportBook(error)
+            return 0
+        }
     }
 
     private func reportBook(_ error: RequestResultsError) {

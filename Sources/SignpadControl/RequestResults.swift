@@ -12,6 +12,14 @@ public struct RequestResult: Codable, Equatable, Sendable {
         public var name: String
         public var bytes: Int
         public var sha256: String
+
+        public init(name: String, bytes: Int, sha256: String) {
+            self.name = name
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+
+        public init(_ file: Exporter.ExportedFile) { self.init(name: file.name, bytes: file.bytes, sha256: file.sha256) }
     }
 
     public var id: String
@@ -76,12 +84,6 @@ public struct RequestResults {
             throw RequestResultsError(path: path, reason: "expected a JSON list of request results: \(error)")
         }
         sizes = entries.map(Self.size)
-        for index in entries.indices where entries[index].status == nil && entries[index].confirmed != true {
-            entries[index].status = .failed
-            entries[index].reason = "signpad stopped while the request was under way (a restart, a crash or a power cut); nothing was saved for it"
-            entries[index].endedAt = now
-            sizes[index] = Self.size(entries[index])
-        }
         prune(now: now)
         try writer.writeNow(entries)
     }
@@ -96,12 +98,18 @@ public struct RequestResults {
 
     public func result(_ id: String) -> RequestResult? { entries.last { $0.id == id } }
 
-    /// Requests confirmed but unanswered when signpad stopped: their signatures are in the spool,
-    /// in the export folder, or (stopped within moments of Done) nowhere.
-    public var unsettled: [String] { entries.filter { $0.status == nil && $0.confirmed == true }.map(\.id) }
+    /// Requests under way when signpad stopped (read from the file, before any request of this
+    /// run): each one's signature is in the spool, in the export folder, or nowhere.
+    public var unsettled: [String] { entries.filter { $0.status == nil }.map(\.id) }
 
-    /// Adds or replaces the entry with `result.id`, prunes, and has the file written.
-    public mutating func record(_ result: RequestResult, now: Double) throws(RequestResultsError) {
+    /// Requests answered `kept` (their signature in the spool): a stop after the write that took
+    /// it out of the spool, before the book had it saved, leaves them to be looked for.
+    public var kept: [String] { entries.filter { $0.status == .signed && $0.stored == .kept }.map(\.id) }
+
+    /// Adds or replaces the entry with `result.id`, prunes, and has the file written. Returns its
+    /// ticket: the file holds it once `writtenThrough` reaches it.
+    @discardableResult
+    public mutating func record(_ result: RequestResult, now: Double) throws(RequestResultsError) -> Int {
         if let index = entries.lastIndex(where: { $0.id == result.id }) {
             entries.remove(at: index)
             sizes.remove(at: index)
@@ -109,8 +117,17 @@ public struct RequestResults {
         entries.append(result)
         sizes.append(Self.size(result))
         prune(now: now)
-        if let failure = writer.write(entries) { throw failure }
+        let (ticket, failure) = writer.write(entries)
+        if let failure { throw failure }
+        return ticket
     }
+
+    /// The last ticket whose list the file holds (or whose write failed, which the next `record`
+    /// reports): an answer that must outlive a crash is sent once its ticket is through.
+    public var writtenThrough: Int { writer.writtenThrough }
+
+    /// Readable when a write has ended (a pipe), for the daemon's poll loop.
+    public var wakeFD: Int32 { writer.wakeFD }
 
     /// Settles an unsettled request: signed, in the spool (`kept`) or the export folder.
     public mutating func settle(_ id: String, kept: Bool, files: [RequestResult.File], now: Double) throws(RequestResultsError) {
@@ -123,17 +140,23 @@ public struct RequestResults {
         try record(entry, now: now)
     }
 
-    /// Fails an unsettled request whose signature is nowhere: signpad stopped within moments of Done.
+    /// Fails an unsettled request whose signature is nowhere: signpad stopped before the customer
+    /// confirmed it, or within moments of Done.
     public mutating func failUnsettled(_ id: String, now: Double) throws(RequestResultsError) {
         guard var entry = result(id), entry.status == nil else { return }
         entry.status = .failed
-        entry.reason = "signpad stopped moments after Done, before the signature was kept; nothing was saved for it"
+        entry.reason = entry.confirmed == true
+            ? "signpad stopped moments after Done, before the signature was kept; nothing was saved for it"
+            : "signpad stopped while the request was under way (a restart, a crash or a power cut); nothing was saved for it"
         entry.endedAt = now
         try record(entry, now: now)
     }
 
     /// Waits until the file holds the last `record`.
     public func flush() { writer.flush() }
+
+    /// Empties the wake pipe (see `wakeFD`).
+    public func drainWake() { writer.drainWake() }
 
     /// Keeps the last `keepCount`, and any that ended within `keepSeconds`, then drops the
     /// oldest past `maxEntries` and `maxBytes`. Unsettled and open ones are dropped last.
@@ -176,32 +199,66 @@ final class BookWriter: Sendable {
     let path: String
     private let queue = DispatchQueue(label: "signpad-results")
     private struct State {
-        var waiting: [RequestResult]?
+        var waiting: (entries: [RequestResult], ticket: Int)?
+        var lastTicket = 0
+        var writtenThrough = 0
         /// Why the last write failed, reported by the next `write`.
         var failure: RequestResultsError?
     }
     private let state = Mutex(State())
+    let wakeFD: Int32
+    private let wakeWriteFD: Int32
 
-    init(path: String) { self.path = path }
+    init(path: String) {
+        self.path = path
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeFD, wakeWriteFD) = (fds[0], fds[1])
+    }
 
-    /// Has `entries` written; returns why an earlier write failed, if one did since the last call.
-    func write(_ entries: [RequestResult]) -> RequestResultsError? {
-        let (scheduled, failure) = state.withLock { state -> (Bool, RequestResultsError?) in
+    deinit {
+        close(wakeFD)
+        close(wakeWriteFD)
+    }
+
+    /// Has `entries` written; returns its ticket, and why an earlier write failed, if one did
+    /// since the last call.
+    func write(_ entries: [RequestResult]) -> (ticket: Int, failure: RequestResultsError?) {
+        let (ticket, scheduled, failure) = state.withLock { state -> (Int, Bool, RequestResultsError?) in
             let scheduled = state.waiting != nil
-            state.waiting = entries
+            state.lastTicket += 1
+            state.waiting = (entries, state.lastTicket)
             defer { state.failure = nil }
-            return (scheduled, state.failure)
+            return (state.lastTicket, scheduled, state.failure)
         }
         if !scheduled {
             queue.async { [self] in
-                guard let latest = state.withLock({ state -> [RequestResult]? in defer { state.waiting = nil }; return state.waiting }) else { return }
-                do throws(RequestResultsError) { try writeNow(latest) } catch { state.withLock { $0.failure = error } }
+                guard let latest = state.withLock({ state in defer { state.waiting = nil }; return state.waiting }) else { return }
+                var failure: RequestResultsError?
+                do throws(RequestResultsError) { try writeNow(latest.entries) } catch { failure = error }
+                state.withLock { state in
+                    state.writtenThrough = latest.ticket
+                    if let failure { state.failure = failure }
+                }
+                var one: UInt8 = 1
+                _ = Glibc.write(wakeWriteFD, &one, 1)
             }
         }
-        return failure
+        return (ticket, failure)
     }
 
+    var writtenThrough: Int { state.withLock { $0.writtenThrough } }
+
     func flush() { queue.sync {} }
+
+    func drainWake() {
+        var drain: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        while withUnsafeMutableBytes(of: &drain, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
+    }
 
     /// Written whole and renamed into place: a power cut leaves the old list or the new.
     func writeNow(_ entries: [RequestResult]) throws(RequestResultsError) {

@@ -203,7 +203,10 @@ public final class Daemon {
             polled.clear()
             polled.add(signals.fd, as: .signals)
             polled.add(exporter.wakeFD, as: .exports)
-            if let server = control?.server { polled.add(server) }
+            if let control {
+                polled.add(control.server)
+                polled.add(control.resultsWakeFD, as: .results)
+            }
             if case .showing = stage {
                 for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
             }
@@ -230,6 +233,7 @@ public final class Daemon {
             switch stage {
             case .waiting(var wait):
                 if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+                if polled.isReady(.results) { control?.bookWritten() }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
                         control?.exportResult(result)
@@ -328,6 +332,7 @@ public final class Daemon {
             if events != 0 { readInput(input, session: session, hangup: events & Int16(POLLHUP | POLLERR) != 0) }
         }
         if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+        if polled.isReady(.results) { control?.bookWritten() }
         if let playback = shown.playback {
             if let id = session.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
             shown.playedFor = session.request?.id
@@ -544,17 +549,17 @@ public final class Daemon {
         return DaemonError(description: "could not start again to reload (execv /proc/self/exe): \(Errno(rawValue: errno))")
     }
 
-    /// Queues what an earlier run left unwritten in the spool; returns their ids.
-    func recoverSpool(_ exporter: Exporter) -> Set<String> {
-        guard let spool = config.spoolDirectory else { return [] }
+    /// Queues what an earlier run left unwritten in the spool; returns their files by id.
+    func recoverSpool(_ exporter: Exporter) -> [String: [Exporter.ExportedFile]] {
+        guard let spool = config.spoolDirectory else { return [:] }
         do {
-            let (count, ids, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
+            let (count, files, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
             for problem in problems { logger.error("spool: \(problem)") }
             if count > 0 { logger.notice("\(count) signature(s) from before the last exit found in \(spool); writing them to \(config.exportDirectory)") }
-            return Set(ids)
+            return files
         } catch {
             logger.error("spool \(spool): \(error); confirmed signatures are kept in memory only until written")
-            return []
+            return [:]
         }
     }
 

@@ -12,6 +12,8 @@ public struct PollSet {
         case exports
         /// The control socket's listener and connections, as many as it has this turn.
         case control
+        /// The results book's writes ending, each letting a final answer go (`ControlService.handle`).
+        case results
         /// The input device at this index of the loop's inputs.
         case input(Int)
     }
@@ -67,7 +69,7 @@ public struct PollSet {
             switch source {
             case .signals: handled.insert(.signals)
             case .exports: handled.insert(.exports)
-            case .control: handled.insert(.control)
+            case .control, .results: handled.insert(.control)
             case .input: handled.insert(.input)
             }
         }

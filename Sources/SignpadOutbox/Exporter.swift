@@ -161,11 +161,11 @@ public final class Exporter: @unchecked Sendable {
         enqueue(Job(exportID: exportID, id: record.id, record: record, spooled: false, spoolTried: spool == nil))
     }
 
-    /// Queues the signatures an earlier run left in the spool; returns how many, their ids, and the spool
+    /// Queues the signatures an earlier run left in the spool; returns how many, their files by id, and the spool
     /// files that could not be read (set aside, see `SignatureSpool.recover`). `olderFilesAs`:
     /// the settings for files from a signpad that kept none, those running now.
-    public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, ids: [String], problems: [SpoolError]) {
-        guard let spool else { return (0, [], []) }
+    public func recoverSpool(olderFilesAs settings: CaptureSettings) throws -> (count: Int, files: [String: [ExportedFile]], problems: [SpoolError]) {
+        guard let spool else { return (0, [:], []) }
         let (kept, problems) = try spool.recover(olderFilesAs: settings)
         let jobs = kept.map { item in
             switch item {
@@ -179,7 +179,12 @@ public final class Exporter: @unchecked Sendable {
         if retention != nil { nextSweep = Date() }
         condition.broadcast()
         condition.unlock()
-        return (kept.count, kept.map(\.id), problems)
+        var files: [String: [ExportedFile]] = [:]
+        for item in kept {
+            guard case .sealed(let sealed) = item else { files[item.id] = []; continue }
+            files[item.id] = sealed.files.map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
+        }
+        return (kept.count, files, problems)
     }
 
     /// Asks, on the writer's thread, whether the export folder holds each signature's manifest:

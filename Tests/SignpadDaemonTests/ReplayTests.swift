@@ -390,7 +390,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             if e.seconds <= end { signed = session.kiosk.signature }
         }
         #expect(exporter.waitUntilIdle(timeout: 10))
-        _ = session.tick(now: end + 1.2)
+        session.tick(now: end + 1.2)
         // No folder: nothing was ever written.
         let metas = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".meta.json") }
         #expect(metas.count == 1, "the tap on Done saved the signature")

@@ -82,6 +82,19 @@ class Kiosk:
         return varlink.Client(address="unix:" + self.socket)
 
 
+def get_result_once_settled(test, pad, request_id, seconds=20):
+    """GetResult after a restart: NotReady while signpad looks for the signature of a request
+    under way at the stop, then the result."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            return pad.GetResult(request_id)
+        except varlink.VarlinkError as checking:
+            test.assertEqual(checking.error(), "org.signpad.Kiosk.NotReady", checking.parameters())
+            test.assertLess(time.time(), deadline)
+            time.sleep(0.1)
+
+
 def hold_connections(path, count):
     """Opens `count` connections and leaves them open; returns them and how many signpad closed."""
     held = []
@@ -478,6 +491,10 @@ class ControlAPITest(unittest.TestCase):
                             s.sendall(json.dumps({"method": "org.signpad.Kiosk.GetStatus"}).encode() + b"\0")
                     except OSError:
                         pass
+                    # Reading now would let its replies go: it waits, reading nothing, until they
+                    # have waited 10 s; they begin to wait once its socket's buffer is full, which
+                    # under the flood (64 of its calls taken a turn) can take seconds.
+                    time.sleep(25)
                     stop.wait()
                     # Dropped: what was sent before comes, then the end of the stream.
                     s.settimeout(5)
@@ -513,7 +530,7 @@ class ControlAPITest(unittest.TestCase):
                 time.sleep(11)
             stop.set()
             for t in threads:
-                t.join(10)
+                t.join(40)
             for c in held:
                 c.close()
             kiosk.stop()
@@ -564,7 +581,7 @@ class ControlAPITest(unittest.TestCase):
         os.unlink(kiosk.socket)
         again = self.kiosk(confirm=False)
         with again.client() as client, client.open("org.signpad.Kiosk") as pad:
-            result = pad.GetResult(first["parameters"]["id"])
+            result = get_result_once_settled(self, pad, first["parameters"]["id"])
         self.assertEqual((result["status"], result["reference"]), ("failed", "K1"))
         self.assertIn("signpad stopped", result["reason"])
 
@@ -590,15 +607,7 @@ class ControlAPITest(unittest.TestCase):
             os.unlink(kiosk.socket)
             again = self.kiosk(recording=self.quiet_recording())
             with again.client() as client, client.open("org.signpad.Kiosk") as pad:
-                deadline = time.time() + 20
-                while True:
-                    try:
-                        result = pad.GetResult(request_id)
-                        break
-                    except varlink.VarlinkError as checking:
-                        self.assertEqual(checking.error(), "org.signpad.Kiosk.NotReady", checking.parameters())
-                        self.assertLess(time.time(), deadline)
-                        time.sleep(0.1)
+                result = get_result_once_settled(self, pad, request_id)
             self.assertEqual(result["status"], "signed", result)
             self.assertIn(result.get("stored"), ("saved", "kept"), result)
             again.stop()

@@ -56,7 +56,13 @@ wait "$req5"
 wait_for 40 test "$(prop NRestarts)" -gt "$restarts"
 wait_for 30 running
 wait_for 30 sh -c "signpad request --socket $sock --status >/dev/null 2>&1"
-say "CHECK requestkilled status $(req --result "$id5" --json | field status) restarts_before $restarts restarts $(prop NRestarts)"
+# NotReady while the restarted kiosk looks for the request's signature, then its result.
+for _ in $(seq 50); do
+    killed_result=$(req --result "$id5" --json 2>&1)
+    echo "$killed_result" | grep -q 'NotReady' || break
+    sleep 0.3
+done
+say "CHECK requestkilled status $(echo "$killed_result" | field status) restarts_before $restarts restarts $(prop NRestarts)"
 kill "$api_pid"; wait "$api_pid" 2>/dev/null
 '''
 
