@@ -30,7 +30,7 @@ say "RELOAD MODE refused=$(grep -c 'not reloading: .* has no mode 1234x567' /tmp
 { cat /tmp/config-original.toml; printf 'background_image = "/share/no-such-brand.png"\n'; } > /etc/signpad/signpad.toml
 kill -HUP "$pid"
 for i in $(seq 50); do [ "$(grep -c "not reloading" /tmp/signpad.log)" -ge 3 ] && break; sleep 0.1; done
-say "RELOAD IMAGE refused=$(grep -c 'not reloading: /share/no-such-brand.png' /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
+say "RELOAD IMAGE refused=$(grep -c 'not reloading: kiosk.background_image: /share/no-such-brand.png' /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
 cp /tmp/config-original.toml /etc/signpad/signpad.toml
 printf 'background_color = "#D0E8FF"\nprompt = "Reloaded: please sign below"\n' >> /etc/signpad/signpad.toml
 kill -HUP "$pid"
@@ -78,7 +78,7 @@ def check(run):
     image = next((dict(w.split('=', 1) for w in m.split()[2:]) for m in markers if m.startswith('RELOAD IMAGE')), {})
     check('9 SIGHUP: a configuration whose background image does not load is refused, and the kiosk goes on',
           image.get('refused') == '1' and image.get('ready') == '1' and image.get('alive') == 'yes',
-          f"{image or 'no RELOAD IMAGE line'}; {re.search(r'not reloading: /share/no-such-brand.png[^;]*', all_logs).group(0) if 'not reloading: /share/no-such-brand.png' in all_logs else 'not logged'}")
+          f"{image or 'no RELOAD IMAGE line'}; {re.search(r'not reloading: kiosk.background_image: /share/no-such-brand.png[^;]*', all_logs).group(0) if 'not reloading: kiosk.background_image: /share/no-such-brand.png' in all_logs else 'not logged'}")
     # /proc/PID/stat: the session (the PID itself for a session leader) and tty_nr (0: no terminal).
     ttys = [m.split()[-3:] for m in markers if m.startswith('CTTY')]
     check('5 the console stays no terminal of the daemon (O_NOCTTY)', len(ttys) == 2 and all(p == sid and tty == '0' for p, sid, tty in ttys),
