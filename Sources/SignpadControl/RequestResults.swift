@@ -127,7 +127,7 @@ public struct RequestResults {
     public var writtenThrough: Int { writer.writtenThrough }
 
     /// Readable when a write has ended (a pipe), for the daemon's poll loop.
-    public var wakeFD: Int32 { writer.wakeFD }
+    public var wakeFD: Int32 { writer.wakePipe.fd }
 
     /// Settles an unsettled request: signed, in the spool (`kept`) or the export folder.
     public mutating func settle(_ id: String, kept: Bool, files: [RequestResult.File], now: Double) throws(RequestResultsError) {
@@ -156,7 +156,7 @@ public struct RequestResults {
     public func flush() { writer.flush() }
 
     /// Empties the wake pipe (see `wakeFD`).
-    public func drainWake() { writer.drainWake() }
+    public func drainWake() { writer.wakePipe.drain() }
 
     /// Keeps the last `keepCount`, and any that ended within `keepSeconds`, then drops the
     /// oldest past `maxEntries` and `maxBytes`. Unsettled and open ones are dropped last.
@@ -206,24 +206,10 @@ final class BookWriter: Sendable {
         var failure: RequestResultsError?
     }
     private let state = Mutex(State())
-    let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// Readable once a write has ended.
+    let wakePipe = WakePipe()
 
-    init(path: String) {
-        self.path = path
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        (wakeFD, wakeWriteFD) = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(wakeFD)
-        close(wakeWriteFD)
-    }
+    init(path: String) { self.path = path }
 
     /// Has `entries` written; returns its ticket, and why an earlier write failed, if one did
     /// since the last call.
@@ -244,8 +230,7 @@ final class BookWriter: Sendable {
                     state.writtenThrough = latest.ticket
                     if let failure { state.failure = failure }
                 }
-                var one: UInt8 = 1
-                _ = Glibc.write(wakeWriteFD, &one, 1)
+                wakePipe.wake()
             }
         }
         return (ticket, failure)
@@ -254,11 +239,6 @@ final class BookWriter: Sendable {
     var writtenThrough: Int { state.withLock { $0.writtenThrough } }
 
     func flush() { queue.sync {} }
-
-    func drainWake() {
-        var drain: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        while withUnsafeMutableBytes(of: &drain, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
-    }
 
     /// Written whole and renamed into place: a power cut leaves the old list or the new.
     func writeNow(_ entries: [RequestResult]) throws(RequestResultsError) {

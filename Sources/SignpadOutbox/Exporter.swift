@@ -94,9 +94,9 @@ public final class Exporter: @unchecked Sendable {
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
     private var spoolerDone = false
-    /// Becomes readable when results are waiting (a pipe), for the daemon's poll loop.
-    public let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// Becomes readable when results are waiting, for the daemon's poll loop.
+    private let wakePipe = WakePipe()
+    public var wakeFD: Int32 { wakePipe.fd }
 
     public convenience init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool? = nil,
                             retention: Retention? = nil) {
@@ -116,14 +116,6 @@ public final class Exporter: @unchecked Sendable {
         spoolerDone = spool == nil
         self.options = options
         self.retrySeconds = retrySeconds
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wakeFD = fds[0]
-        wakeWriteFD = fds[1]
         // The threads hold the exporter until stop() lets them finish.
         let writing = Thread { self.writeLoop() }
         writing.name = "signpad-export"
@@ -133,11 +125,6 @@ public final class Exporter: @unchecked Sendable {
             spooling.name = "signpad-spool"
             spooling.start()
         }
-    }
-
-    deinit {
-        close(wakeFD)
-        close(wakeWriteFD)
     }
 
     /// The export folder.
@@ -231,8 +218,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     public func results() -> [Result] {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(wakeFD, &drain, drain.count) > 0 {}
+        wakePipe.drain()
         condition.lock()
         defer { condition.unlock() }
         let out = finished
@@ -389,10 +375,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     /// Makes `wakeFD` readable: results are waiting.
-    private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeWriteFD, &one, 1)
-    }
+    private func wake() { wakePipe.wake() }
 
     /// A job's files, made from its record (a job without files has one).
     private func makeFiles(_ job: Job) throws -> [ExportFile] {

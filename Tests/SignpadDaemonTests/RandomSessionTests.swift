@@ -70,20 +70,20 @@ struct RandomCustomer {
             // A finger left on the glass: the idle timeout lets it go, and it sends nothing more.
             stroke(from: point(in: layout.box), leftDown: true)
             now += session.kiosk.rules.idleTimeout + 0.5
-            _ = session.tick(now: now)
+            session.tick(now: now)
         case 8:
             // A pause with the pen raised, moving over the screen, for up to twice the idle timeout.
             let until = now + Double.random(in: 0...(2 * session.kiosk.rules.idleTimeout), using: &random)
             while now < until {
                 session.penHovers(at: point(in: PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)), now: now)
                 now += Double.random(in: 0.01...5, using: &random)
-                _ = session.tick(now: now)
+                session.tick(now: now)
             }
         default:
             tap(PixelRect(x: 0, y: 0, width: layout.width, height: layout.height))
         }
         now += [0.05, 0.5, 3, session.kiosk.rules.idleTimeout + 1][Int.random(in: 0..<4, using: &random)]
-        _ = session.tick(now: now)
+        session.tick(now: now)
     }
 
     /// A contact left down at `place` (landing there unless `landed`) that keeps reporting moves of
@@ -93,7 +93,7 @@ struct RandomCustomer {
         while now < until {
             handle(.move(sample(Point(place.x + Double.random(in: -2...2, using: &random), place.y + Double.random(in: -2...2, using: &random)))))
             now += Double.random(in: 0.01...0.5, using: &random)
-            _ = session.tick(now: now)
+            session.tick(now: now)
         }
         if lifts { handle(.up) }
     }
@@ -104,7 +104,7 @@ struct RandomCustomer {
         while now < until {
             session.penHovers(at: Point(place.x + Double.random(in: -2...2, using: &random), place.y + Double.random(in: -2...2, using: &random)), now: now)
             now += Double.random(in: 0.01...5, using: &random)
-            _ = session.tick(now: now)
+            session.tick(now: now)
         }
     }
 
@@ -117,7 +117,7 @@ struct RandomCustomer {
             }
             handle(.up)
             now += Double.random(in: 0.1...5, using: &random)
-            _ = session.tick(now: now)
+            session.tick(now: now)
         }
     }
 }
@@ -160,7 +160,7 @@ struct RandomCustomer {
         default:
             for _ in 0..<3 {
                 customer.now += wait
-                _ = session.tick(now: customer.now)
+                session.tick(now: customer.now)
             }
         }
         let differing = zip(session.renderer.canvas.pixels, fresh.renderer.canvas.pixels).filter { $0 & 0xFF_FFFF != $1 & 0xFF_FFFF }.count
