@@ -34,8 +34,9 @@ public struct VarlinkCall: Equatable, Sendable {
         guard let parsed = try? JSONParser.parse(message, depthLimit: limit) else { throw .notJSON }
         let value = parsed.value
         guard case .object(let fields) = value else { throw parsed.tooDeep != nil ? .tooDeep(limit: limit) : .notAnObject(value.typeName) }
-        // Deep anywhere but inside a parameter, there is no call to answer.
-        if let path = parsed.tooDeep, path.count < 2 || path[0] != "parameters" { throw .tooDeep(limit: limit) }
+        // Deep in a field no call has, the value is ignored with its field; deep in one the call
+        // is read from (its value left out), that field is refused below; deep nowhere else.
+        if let path = parsed.tooDeep, path.isEmpty { throw .tooDeep(limit: limit) }
         guard case .string(let method)? = fields["method"] else { throw .field("method", expected: "a string") }
         self.method = method
         switch fields["parameters"] {
@@ -46,7 +47,9 @@ public struct VarlinkCall: Equatable, Sendable {
         more = try Self.flag("more", in: fields)
         oneway = try Self.flag("oneway", in: fields)
         if try Self.flag("upgrade", in: fields) { throw .field("upgrade", expected: "false: signpad's interface has no upgrade") }
-        if let path = parsed.tooDeep { throw .parameterTooDeep(path[1], limit: limit, oneway: oneway) }
+        if let path = parsed.tooDeep, path.count >= 2, path[0] == "parameters" {
+            throw .parameterTooDeep(path[1], limit: limit, oneway: oneway)
+        }
     }
 
     private static func flag(_ name: String, in fields: [String: JSONValue]) throws(VarlinkProtocolError) -> Bool {
@@ -69,7 +72,7 @@ public enum VarlinkProtocolError: Error, Equatable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// The client closed its side in the middle of a message.
     case unfinished(bytes: Int)
-    /// Nested deeper than `JSONValue.depthLimit` outside any parameter.
+    /// Nested deeper than `JSONValue.depthLimit` outside any field.
     case tooDeep(limit: Int)
     /// A call whose parameter nests deeper than `JSONValue.depthLimit`, whether it takes a reply.
     case parameterTooDeep(String, limit: Int, oneway: Bool)

@@ -241,6 +241,20 @@ import Testing
             try VarlinkCall(message: Array(message.utf8))
         }
     }
+
+    /// A field no call has is ignored, however deep its value: the call is read and answered
+    /// (the connection was dropped). Deep where the call is read, it is still refused.
+    @Test func aDeepValueInAnUnknownFieldIsIgnoredLikeTheField() throws {
+        let message = #"{"method":"org.signpad.Kiosk.GetStatus","trace":"# + Self.nested(100, "1") + "}"
+        let call = try VarlinkCall(message: Array(message.utf8))
+        #expect(call.method == "org.signpad.Kiosk.GetStatus")
+        #expect(call.parameters.isEmpty)
+        let deepMethod = #"{"method":"# + Self.nested(100, "1") + "}"
+        #expect(throws: VarlinkProtocolError.field("method", expected: "a string")) { try VarlinkCall(message: Array(deepMethod.utf8)) }
+        #expect(throws: VarlinkProtocolError.tooDeep(limit: JSONValue.depthLimit)) {
+            try VarlinkCall(message: Array(Self.nested(100, "1").utf8))
+        }
+    }
 }
 
 @Suite struct VarlinkFramerTests {
