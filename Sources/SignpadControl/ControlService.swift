@@ -211,7 +211,7 @@ public final class ControlService {
         started.owner = caller.uid
         record(started)
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
-        session.beginRequest(id: requestID, context: context, timeout: timeout ?? RequestRules.defaultTimeout(idleTimeout: session.kiosk.rules.idleTimeout), now: now)
+        session.beginRequest(id: requestID, context: context, timeout: timeout, now: now)
         progress("shown")
     }
 

@@ -196,8 +196,10 @@ public final class Session: InputSink {
     }
 
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
-    public func beginRequest(id: String, context: SignatureRequest, timeout: Double, now: Double) {
+    /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`).
+    public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double) {
         request = (id, context)
+        let timeout = timeout ?? RequestRules.defaultTimeout(idleTimeout: kiosk.rules.idleTimeout)
         let shown = KioskRequest(id: id, title: context.title, lines: context.lines, lineRows: requestRows(context.lines), timeout: timeout)
         apply(kiosk.beginRequest(shown, now: now), now: now)
     }

@@ -56,4 +56,26 @@ import Testing
         let drewSecond = session.kiosk.hasInk
         #expect(drewSecond, "the second request's customer drew the stroke")
     }
+
+    /// A kiosk that never wipes (`idle_timeout = 0`) still ends a request the point of sale gave
+    /// no timeout: its default is five minutes, not never (a till waited for ever).
+    @Test func aRequestWithoutATimeoutEndsOnAKioskThatNeverWipes() throws {
+        let folder = scratch()
+        defer { removeScratch(folder) }
+        let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "kiosk.mode=\"requested\"", "kiosk.idle_timeout=0"])
+        let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
+        let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
+                                  painter: { _, _ in BoxPainter() }) { _ in }
+        var ended: [Session.RequestEvent] = []
+        session.onRequest = { if case .ended = $0 { ended.append($0) } }
+        session.beginRequest(id: "R1", context: SignatureRequest(reference: "R1"), timeout: nil, now: 10)
+        session.tick(now: 10 + 299)
+        #expect(ended.isEmpty, "not before five minutes untouched")
+        session.tick(now: 10 + 301)
+        #expect(ended.count == 1)
+        if case .ended(let id, let end)? = ended.first {
+            #expect(id == "R1")
+            #expect(end == .timedOut)
+        }
+    }
 }
