@@ -9,7 +9,8 @@ public struct VarlinkLimits: Equatable, Sendable {
     /// Connections open at once; more are refused (closed at once) until one ends.
     public var connections = 32
     /// Connections one user (uid) may hold of them: half, so that one member of the group alone
-    /// cannot lock another out (a point of sale needs one or two).
+    /// cannot lock another out (a point of sale needs one or two). With every connection taken, a
+    /// user holding fewer than another gets one of that user's quiet ones.
     public var connectionsPerUser = 16
     /// Calls taken from one connection in one turn of the loop; the next turn takes more.
     public var callsPerTurn = 64
@@ -194,10 +195,13 @@ public final class VarlinkServer {
         guard polled.contains(where: { $0.revents != 0 }) || nextDeadline(now: now) <= now else { return [] }
         var events: [VarlinkEvent] = []
         let ready = Dictionary(polled.map { ($0.fd, $0.revents) }) { a, _ in a }
+        // A connection accepted now may have the number of one closed to make room for it: what
+        // the poll saw on that number was the other's.
+        let firstAccepted = nextConnection
         if let revents = ready[listener.rawValue], revents != 0 { accept(now: now, events: &events) }
         for key in connections.keys.sorted() {
             guard let connection = connections[key] else { continue }
-            let revents = ready[connection.fd.rawValue] ?? 0
+            let revents = key < firstAccepted ? ready[connection.fd.rawValue] ?? 0 : 0
             if revents & Int16(POLLOUT) != 0 { flush(connection, now: now) }
             if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 // A client waiting for its answer is not read (its next call waits), but its hanging up is seen;
@@ -273,6 +277,9 @@ public final class VarlinkServer {
             getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
             let caller = VarlinkCaller(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
             let held = connections.values.count { $0.caller.uid == caller.uid }
+            if connections.count >= limits.connections, held < limits.connectionsPerUser {
+                makeRoom(for: caller, holding: held, events: &events)
+            }
             guard connections.count < limits.connections, held < limits.connectionsPerUser else {
                 close(fd)
                 events.append(.refused(caller, reason: held >= limits.connectionsPerUser
@@ -283,6 +290,21 @@ public final class VarlinkServer {
             connections[nextConnection] = Connection(fd: FileDescriptor(rawValue: fd), caller: caller, limit: limits.messageBytes, now: now)
             nextConnection += 1
         }
+    }
+
+    /// Every connection is taken, and `caller`'s user holds `held` of them: two users at their
+    /// share would lock out a third. The user holding the most, if more than one past `held`,
+    /// loses its quietest connection with no call under way and nothing unread (closed as an idle
+    /// one is), so that users share the connections about evenly.
+    private func makeRoom(for caller: VarlinkCaller, holding held: Int, events: inout [VarlinkEvent]) {
+        var holdings: [UInt32: Int] = [:]
+        for connection in connections.values { holdings[connection.caller.uid, default: 0] += 1 }
+        guard let (biggest, count) = holdings.max(by: { $0.value < $1.value }), count > held + 1 else { return }
+        let quiet = connections.filter { $0.value.caller.uid == biggest && !$0.value.pending && $0.value.unread.isEmpty && $0.value.closing == nil }
+        guard let (key, connection) = quiet.min(by: { $0.value.lastActivity < $1.value.lastActivity }) else { return }
+        try? connection.fd.close()
+        connections[key] = nil
+        events.append(.dropped(connection.caller, reason: "made room for uid \(caller.uid): every connection was taken and uid \(biggest) held the most (\(count)); this one was the quietest"))
     }
 
     private func read(_ connection: Connection, key: Int, now: Double, events: inout [VarlinkEvent]) {

@@ -707,6 +707,39 @@ class ControlAPITest(unittest.TestCase):
         for s in held:
             s.close()
 
+    def test_two_uids_holding_every_connection_cannot_lock_out_a_third(self):
+        """Two members fill the kiosk's 32 connections between them, 16 each; a third member still
+        gets in: the biggest holder's quietest connection is closed for it."""
+        kiosk = self.shared_kiosk()
+        def connect_as(uid, count):
+            # SO_PEERCRED takes the effective ids at connect().
+            os.setegid(NOBODY)
+            os.seteuid(uid)
+            try:
+                return hold_connections(kiosk.socket, count)
+            finally:
+                os.seteuid(0)
+                os.setegid(0)
+        held_root, closed_root = hold_connections(kiosk.socket, 16)
+        held_nobody, closed_nobody = connect_as(NOBODY, 16)
+        self.assertEqual((closed_root, closed_nobody), (0, 0), "16 each fill the kiosk")
+        third, closed_third = connect_as(NOBODY - 1, 1)
+        self.assertEqual(closed_third, 0, "a third member is let in")
+        third[0].settimeout(10)
+        third[0].sendall(b'{"method": "org.varlink.service.GetInfo"}\0')
+        self.assertEqual(read_replies(third[0], 1)[0]["parameters"]["product"], "signpad kiosk signature pad")
+        evicted = 0
+        for s in held_root + held_nobody:
+            s.settimeout(0.2)
+            try:
+                evicted += s.recv(1) == b""
+            except socket.timeout:
+                pass
+        self.assertEqual(evicted, 1, "one quiet connection made room")
+        for s in held_root + held_nobody + third:
+            s.close()
+        self.assertIn("made room", kiosk.journal())
+
     def test_a_request_belongs_to_the_uid_that_asked(self):
         kiosk = self.shared_kiosk(confirm=False)
         answers = []
