@@ -63,7 +63,8 @@ public struct Config: Sendable {
     public var labelsByKey: [(key: String, text: String)] {
         [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
          ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
-         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.undo_label", labels.undo), ("kiosk.idle_text", labels.idle)]
+         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.undo_label", labels.undo), ("kiosk.idle_text", labels.idle),
+         ("kiosk.out_of_service", labels.outOfService), ("kiosk.staff", labels.staff)]
     }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
@@ -142,6 +143,8 @@ public struct Config: Sendable {
         labels.saving = try r.string("kiosk.saving", default: labels.saving)
         labels.saved = try r.string("kiosk.saved", default: labels.saved)
         labels.saveFailed = try r.string("kiosk.save_failed", default: labels.saveFailed)
+        labels.outOfService = try r.string("kiosk.out_of_service", default: labels.outOfService)
+        labels.staff = try r.string("kiosk.staff", default: labels.staff)
         rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout, in: 0..., "seconds ≥ 0 (0: never)")
         rules.sleepAfter = try r.number("kiosk.sleep_after", default: rules.sleepAfter, in: 0..., "seconds ≥ 0 (0: never)")
         rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds, in: 0...3600, "seconds from 0 to 3600")

@@ -31,6 +31,8 @@ public final class Daemon {
     let loadConfig: () throws -> Config
     let logger: Logger
     var reloadRequested = false
+    /// The reload's evidence was handed to the exporter for what it holds in memory only.
+    var resealedForReload = false
     /// The devices read, in the order they were opened.
     var inputs: [TouchInput] = []
     var latencies = LatencyHistogram()
@@ -301,9 +303,7 @@ public final class Daemon {
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
             // A customer's signature that could be neither sealed nor written is not asked for.
-            if let recipient = evidence?.recipient, Date().timeIntervalSince1970 >= recipient.notAfter {
-                return "the recipient certificate \(recipient.subject) expired on \(ISO8601.string(recipient.notAfter)), so nothing can be sealed; put the back office's new one in export.recipient_certificate and reload signpad"
-            }
+            if let ended = certificateEnded(now: Date().timeIntervalSince1970) { return ended.outOfServiceReason }
             return playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
         }
         let shown = ShownKiosk(display: display, session: session, playback: playback,
@@ -356,10 +356,21 @@ public final class Daemon {
             hide(shown)
             return .displayLost
         }
-        if reloadRequested && session.kiosk.isBetweenCustomers && exporter.pendingOutsideSpool == 0 {
-            reloadRequested = false
-            // Read once more: the file may have changed since the signal.
-            if configurationLoads(then: "reloading: handing back the screen and starting again", shown: display) { return .reload }
+        // A walk-up customer's signature that could be neither sealed nor written is not taken.
+        if session.kiosk.outOfService == nil, session.kiosk.isBetweenCustomers, let ended = certificateEnded(now: Date().timeIntervalSince1970) {
+            session.takeOutOfService(ended.outOfServiceReason, now: Self.monotonic())
+            logger.error("out of service: the recipient certificate has expired",
+                         metadata: ["subject": "\(ended.subject)", "expired": "\(ISO8601.string(ended.notAfter))"])
+        }
+        if reloadRequested && session.kiosk.isBetweenCustomers {
+            if exporter.pendingOutsideSpool == 0 {
+                reloadRequested = false
+                // Read once more: the file may have changed since the signal.
+                if configurationLoads(then: "reloading: handing back the screen and starting again", shown: display) { return .reload }
+            } else if !resealedForReload {
+                resealedForReload = true
+                resealHeld(exporter)
+            }
         }
         return nil
     }
@@ -467,6 +478,12 @@ public final class Daemon {
         return status
     }
 
+    /// The recipient certificate, once it has ended at `now` (seconds since 1970).
+    func certificateEnded(now: Double) -> CertificateExpired? {
+        guard let recipient = evidence?.recipient, now >= recipient.notAfter else { return nil }
+        return CertificateExpired(subject: recipient.subject, notAfter: recipient.notAfter)
+    }
+
     /// From 30 days before the recipient certificate's end, and after it, once a day (and at each
     /// start): staff need the back office's new one before it, as nothing is sealed to an expired one.
     func warnOfCertificateExpiry(now: Double) {
@@ -507,6 +524,21 @@ public final class Daemon {
         let waitFor = !session.kiosk.isBetweenCustomers ? "; reloading once nobody is at the pad"
             : inMemory > 0 ? "; reloading once the \(inMemory) signature(s) held in memory only are written" : ""
         reloadRequested = configurationLoads(then: "received SIGHUP: the configuration loads\(waitFor)", shown: display)
+        resealedForReload = false
+    }
+
+    /// Signatures held in memory only hold a reload back; those whose certificate ended before
+    /// they were sealed would hold it for ever, as the new certificate comes with the reload. The
+    /// reload's evidence seals them now, and the spool keeps them before signpad starts again.
+    func resealHeld(_ exporter: Exporter) {
+        do {
+            let (next, _) = try loadConfig().evidence()
+            exporter.reseal(with: next)
+            logger.notice("sealing held signatures with the reloaded evidence", metadata: [
+                "held": "\(exporter.pendingOutsideSpool)", "certificate": "\(next.recipient?.subject ?? "none")"])
+        } catch {
+            logger.error("held signatures not sealed anew", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Loads the configuration as a start would and logs `message`, or logs why not and that

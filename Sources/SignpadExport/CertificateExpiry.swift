@@ -63,4 +63,10 @@ public struct CertificateExpired: Error, CustomStringConvertible, Equatable, Sen
         "the recipient certificate \(subject) expired on \(ISO8601.string(notAfter)): nothing is sealed to it, so the signature is kept, not written; "
             + "put the back office's new certificate in export.recipient_certificate and reload signpad"
     }
+
+    /// Why no signature is taken meanwhile: requests are not ready, the screen is out of service.
+    public var outOfServiceReason: String {
+        "the recipient certificate \(subject) expired on \(ISO8601.string(notAfter)), so nothing can be sealed; "
+            + "put the back office's new one in export.recipient_certificate and reload signpad"
+    }
 }

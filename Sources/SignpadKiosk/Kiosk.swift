@@ -108,6 +108,8 @@ public struct Kiosk: Sendable {
     public private(set) var pendingExports: Set<Int> = []
     /// The screen is off (see `KioskRules.sleepAfter`).
     public private(set) var asleep = false
+    /// Why no signature is taken now, for staff (see `takeOutOfService`); nil: they are.
+    public private(set) var outOfService: String?
 
     private var messageUntil = Double.infinity
     private var clocks: ActivityClocks
@@ -394,7 +396,7 @@ public struct Kiosk: Sendable {
     }
 
     /// Only the plain screen sleeps: never over a customer's ink or message, nor a staff message.
-    private var mayFallAsleep: Bool { rules.sleepAfter > 0 && !asleep && isBetweenCustomers && message == .none }
+    private var mayFallAsleep: Bool { rules.sleepAfter > 0 && !asleep && isBetweenCustomers && message == .none && outOfService == nil }
 
     private var touchIsDown: Bool {
         if case .none = touch { return false }
@@ -516,8 +518,21 @@ public struct Kiosk: Sendable {
         effects.append(.layoutChanged)
     }
 
-    /// In requested mode with no request, the idle page: no box, no buttons, and touches draw nothing.
-    public var showsIdlePage: Bool { rules.mode == .requested && request == nil }
+    /// In requested mode with no request, or out of service, the idle page: no box, no buttons,
+    /// and touches draw nothing.
+    public var showsIdlePage: Bool { (rules.mode == .requested || outOfService != nil) && request == nil }
+
+    /// No signature taken from now could be kept (the recipient certificate ended): the idle
+    /// page shows, with `reason` for staff, until signpad is started again. Taken between
+    /// customers: one signing or asked now finishes first. A request is not taken meanwhile.
+    public mutating func takeOutOfService(_ reason: String, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        guard outOfService == nil else { return effects }
+        outOfService = reason
+        if asleep { wake(into: &effects) }
+        effects.append(.layoutChanged)
+        return effects
+    }
 
     /// The minimum-ink rule: enough length and a large enough box, so a dot or a tick is refused.
     public var meetsMinimum: Bool {

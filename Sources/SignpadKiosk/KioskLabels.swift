@@ -14,6 +14,10 @@ public struct KioskLabels: Equatable, Sendable {
     public var idle = "Welcome"
     /// Shown with the reason when an export fails; meant for staff.
     public var saveFailed = "Not saved yet — staff: "
+    /// The idle page's text while no signature can be kept (see `Kiosk.takeOutOfService`).
+    public var outOfService = "Out of service"
+    /// Before the reason, under `outOfService`; meant for staff.
+    public var staff = "Staff: "
 
     public init() {}
 

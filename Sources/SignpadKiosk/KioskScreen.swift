@@ -40,15 +40,22 @@ public struct ChromeItem: Equatable, Sendable {
 public enum KioskScreen {
     public static func items(kiosk: Kiosk, labels: KioskLabels, style: KioskStyle) -> [ChromeItem] {
         items(layout: kiosk.layout, labels: labels, style: style, message: kiosk.message, pressed: kiosk.pressedButton,
-              request: kiosk.request, idlePage: kiosk.showsIdlePage)
+              request: kiosk.request, idlePage: kiosk.showsIdlePage, outOfService: kiosk.outOfService)
     }
 
     /// `request`: its title and lines, shown where `layout` (a request's) has room for them.
     /// `idlePage`: the idle page of requested mode instead of the box and buttons.
+    /// `outOfService`: why no signature is taken, for staff, in place of any other message.
     public static func items(layout: KioskLayout, labels: KioskLabels, style: KioskStyle, message: KioskMessage,
-                             pressed: KioskLayout.Button?, request: KioskRequest? = nil, idlePage: Bool = false) -> [ChromeItem] {
+                             pressed: KioskLayout.Button?, request: KioskRequest? = nil, idlePage: Bool = false,
+                             outOfService: String? = nil) -> [ChromeItem] {
         let box = layout.box
         var items: [ChromeItem] = []
+        if let reason = outOfService, request == nil {
+            items.append(ChromeItem(layout.prompt, .text(labels.outOfService, size: Double(layout.prompt.height) * 0.45, color: style.text)))
+            items.append(ChromeItem(layout.message, .text(labels.staff + reason, size: Double(layout.message.height) * 0.7, color: style.message)))
+            return items
+        }
         if idlePage {
             items.append(ChromeItem(layout.prompt, .text(labels.idle, size: Double(layout.prompt.height) * 0.45, color: style.text)))
         } else {

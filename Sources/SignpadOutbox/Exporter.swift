@@ -70,7 +70,8 @@ public final class Exporter: @unchecked Sendable {
     private let prepareFolder: () throws -> Void
     private let spool: SignatureSpool?
     private let options: ExportOptions
-    private let evidence: Evidence
+    /// What files are made with; a reload may bring new (`reseal`). Read under the lock.
+    private var evidence: Evidence
     private let retrySeconds: Double
     private let retention: Retention?
     /// When the writer next deletes what `retention` no longer keeps: at once, then hourly.
@@ -140,6 +141,20 @@ public final class Exporter: @unchecked Sendable {
     public func prepareBeforeWriting(failed: @escaping @Sendable (Error) -> Void) {
         condition.lock()
         preparation = failed
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The evidence a reload brings, for the signatures whose files could not be made (the
+    /// certificate ended before they were sealed): made with it now, kept by the spool and
+    /// written, so that none is held in memory only when signpad starts again. Files made before
+    /// stay as they are: they were sealed and signed already.
+    public func reseal(with evidence: Evidence) {
+        condition.lock()
+        self.evidence = evidence
+        for i in queue.indices where queue[i].files == nil && queue[i].record != nil {
+            queue[i].spoolTried = spool == nil
+        }
         condition.broadcast()
         condition.unlock()
     }
@@ -300,11 +315,12 @@ public final class Exporter: @unchecked Sendable {
                 continue
             }
             let jobs = queue.filter { !$0.spooled }
+            let evidence = evidence
             condition.unlock()
             var failures: [String: String] = [:], made: [String: [ExportFile]] = [:]
             for job in jobs {
                 do {
-                    let files = try job.files ?? makeFiles(job)
+                    let files = try job.files ?? makeFiles(job, evidence: evidence)
                     made[job.id] = files
                     try spool.keep(SealedSignature(id: job.id, files: files))
                 } catch {
@@ -378,7 +394,7 @@ public final class Exporter: @unchecked Sendable {
     private func wake() { wakePipe.wake() }
 
     /// A job's files, made from its record (a job without files has one).
-    private func makeFiles(_ job: Job) throws -> [ExportFile] {
+    private func makeFiles(_ job: Job, evidence: Evidence) throws -> [ExportFile] {
         guard let record = job.record else { throw ExportError(path: job.id, operation: "making its files (nothing to make them from)", errno: EINVAL) }
         return try SignatureEncoder.files(for: record, options: options, evidence: evidence)
     }
@@ -435,12 +451,13 @@ public final class Exporter: @unchecked Sendable {
                 continue
             }
             busy = (job, DispatchTime.now().uptimeNanoseconds, [])
+            let evidence = evidence
             condition.unlock()
             var failure: String?
             var listed: [ExportedFile] = []
             var image: [UInt8]?
             do {
-                let files = try job.files ?? makeFiles(job)
+                let files = try job.files ?? makeFiles(job, evidence: evidence)
                 image = files.first { $0.name.hasSuffix(".png") }?.bytes
                 listed = files.map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
                 condition.lock()

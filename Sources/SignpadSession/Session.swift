@@ -195,6 +195,11 @@ public final class Session: InputSink {
         }
     }
 
+    /// No signature is taken from now (see `Kiosk.takeOutOfService`).
+    public func takeOutOfService(_ reason: String, now: Double) {
+        apply(kiosk.takeOutOfService(reason, now: now), now: now)
+    }
+
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
     /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`).
     public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double) {

@@ -25,6 +25,25 @@ import Testing
         #expect(saves(effects).isEmpty && kiosk.signature.isEmpty)
     }
 
+    /// Out of service (the recipient certificate ended), a walk-up kiosk takes no signature: the
+    /// idle page shows what staff must do, touches draw nothing, and the screen never sleeps over it.
+    @Test func outOfServiceAWalkUpKioskTakesNoSignatureAndTellsStaffWhy() {
+        var rules = KioskRules()
+        rules.sleepAfter = 30
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        #expect(!kiosk.showsIdlePage)
+        let taken = kiosk.takeOutOfService("the certificate expired", now: 1)
+        #expect(taken.contains(.layoutChanged) && kiosk.showsIdlePage)
+        let effects = kiosk.swipe(signatureSwipe(layout), now: 2) + kiosk.tap(centre(layout.doneButton), now: 3)
+        #expect(!effects.contains { if case .ink = $0 { return true } else { return false } })
+        #expect(saves(effects).isEmpty && kiosk.signature.isEmpty)
+        #expect(!kiosk.tick(now: 1000).contains(.sleep(true)), "staff must see why")
+        let texts = KioskScreen.items(kiosk: kiosk, labels: KioskLabels(), style: KioskStyle()).compactMap { item -> String? in
+            if case .text(let text, _, _) = item.kind { return text } else { return nil }
+        }
+        #expect(texts == ["Out of service", "Staff: the certificate expired"])
+    }
+
     @Test func aSignedRequestSavesOnceAndTakesItsTextAway() {
         var kiosk = requested()
         let shown = kiosk.beginRequest(KioskRequest(id: "R", title: "Total", lines: ["a", "b"], timeout: 30), now: 1)

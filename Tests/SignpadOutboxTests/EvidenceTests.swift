@@ -292,6 +292,42 @@ struct EvidenceTests {
         #expect(names(dir + "/out").isEmpty && !names(dir + "/spool").contains { $0.hasSuffix(".spool.json") }, "\(names(dir + "/out")) \(names(dir + "/spool"))")
     }
 
+    /// A signature its certificate's end kept from being sealed is held in memory only: the
+    /// evidence a reload brings (`reseal`) seals it to the new certificate, the spool keeps it
+    /// and the folder gets it, before the reload starts signpad again. It was lost at the reload.
+    @Test func aSignatureRefusedItsSealIsSealedToTheNextCertificate() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let ended = try Self.expiredBackOffice(dir)
+        let old = Evidence(signingKey: testSigningKey, recipient: try RecipientCertificateFile.load(ended.certificate, now: ended.validAt))
+        let office = try Self.backOffice(dir, kind: "ec")
+        let next = Evidence(signingKey: testSigningKey, recipient: try RecipientCertificateFile.load(office.certificate))
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: old, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"))
+        defer { exporter.stop() }
+        let record = sampleRecord()
+        exporter.submit(record, exportID: 1)
+        var results: [Exporter.Result] = []
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while results.isEmpty && Date() < deadline {
+            results = exporter.results()
+            usleep(10_000)
+        }
+        #expect(results.first?.error?.contains("expired on") == true, "\(results)")
+        #expect(exporter.pendingOutsideSpool == 1, "held in memory only")
+
+        exporter.reseal(with: next)
+        #expect(exporter.waitUntilIdle(timeout: 10), "written without waiting for the 60 s retry")
+        let sealed = dir + "/out/\(record.id).inkml.p7m"
+        let opened = try run("openssl", ["cms", "-decrypt", "-inform", "DER", "-in", sealed, "-recip", office.certificate,
+                                         "-inkey", office.key, "-out", dir + "/opened.inkml"])
+        #expect(opened.status == 0, "\(opened.output)")
+        #expect(FileManager.default.contents(atPath: dir + "/opened.inkml") == Data(InkMLEncoder.encode(record).utf8))
+        let check = ManifestCheck.check(manifest: dir + "/out/\(record.id).meta.json", keys: [testSigningKey.publicKey])
+        #expect(check.passed, "\(check.line)")
+    }
+
     @Test func theKeyIsMadeOnceOwnerOnlyAndRotationKeepsTheOldPublicKey() throws {
         let dir = scratch()
         defer { removeScratch(dir) }

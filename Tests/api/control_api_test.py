@@ -295,9 +295,10 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("recipient certificate expires soon", kiosk.journal())
         self.assertIn(f"expires={expires}", kiosk.journal())
 
-    def test_once_the_certificate_expires_requests_are_not_ready_and_the_journal_says_so(self):
-        # A certificate that ends a few seconds from now, made by OpenSSL's CA command.
-        ca = os.path.join(self.folder, "ca")
+    def short_certificate(self, name, seconds):
+        """A back office's certificate (and key) that ends `seconds` from now, made by OpenSSL's CA
+        command (`req -x509` makes none that ends within a day); returns its paths and its end."""
+        ca = os.path.join(self.folder, name)
         os.mkdir(ca)
         with open(os.path.join(ca, "ca.cnf"), "w") as f:
             f.write(f"[ca]\ndefault_ca = c\n[c]\ndatabase = {ca}/index.txt\nnew_certs_dir = {ca}\nserial = {ca}/serial\n"
@@ -307,12 +308,32 @@ class ControlAPITest(unittest.TestCase):
             f.write("01\n")
         subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", f"{ca}/office.key",
                         "-out", f"{ca}/office.csr", "-subj", "/CN=Short office"], capture_output=True, check=True)
-        ends = time.time() + 4
+        ends = time.time() + seconds
         subprocess.run(["openssl", "ca", "-batch", "-notext", "-config", f"{ca}/ca.cnf", "-selfsign", "-keyfile", f"{ca}/office.key",
                         "-in", f"{ca}/office.csr", "-out", f"{ca}/office.pem", "-startdate", time.strftime("%Y%m%d%H%M%SZ", time.gmtime(ends - 3600)),
                         "-enddate", time.strftime("%Y%m%d%H%M%SZ", time.gmtime(ends))], capture_output=True, check=True)
-        kiosk = self.kiosk(extra=["--set", f'export.recipient_certificate="{ca}/office.pem"'])
-        time.sleep(max(0, int(ends) + 1.5 - time.time()))
+        return f"{ca}/office.pem", f"{ca}/office.key", int(ends)
+
+    def delayed_recording(self, seconds):
+        """The demo signature, its first touch `seconds` after the recording starts."""
+        path = os.path.join(self.folder, f"delayed-{seconds}.evemu")
+        with open(RECORDING) as demo, open(path, "w") as out:
+            started = False
+            for line in demo:
+                if line.startswith("E: ") and not started:
+                    # Played from its first event: an empty frame at 0 starts the clock.
+                    out.write("E: 0.000000 0000 0000 0\n")
+                    started = True
+                if line.startswith("E: "):
+                    _, t, rest = line.split(" ", 2)
+                    line = f"E: {float(t) + seconds:.6f} {rest}"
+                out.write(line)
+        return path
+
+    def test_once_the_certificate_expires_requests_are_not_ready_and_the_journal_says_so(self):
+        certificate, _, ends = self.short_certificate("ca", 4)
+        kiosk = self.kiosk(extra=["--set", f'export.recipient_certificate="{certificate}"'])
+        time.sleep(max(0, ends + 1.5 - time.time()))
         with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
             with self.assertRaises(varlink.VarlinkError) as refused:
                 pad.RequestSignature(reference="LATE-1")
@@ -320,6 +341,54 @@ class ControlAPITest(unittest.TestCase):
         self.assertIn("expired on", json.dumps(refused.exception.parameters()))
         self.assertIn("recipient certificate expired", kiosk.journal())
         self.assertEqual(os.listdir(kiosk.exports) if os.path.isdir(kiosk.exports) else [], [])
+
+    def test_once_the_certificate_expires_a_walk_up_kiosk_takes_no_signature(self):
+        """A signature that could be neither sealed nor written is not asked for: the walk-up
+        customer who comes after the certificate's end finds the kiosk out of service, and nothing
+        is held in memory to be lost at the next stop."""
+        certificate, _, _ = self.short_certificate("ca", 5)
+        started = time.time()
+        kiosk = self.kiosk(mode="walk-up", recording=self.delayed_recording(12),
+                           extra=["--set", f'export.recipient_certificate="{certificate}"'])
+        # The demo's strokes from 13 s to 18.5 s after the start, then Done.
+        time.sleep(max(0, started + 22 - time.time()))
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            status = pad.GetStatus()
+        self.assertEqual(status["unwritten"], 0, "no signature taken, so none held")
+        self.assertIn("out of service", kiosk.journal())
+        self.assertNotIn("not written", kiosk.journal())
+
+    def test_a_signature_refused_its_seal_is_sealed_by_the_reload_and_written(self):
+        """A request asked before the certificate's end and signed after it: its seal is refused
+        and it is held in memory. The reload that brings the back office's new certificate seals
+        it, the spool keeps it, and the new start writes it; GetResult says signed."""
+        certificate, _, ends = self.short_certificate("ca", 6)
+        kiosk = self.kiosk(recording=self.delayed_recording(9), extra=["--set", f'export.recipient_certificate="{certificate}"'])
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            result = pad.RequestSignature(reference="LATE-2")
+        self.assertGreater(time.time(), ends, "signed after the certificate's end")
+        self.assertEqual((result["status"], result["stored"]), ("signed", "held"), result)
+        renewed, renewed_key, _ = self.short_certificate("renewed", 3600)
+        shutil.copy(renewed, certificate)
+        kiosk.process.send_signal(signal.SIGHUP)
+        deadline = time.time() + 60
+        while True:
+            self.assertLess(time.time(), deadline, kiosk.journal())
+            try:
+                with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+                    again = pad.GetResult(result["id"])
+                if os.path.exists(os.path.join(kiosk.exports, result["id"] + ".meta.json")):
+                    break
+            except (varlink.VarlinkError, OSError, ConnectionError):
+                pass
+            time.sleep(0.3)
+        self.assertEqual(again["status"], "signed", again)
+        self.assertIn("sealing held signatures", kiosk.journal())
+        sealed = os.path.join(kiosk.exports, result["id"] + ".inkml.p7m")
+        opened = subprocess.run(["openssl", "cms", "-decrypt", "-inform", "DER", "-in", sealed, "-recip", renewed, "-inkey", renewed_key],
+                                capture_output=True)
+        self.assertEqual(opened.returncode, 0, opened.stderr)
+        self.assertIn(b"<ink", opened.stdout)
 
     def test_a_dropped_connection_leaves_the_request_to_finish_and_its_result_waits(self):
         kiosk = self.kiosk()
