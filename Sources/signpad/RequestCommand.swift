@@ -24,7 +24,7 @@ struct Request: ParsableCommand {
     @Option(name: .customLong("document-sha256"), help: "The SHA-256 of the document signed, for the record.") var documentSha256: String?
     // Unconditional, so that "-1" is read as a value and refused as one, not as an unknown option.
     @Option(name: .long, parsing: .unconditional,
-            help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout).")
+            help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout, or 300 where that is 0).")
     var timeout: Double?
     @Option(name: .long, help: "Write the signature's PNG here when signed.", completion: .file()) var image: String?
     @Option(name: .long, help: "The control socket.", completion: .file()) var socket = "/run/signpad/control.sock"
