@@ -52,12 +52,18 @@ public final class ControlService {
     /// The request under way, for `GetStatus`.
     public var requestUnderWay: (id: String, reference: String, since: Double)? { active.map { ($0.id, $0.reference, $0.startedAt) } }
 
-    /// The session requests are shown in from now on (nil: the display went away).
+    /// The session requests are shown in from now on (nil: the display went away). Its events
+    /// come through `consume`, from the daemon, and from this service after its own calls.
     public func attach(_ session: Session?) {
         self.session = session
-        guard let session else { return }
-        session.onRequest = { [unowned self] in self.requestEvent($0) }
-        session.onExportResult = { [unowned self] in self.exportResult($0) }
+    }
+
+    /// What the session told: a request's progress and end, and exports' results.
+    public func consume(_ event: Session.Event) {
+        switch event {
+        case .request(let request): requestEvent(request)
+        case .exportResult(let result): exportResult(result)
+        }
     }
 
     /// The session went away (`what`: the display was lost, signpad stopped): a request under way
@@ -150,6 +156,7 @@ public final class ControlService {
                 throw .noSuchRequest(requestID)
             }
             session.cancelRequest(now: now)
+            for event in session.takeEvents() { consume(event) }
             server.reply(id, [:])
         case "GetResult":
             let requestID = try parameters.string("id")
@@ -213,6 +220,7 @@ public final class ControlService {
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
         session.beginRequest(id: requestID, context: context, timeout: timeout, now: now)
         progress("shown")
+        for event in session.takeEvents() { consume(event) }
     }
 
     private func progress(_ name: String) {
@@ -259,7 +267,7 @@ public final class ControlService {
     }
 
     /// An export's result: the answer of the request under way, or news of an earlier one.
-    public func exportResult(_ result: Exporter.Result) {
+    private func exportResult(_ result: Exporter.Result) {
         guard let active, let exportID = active.exportID, result.exportID == exportID else {
             settle(result)
             return

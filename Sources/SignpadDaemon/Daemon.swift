@@ -238,7 +238,7 @@ public final class Daemon {
                 if polled.isReady(.results) { control?.bookWritten() }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
-                        control?.exportResult(result)
+                        control?.consume(.exportResult(result))
                         if result.lookedUp { continue }
                         if result.error == nil { folderProbe.wrote() }
                         for line in wait.journal.lines(for: result, now: Self.monotonic()) {
@@ -275,6 +275,7 @@ public final class Daemon {
             if exit == .stopped { finishExports(exporter, lastFailure: shown.session.lastFailure) }
             // The results of the exports just finished answer their requests; what is left then is told as such.
             shown.session.tick(now: Self.monotonic())
+            dispatch(shown.session)
             control?.detach(because: exit == .reload ? "signpad reloaded its configuration" : "signpad stopped")
             shown.session.blank()
             hide(shown)
@@ -298,7 +299,6 @@ public final class Daemon {
         if playback == nil { openInputs(session: session, now: now) }
         if config.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
-        session.onSaved = { [folderProbe] _ in folderProbe.wrote() }
         control?.attach(session)
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
@@ -331,14 +331,18 @@ public final class Daemon {
             let events = polled.events(of: .input(index))
             if events != 0 { readInput(input, session: session, hangup: events & Int16(POLLHUP | POLLERR) != 0) }
         }
+        // Each step's events before the next step: a Done pressed is the request's before a cancel is read.
+        dispatch(session)
         if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
         if polled.isReady(.results) { control?.bookWritten() }
         if let playback = shown.playback {
             if let id = session.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
             shown.playedFor = session.request?.id
             playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
+            dispatch(session)
         }
         session.tick(now: Self.monotonic())
+        dispatch(session)
         if Self.monotonic() >= shown.nextPresenceCheck {
             display.checkPresence()
             shown.nextPresenceCheck = Self.monotonic() + 1
@@ -359,6 +363,7 @@ public final class Daemon {
         // A walk-up customer's signature that could be neither sealed nor written is not taken.
         if session.kiosk.outOfService == nil, session.kiosk.isBetweenCustomers, let ended = certificateEnded(now: Date().timeIntervalSince1970) {
             session.takeOutOfService(ended.outOfServiceReason, now: Self.monotonic())
+            dispatch(session)
             logger.error("out of service: the recipient certificate has expired",
                          metadata: ["subject": "\(ended.subject)", "expired": "\(ISO8601.string(ended.notAfter))"])
         }
@@ -373,6 +378,15 @@ public final class Daemon {
             }
         }
         return nil
+    }
+
+    /// Hands what the session told to the point of sale's API, and a write's success to the probe
+    /// of the folder's health.
+    func dispatch(_ session: Session) {
+        for event in session.takeEvents() {
+            control?.consume(event)
+            if case .exportResult(let result) = event, result.error == nil, !result.lookedUp { folderProbe.wrote() }
+        }
     }
 
     /// The kiosk leaves its display: the control socket's requests are answered NotReady meanwhile,

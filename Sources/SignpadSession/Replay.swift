@@ -58,13 +58,19 @@ public struct Replay {
         let session = try Session(config: config, display: display, exporter: exporter, painter: painter, log: log)
         var saved: [String] = []
         var files: [String] = []
-        session.onSaved = { saved.append($0) }
-        session.onExportResult = { if $0.error == nil { files += $0.files.map(\.name) } }
+        func written() {
+            for case .exportResult(let result) in session.takeEvents() where result.error == nil && !result.lookedUp {
+                saved.append(result.recordID)
+                files += result.files.map(\.name)
+            }
+        }
         var now = session.play(recording.events, from: try session.addInput(recording))
+        written()
         // A double tap at the very end confirms when its quiet has passed, as on the panel.
         if let at = session.kiosk.doubleTapConfirmsAt {
             now = at
             session.tick(now: now)
+            written()
         }
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
         guard exporter.waitUntilIdle(timeout: 30) else {
@@ -72,6 +78,7 @@ public struct Replay {
             throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.lastFailure ?? "timed out")")
         }
         session.tick(now: now)
+        written()
         return Outcome(saved: saved, files: files, lastFailure: session.lastFailure, screen: display.scanout.turned(session.renderer.canvas),
                        session: session)
     }

@@ -33,21 +33,27 @@ public final class Session: InputSink {
     @exclusivity(unchecked) public private(set) var inkEvents = 0
     @exclusivity(unchecked) public private(set) var inkBytes = 0
     /// How many signatures were written, and the last export failure seen: counts, not lists,
-    /// as the daemon runs for months. `onSaved` is told each id written (replay lists them).
+    /// as the daemon runs for months.
     public private(set) var savedCount = 0
     public private(set) var lastFailure: String?
-    public var onSaved: (String) -> Void = { _ in }
-    /// Told every export's result, written or not, and a write that hangs as a failure.
-    public var onExportResult: (Exporter.Result) -> Void = { _ in }
     /// The point of sale's request on screen, with what its record keeps.
     public private(set) var request: (id: String, context: SignatureRequest)?
-    /// Told what the customer does during a request, and how it ends.
-    public var onRequest: (RequestEvent) -> Void = { _ in }
 
     public enum RequestEvent: Equatable, Sendable {
         case progress(id: String, KioskRequestProgress)
         case ended(id: String, KioskRequestEnd)
     }
+
+    /// What the session tells whoever drives it, in order (`takeEvents`).
+    public enum Event: Sendable {
+        /// What the customer did during a request, and how it ended.
+        case request(RequestEvent)
+        /// An export's result, written or not (a write that hangs, as a failure), or a look-up's.
+        case exportResult(Exporter.Result)
+    }
+    /// Room is kept, so that a request's progress told on a touch event does not allocate.
+    @exclusivity(unchecked) private var events: [Event] = []
+    private static let eventCapacity = 16
     /// A folder that stays unwritable fails every `retry_seconds`: said once, then every ten minutes.
     private var journal: ExportJournal
 
@@ -97,9 +103,21 @@ public final class Session: InputSink {
         renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: config.inkColor, clip: layout.box.insetBy(2))
         strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
+        events.reserveCapacity(Self.eventCapacity)
         notices.reserveCapacity(16)
         repaintChrome(whole: true)
         display.present(renderer.canvas, dirty: DirtyRegion([renderer.canvas.bounds]))
+    }
+
+    /// What happened since the last take, in order: taken after each call that drives the
+    /// session (input, a request's begin or cancel, `tick`), so that each reaches the point of sale
+    /// and the daemon before the next call does.
+    public func takeEvents() -> [Event] {
+        guard !events.isEmpty else { return [] }
+        let taken = events
+        events = []
+        events.reserveCapacity(Self.eventCapacity)
+        return taken
     }
 
     /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
@@ -166,7 +184,7 @@ public final class Session: InputSink {
         for notice in notices { log(notice, now: now) }
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
-            onExportResult(result)
+            events.append(.exportResult(result))
             // An answer about a signature written before this start, for the point of sale only.
             if result.lookedUp { continue }
             for line in journal.lines(for: result, now: now) { log(line) }
@@ -174,7 +192,6 @@ public final class Session: InputSink {
                 lastFailure = error
             } else {
                 savedCount += 1
-                onSaved(result.recordID)
             }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
@@ -188,7 +205,7 @@ public final class Session: InputSink {
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
             log("export of \(recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
             lastFailure = reason
-            onExportResult(Exporter.Result(exportID: exportID, recordID: recordID, error: reason, files: files, spooled: spooled))
+            events.append(.exportResult(Exporter.Result(exportID: exportID, recordID: recordID, error: reason, files: files, spooled: spooled)))
             apply(kiosk.exportFinished(exportID, error: reason, now: now), now: now)
         default:
             break
@@ -216,7 +233,7 @@ public final class Session: InputSink {
         return lines.map { max(painter.textRows($0, width: base.prompt.width, size: size), 1) }
     }
 
-    /// Ends the request on screen unsaved: `onRequest` hears `.cancelled`.
+    /// Ends the request on screen unsaved: its events end with `.cancelled`.
     public func cancelRequest(now: Double) { apply(kiosk.cancelRequest(now: now), now: now) }
 
     /// Confirms as the Done button does (the end of a replay).
@@ -287,9 +304,9 @@ public final class Session: InputSink {
                 renderer.clip = kiosk.layout.box.insetBy(2)
                 repaintChrome(whole: true)
             case .requestProgress(let progress):
-                if let request { onRequest(.progress(id: request.id, progress)) }
+                if let request { events.append(.request(.progress(id: request.id, progress))) }
             case .requestEnded(let end):
-                if let request { onRequest(.ended(id: request.id, end)) }
+                if let request { events.append(.request(.ended(id: request.id, end))) }
                 request = nil
             case .flickerHeld(let place):
                 log("input: touches on \(lastDevice) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")

@@ -66,12 +66,14 @@ import Testing
         let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
         let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
                                   painter: { _, _ in BoxPainter() }) { _ in }
-        var ended: [Session.RequestEvent] = []
-        session.onRequest = { if case .ended = $0 { ended.append($0) } }
+        func ended() -> [Session.RequestEvent] {
+            session.takeEvents().compactMap { if case .request(let event) = $0, case .ended = event { event } else { nil } }
+        }
         session.beginRequest(id: "R1", context: SignatureRequest(reference: "R1"), timeout: nil, now: 10)
         session.tick(now: 10 + 299)
-        #expect(ended.isEmpty, "not before five minutes untouched")
+        #expect(ended().isEmpty, "not before five minutes untouched")
         session.tick(now: 10 + 301)
+        let ended = ended()
         #expect(ended.count == 1)
         if case .ended(let id, let end)? = ended.first {
             #expect(id == "R1")
