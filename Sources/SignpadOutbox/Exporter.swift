@@ -80,9 +80,10 @@ public final class Exporter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var finished: [Result] = []
-    /// What the writer thread is doing and since when (monotonic nanoseconds): writing a job, or
+    /// What the writer thread is doing and since when (`clock.uptime`): writing a job, or
     /// preparing the folder (no job).
-    private var busy: (job: Job?, since: UInt64, files: [ExportedFile])?
+    private var busy: (job: Job?, since: Double, files: [ExportedFile])?
+    private let clock: ExporterClock
     /// A preparation of the folder the writer thread is to run before its next write, with what
     /// to call on its failure (see `prepareBeforeWriting`).
     private var preparation: (@Sendable (Error) -> Void)?
@@ -105,8 +106,9 @@ public final class Exporter: @unchecked Sendable {
     }
 
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
-         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil) {
+         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: ExporterClock = .system) {
         self.retention = retention
+        self.clock = clock
         let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder, role: "the export folder")
         self.writer = writer
         self.evidence = evidence
@@ -269,7 +271,7 @@ public final class Exporter: @unchecked Sendable {
     public func stall(longerThan seconds: Double) -> Stall? {
         condition.lock()
         defer { condition.unlock() }
-        guard let busy, Double(DispatchTime.now().uptimeNanoseconds - busy.since) / 1e9 > seconds else { return nil }
+        guard let busy, clock.uptime() - busy.since > seconds else { return nil }
         guard let job = busy.job ?? queue.first else { return .preparing }
         answerWaiting(behind: job.id, reason: "\(writer.directory): no answer for \(Int(seconds)) s")
         let spooled = queue.first { $0.id == job.id }?.spooled ?? job.spooled
@@ -354,7 +356,7 @@ public final class Exporter: @unchecked Sendable {
     /// waiting to be written (and their spool files), whose capture ended before the cutoff.
     /// Called and returns with the lock held.
     private func deleteExpired(_ retention: Retention) {
-        let cutoff = retention.cutoff(now: Date().timeIntervalSince1970)
+        let cutoff = retention.cutoff(now: clock.wall())
         condition.unlock()
         retention.sweep(writer, cutoff: cutoff)
         condition.lock()
@@ -406,7 +408,7 @@ public final class Exporter: @unchecked Sendable {
         while true {
             if let failed = preparation, !(stopping && queue.isEmpty) {
                 preparation = nil
-                busy = (nil, DispatchTime.now().uptimeNanoseconds, [])
+                busy = (nil, clock.uptime(), [])
                 condition.unlock()
                 do { try prepareFolder() } catch { failed(error) }
                 condition.lock()
@@ -450,7 +452,7 @@ public final class Exporter: @unchecked Sendable {
                 if retention != nil { _ = condition.wait(until: nextSweep) } else { condition.wait() }
                 continue
             }
-            busy = (job, DispatchTime.now().uptimeNanoseconds, [])
+            busy = (job, clock.uptime(), [])
             let evidence = evidence
             condition.unlock()
             var failure: String?

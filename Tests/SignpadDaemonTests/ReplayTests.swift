@@ -593,17 +593,21 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let parent = scratch()
         defer { removeScratch(parent) }
         let answer = DispatchSemaphore(value: 0)
+        let clock = ManualClock()
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: nil, write: nil,
-                                prepare: { _ = answer.wait(timeout: .now() + 10) })
+                                prepare: { _ = answer.wait(timeout: .now() + 10) }, clock: ExporterClock(wall: clock.now, uptime: clock.now))
         defer { exporter.stop() }
         exporter.prepareBeforeWriting { _ in }
         let log = CollectedLog()
         let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
                                   exporter: exporter, painter: cairoPainter) { log.append($0) }
         session.stalledWriteSeconds = 0.2
+        // The writer's thread has begun to prepare the folder, however slowly the machine runs.
+        let started = Date(timeIntervalSinceNow: 10)
+        while exporter.stall(longerThan: -1) == nil && Date() < started { usleep(1_000) }
         session.tick(now: 1)
         #expect(log.text.isEmpty, "not yet long enough")
-        usleep(300_000)
+        clock.advance(0.3)
         session.tick(now: 2)
         session.tick(now: 3)
         #expect(log.text == "export folder \(parent)/signatures: no answer for 0 s since the start (a network share whose server is down?); signatures confirmed meanwhile are kept in the spool /var/spool/pad and written once it answers")
