@@ -33,14 +33,18 @@ public final class ControlService {
         var returnImage: Bool
         /// Set once Done saved it: the export whose result ends the request.
         var exportID: Int?
+        /// The book's ticket for the request's record: its progress goes out once the book holds
+        /// it, so that GetResult after a crash knows a request the point of sale was told of.
+        var booked = 0
     }
     private var active: Active?
     private var clientLines = ClientLogBudget()
     /// Lines for calls that were answered: a point of sale polling GetStatus, or a client
     /// flooding the socket, must not push the lines that matter out of the journal.
     private var callLines = ClientLogBudget()
-    /// Final answers waiting for the book to hold their results: its ticket, the call, the answer.
-    private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue])] = []
+    /// Replies waiting for the book to hold what they tell: its ticket, the call, the reply, and
+    /// whether more follow (a request's progress) or it is the final answer.
+    private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue], continues: Bool)] = []
 
     public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
         self.server = server
@@ -216,7 +220,7 @@ public final class ControlService {
                         returnImage: returnImage)
         var started = RequestResult(id: requestID, reference: context.reference, startedAt: wallNow)
         started.owner = caller.uid
-        record(started)
+        active?.booked = record(started)
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
         session.beginRequest(id: requestID, context: context, timeout: timeout, now: now)
         progress("shown")
@@ -225,7 +229,8 @@ public final class ControlService {
 
     private func progress(_ name: String) {
         guard let active, active.more, let call = active.call else { return }
-        server.reply(call, ["id": .string(active.id), "reference": .string(active.reference), "progress": .string(name)], continues: true)
+        endings.append((active.booked, call, ["id": .string(active.id), "reference": .string(active.reference), "progress": .string(name)], true))
+        sendEndings()
     }
 
     private func requestEvent(_ event: Session.RequestEvent) {
@@ -295,7 +300,7 @@ public final class ControlService {
         var answer = result.parameters
         if let image { answer["image"] = .string(Data(image).base64EncodedString()) }
         // Sent once the book holds it, so that GetResult after a crash says what the answer said.
-        endings.append((ticket, call, answer))
+        endings.append((ticket, call, answer, false))
     }
 
     /// Sends the final answers whose results the book now holds (all of them, with `all`).
@@ -303,7 +308,7 @@ public final class ControlService {
         let through = all ? Int.max : results.writtenThrough
         while let first = endings.first, first.ticket <= through {
             endings.removeFirst()
-            server.reply(first.call, first.answer)
+            server.reply(first.call, first.answer, continues: first.continues)
         }
     }
 
