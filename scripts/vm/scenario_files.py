@@ -1,6 +1,6 @@
 """What the two VM tests share: their scenarios are files in a folder (e2e_scenarios,
-systemd_scenarios), each holding its guest steps (GUEST) and its host checks (check(run)); the
-folder's guest.sh is the start and helpers the steps run after."""
+systemd_scenarios), two for each scenario: name.sh holds its guest steps (shell) and name.py its
+host checks (check(run)); the folder's guest.sh is the start and helpers the steps run after."""
 import importlib, os, sys
 
 
@@ -10,10 +10,15 @@ def load(package, order):
 
 
 def guest_script(package, order, end):
-    """The script the guest runs: guest.sh, each scenario's steps in order, then `end`."""
-    start = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), package, 'guest.sh')).read()
-    steps = [f'\n# --- {name} ({package}/{name}.py)\n{scenario.GUEST}' for name, scenario in zip(order, load(package, order))]
-    return start + ''.join(steps) + end
+    """The script the guest runs: guest.sh, each scenario's steps (its .sh) in order, each after a
+    blank line, a comment naming it and another blank line, then `end`."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), package)
+
+    def text(name):
+        with open(os.path.join(folder, name)) as f:
+            return f.read()
+    steps = [f'\n# --- {name} ({package}/{name}.sh)\n\n{text(name + ".sh")}' for name in order]
+    return text('guest.sh') + ''.join(steps) + end
 
 
 class Checks:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Host side of the systemd VM test: boots Debian with systemd as PID 1 and the signpad package
 installed and enabled, answers the guest's requests on the serial console, and runs each
-scenario's checks (scripts/vm/systemd_scenarios: one file per scenario, its guest steps and its
-checks) on what the guest reported: that the shipped, hardened unit runs the kiosk.
+scenario's checks (scripts/vm/systemd_scenarios: one pair of files per scenario, its guest steps
+in name.sh and its checks in name.py) on what the guest reported: that the shipped, hardened
+unit runs the kiosk.
 `systemd_driver.py --guest-script` prints the script the guest runs."""
 import os, subprocess, sys, time
 

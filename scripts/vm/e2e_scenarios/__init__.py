@@ -1,7 +1,7 @@
-"""The kiosk VM test's scenarios, one file each: its guest steps (GUEST, busybox shell run by the
-VM's /init after guest.sh's start and helpers and the scenarios before it) and its host checks
-(check(run), on what the guest reported). They run in this order; a scenario may go on from what
-the one before left (the signpad it started, the connector's status file in $status)."""
+"""The kiosk VM test's scenarios, two files each: name.sh, its guest steps (busybox shell run by
+the VM's /init after guest.sh's start and helpers and the scenarios before it), and name.py, its
+host checks (check(run), on what the guest reported). They run in this order; a scenario may go
+on from what the one before left (the signpad it started, the connector's status file in $status)."""
 import os, re
 
 import scenario_files

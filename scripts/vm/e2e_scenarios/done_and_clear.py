@@ -1,21 +1,10 @@
 """Done writes the exports, Clear blanks the box, SIGTERM gives the saved CRTC back, and the
-journal has the DirtyFB answer and the latency report."""
+journal has the DirtyFB answer and the latency report.
+
+Its guest steps are done_and_clear.sh, beside this file; its host checks are check(run), here."""
 import hashlib, json, os, subprocess
 
 from driver import W, region_diff, white_share
-
-GUEST = r'''
-play /share/tap-done.evemu
-for i in $(seq 50); do ls /export/*.meta.json >/dev/null 2>&1 && break; sleep 0.2; done
-send_exports
-rm -f /export/*
-play /share/signature.evemu
-play /share/tap-clear.evemu
-ask "screendump cleared"
-stop_signpad
-ask "screendump restored"
-say "LOG BEGIN"; cat /tmp/signpad.log; say "LOG END"
-'''
 
 
 def check(run):

@@ -1,16 +1,6 @@
-"""A configuration that does not fit this kiosk, or does not load, ends the start with status 78."""
+"""A configuration that does not fit this kiosk, or does not load, ends the start with status 78.
 
-GUEST = r'''
-# At start, a configuration that does not fit this kiosk (a mode the panel lacks, a background
-# image that does not load) ends signpad with status 78 (EX_CONFIG), as one that does not load
-# does, which the unit does not restart.
-: > /tmp/signpad.log
-signpad run --config /etc/signpad/signpad.toml --set 'display.mode="1234x567"' >>/tmp/signpad.log 2>&1; mode=$?
-signpad run --config /etc/signpad/signpad.toml --set 'kiosk.background_image="/share/no-such-brand.png"' >>/tmp/signpad.log 2>&1; image=$?
-signpad run --config /etc/signpad/signpad.toml --set 'display.rotation=45' >>/tmp/signpad.log 2>&1; unloadable=$?
-say "MISFIT mode=$mode image=$image unloadable=$unloadable"
-say "LOG BEGIN"; cat /tmp/signpad.log; say "LOG END"
-'''
+Its guest steps are misfit.sh, beside this file; its host checks are check(run), here."""
 
 
 def check(run):

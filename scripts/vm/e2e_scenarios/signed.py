@@ -1,12 +1,8 @@
 """A signature through uinput, its ink (predicted while drawn) against signpad replay's; the device
-unplugged between recordings is survived."""
+unplugged between recordings is survived.
+
+Its guest steps are signed.sh, beside this file; its host checks are check(run), here."""
 import re
-
-
-GUEST = r'''
-play /share/signature.evemu
-ask "screendump signed"
-'''
 
 
 def check(run):

@@ -1,7 +1,7 @@
-"""The systemd VM test's scenarios, one file each: its guest steps (GUEST, shell run on the kiosk
-after guest.sh's helpers and the scenarios before it) and its host checks (check(run), on what
-the guest reported). They run in this order; a later scenario may use what an earlier one left
-(the kiosk's key, the reloaded screen)."""
+"""The systemd VM test's scenarios, two files each: name.sh, its guest steps (bash run on the
+kiosk after guest.sh's helpers and the scenarios before it), and name.py, its host checks
+(check(run), on what the guest reported). They run in this order; a later scenario may use what
+an earlier one left (the kiosk's key, the reloaded screen)."""
 import os
 
 import scenario_files

@@ -1,17 +1,7 @@
-"""The packaged, enabled unit at boot: active, the kiosk on the DRM card, the console in graphics mode."""
-from driver import W, H, region_diff
+"""The packaged, enabled unit at boot: active, the kiosk on the DRM card, the console in graphics mode.
 
-GUEST = r'''
-if wait_for 120 running; then
-    say "CHECK started $(state)"
-else
-    say "FAIL signpad.service is not active/running: $(state)"
-fi
-first_pid=$(prop MainPID)
-say "STATUS start $(prop StatusText)"
-ask "screendump sd-initial"
-say "CHECK console kdsetmode_failed $(logged "KDSETMODE") open_failed $(logged "to hide the console")"
-'''
+Its guest steps are started.sh, beside this file; its host checks are check(run), here."""
+from driver import W, H, region_diff
 
 
 def check(run):

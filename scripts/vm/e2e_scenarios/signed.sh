@@ -1,0 +1,2 @@
+play /share/signature.evemu
+ask "screendump signed"
