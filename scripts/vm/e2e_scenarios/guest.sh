@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # PID 1 of the kiosk VM: bring up devices, run signpad on the real DRM and evdev paths, and
 # (in e2e mode) play the test scenarios, talking to the host driver over the serial console.
-# This file is the start and the helpers; the VM's /init is it followed by each scenario's GUEST
-# in order (scripts/vm/e2e_scenarios/__init__.py; `driver.py --guest-script` prints it).
+# This file is the start and the helpers; the VM's /init is it followed by each scenario's .sh
+# in order (scripts/vm/e2e_scenarios/__init__.py; `e2e_driver.py --guest-script` prints it).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/usr/local/bin HOME=/root
 mount -t proc proc /proc

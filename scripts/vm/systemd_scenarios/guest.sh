@@ -2,7 +2,7 @@
 # Guest side of the systemd VM test: the helpers every scenario's guest steps use. The script the
 # VM runs (signpad-vm-check.service, on the serial console of a Debian system booted with systemd
 # as PID 1 and the signpad package installed and enabled, as a kiosk would have it) is this file
-# and then each scenario's GUEST in order (scripts/vm/systemd_scenarios/__init__.py). It drives
+# and then each scenario's .sh in order (scripts/vm/systemd_scenarios/__init__.py). It drives
 # the service as an admin would (systemctl, evemu for the touches) and reports to the host driver
 # (scripts/vm/systemd_driver.py) with lines starting "E2E".
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
