@@ -25,8 +25,8 @@ public struct AllocationCounter {
         return AllocationCounter(enable: enable, disable: disable, setHook: setHook)
     }
 
-    /// Where a build or an install keeps the interposer: beside the binary (`swift build --product
-    /// MallocInterposerSwift` puts it there) or in /usr/lib/signpad; nil when it is in neither.
+    /// Where a build or an install keeps the interposer: beside the binary (`scripts/build-interposer`
+    /// puts it there) or in /usr/lib/signpad; nil when it is in neither.
     public static func library(besides executable: String) -> String? {
         let here = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         return [here.appendingPathComponent(libraryName).path, "/usr/lib/signpad/" + libraryName]

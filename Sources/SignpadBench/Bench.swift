@@ -311,7 +311,7 @@ extension LivePathAllocations {
     /// The table's line for it; without the counter, how to get one.
     public static func line(_ figures: LivePathAllocations?, library: String) -> String {
         guard let figures else {
-            return "allocations per input event: not counted (no \(library) beside signpad: swift build -c release --product MallocInterposerSwift)"
+            return "allocations per input event: not counted (no \(library) beside signpad: scripts/build-interposer)"
         }
         var line = String(format: "allocations per input event, whole live path (%d events): mean %.3f, max %d [0]", figures.events, figures.mean, figures.max)
         for event in figures.firstAllocating { line += "\n  \(event)" }

@@ -1,5 +1,4 @@
 import SignpadConfig
-import SignpadText
 
 extension Config {
     /// Words the font would draw wrong (see `FontCheck`): said at start and by check-config, not

@@ -1,6 +1,5 @@
 import SignpadConfig
 import SignpadSession
-import SignpadText
 
 extension ChromePainter: ScreenPainter {}
 

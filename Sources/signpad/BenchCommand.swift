@@ -20,7 +20,7 @@ struct Bench: ParsableCommand {
     var onScreen = false
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
     @Flag(name: .long, help: ArgumentHelp("Only count heap allocations per input event on the whole live path, offscreen.",
-                                          discussion: "Needs ordo-one's malloc-interposer beside signpad (swift build -c release --product MallocInterposerSwift) or in /usr/lib/signpad."))
+                                          discussion: "Needs ordo-one's malloc-interposer beside signpad (scripts/build-interposer puts it there) or in /usr/lib/signpad."))
     var allocations = false
     @OptionGroup var options: ConfigOptions
 
@@ -37,7 +37,7 @@ struct Bench: ParsableCommand {
         let counter = AllocationCounter.loaded() ?? preloadingTheCounter()
         if allocations {
             guard let counter else {
-                throw DaemonError(description: "--allocations: no \(AllocationCounter.libraryName) beside \(CommandLine.arguments[0]) nor in /usr/lib/signpad; build it with swift build -c release --product MallocInterposerSwift")
+                throw DaemonError(description: "--allocations: no \(AllocationCounter.libraryName) beside \(CommandLine.arguments[0]) nor in /usr/lib/signpad; build it with scripts/build-interposer")
             }
             let (w, h) = try parseScreen(screen ?? "1920x1080")
             let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: counter)

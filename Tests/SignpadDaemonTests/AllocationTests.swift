@@ -12,7 +12,7 @@ import Testing
     static var built: Bool {
         ["signpad", "libMallocInterposerSwift.so"].allSatisfy { FileManager.default.fileExists(atPath: release.appendingPathComponent($0).path) }
     }
-    static let skipped = "skipped: no release build with the interposer (swift build -c release && swift build -c release --product MallocInterposerSwift; .ci/run makes both)"
+    static let skipped = "skipped: no release build with the interposer (swift build -c release && scripts/build-interposer; .ci/run makes both)"
 
     func allocations(_ recording: String) throws -> (mean: Double, max: Int, output: String) {
         let result = try run(Self.release.appendingPathComponent("signpad").path, ["bench", "--allocations", "--json", "--recording", recording])

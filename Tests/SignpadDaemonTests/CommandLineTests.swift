@@ -124,7 +124,7 @@ import Testing
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/brand.png", contents: Data("not a png".utf8))
+        #expect(FileManager.default.createFile(atPath: dir + "/brand.png", contents: Data("not a png".utf8)))
         for (image, reason) in [(dir + "/missing.png", "not a readable PNG"), (dir + "/brand.png", "not a PNG file")] {
             let file = dir + "/kiosk.toml"
             try "[kiosk]\nbackground_image = \"\(image)\"\n".write(toFile: file, atomically: true, encoding: .utf8)

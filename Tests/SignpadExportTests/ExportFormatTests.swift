@@ -234,12 +234,12 @@ import Testing
         var record = sampleRecord()
         record.pixelDensity = PixelDensity(x: 3.7795275590551185, y: 4.25)
         record.signature.strokes[2] = [Sample(Point(0.000012345, 1e-300), time: record.signature.strokes[2][0].time, pressure: 7.5e-9),
-                                       Sample(Point(123456789012345680000, 5), time: record.signature.strokes[2][0].time + 1, pressure: 1)]
+                                       Sample(Point(123456789012345683968, 5), time: record.signature.strokes[2][0].time + 1, pressure: 1)]
         let document = try InkMLReader.read(InkMLEncoder.encode(record))
         #expect(document.resolution?.x == 3.7795275590551185 && document.resolution?.y == 4.25)
         let dot = document.traces[2].points
         #expect(dot[0].x == 0.000012345 && dot[0].y == 1e-300)
-        #expect(dot[1].x == 123456789012345680000 && dot[0].f == 7.5e-9)
+        #expect(dot[1].x == 123456789012345683968 && dot[0].f == 7.5e-9)
         #expect(try InkMLReader.read(InkMLEncoder.encode(sampleRecord())).resolution == nil, "no size, no resolution")
     }
 

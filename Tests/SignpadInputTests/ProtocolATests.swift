@@ -41,7 +41,6 @@ func strokes(_ events: [StrokeEvent]) -> [[Point]] {
             if let stroke = current { done.append(stroke) }
             current = nil
         case .withdraw: current = nil
-        default: break
         }
     }
     return done + (current.map { [$0] } ?? [])
