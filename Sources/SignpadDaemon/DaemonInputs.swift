@@ -63,7 +63,7 @@ extension Daemon {
             // Which matrix is in force is the first question when touches land in the wrong place.
             let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"
             logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
-            return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+            return try ContactDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                     calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
         }
     }

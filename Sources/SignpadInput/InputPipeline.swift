@@ -36,7 +36,7 @@ public struct InputPipeline: Sendable {
         public let path: String
         public let name: String
         public let kind: DeviceKind
-        public fileprivate(set) var decoder: TouchDecoder
+        public fileprivate(set) var decoder: ContactDecoder
     }
 
     public private(set) var devices: [Device] = []
@@ -47,7 +47,7 @@ public struct InputPipeline: Sendable {
     private var emitted: [StrokeEvent] = []
 
     /// The longest run one frame can emit: a waiting contact's path drawn at once, with a take-back and a lift.
-    private static let frameEventsCapacity = TouchDecoder.maxUnfollowedSamples + 4
+    private static let frameEventsCapacity = ContactDecoder.maxUnfollowedSamples + 4
 
     public init() {
         emitted.reserveCapacity(Self.frameEventsCapacity)
@@ -58,7 +58,7 @@ public struct InputPipeline: Sendable {
 
     /// Reads `decoder`'s device from now on; returns its index for `feed`.
     @discardableResult
-    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
         devices.append(Device(path: path, name: name, kind: kind, decoder: decoder))
         return devices.count - 1
     }
@@ -83,7 +83,7 @@ public struct InputPipeline: Sendable {
     /// collected in `emitted`, swapped out and back rather than copied: a copy would share the
     /// buffer, and the next append would allocate.
     private mutating func decode(_ index: Int, now: Double, into sink: some InputSink,
-                                 _ step: (inout TouchDecoder, (StrokeEvent) -> Void) -> Void) {
+                                 _ step: (inout ContactDecoder, (StrokeEvent) -> Void) -> Void) {
         var frame: [StrokeEvent] = []
         swap(&frame, &emitted)
         defer { swap(&frame, &emitted) }

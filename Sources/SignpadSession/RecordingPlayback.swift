@@ -67,7 +67,7 @@ extension Session {
     /// calibration, rotation and flips as a panel would be; returns its index for `feed`.
     public func addInput(_ recording: EvemuRecording) throws -> Int {
         let scanout = display.scanout
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+        let decoder = try ContactDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
                                        calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
                                        rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
         return addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)

@@ -104,7 +104,7 @@ public final class Session: InputSink {
 
     /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
     @discardableResult
-    public func addInput(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+    public func addInput(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
         input.add(path: path, name: name, kind: kind, decoder: decoder)
     }
 

@@ -26,7 +26,7 @@ private final class Recorder: InputSink {
     static func panel() throws -> InputPipeline {
         var pipeline = InputPipeline()
         for (path, description) in [(touchPath, DeviceDescription.touchscreen(name: "panel touch", xMaximum: 799, yMaximum: 479)), (penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 799))] {
-            let decoder = try TouchDecoder(device: description, screenWidth: 800, screenHeight: 480)
+            let decoder = try ContactDecoder(device: description, screenWidth: 800, screenHeight: 480)
             pipeline.add(path: path, name: description.name, kind: decoder.kind, decoder: decoder)
         }
         return pipeline
