@@ -8,6 +8,17 @@ public protocol InputSink: AnyObject {
     /// A pen near the glass is at `point` (after each frame of its device).
     func penHovers(at point: Point, now: Double)
     func inputNotice(_ notice: InputNotice, now: Double)
+    /// What the pipeline is to do now, asked after each event and whenever the sink's owner has
+    /// acted (a request begun or cancelled, time passed); nil once there is nothing.
+    func takeInputCommand() -> InputCommand?
+}
+
+/// What the input is told between events by whoever asks for it: the kiosk giving a touch up
+/// (its idle timeout, a request begun or cancelled under it).
+public enum InputCommand: Equatable, Sendable {
+    /// The touch on the paper is let go of: its device stops following that contact, and the
+    /// next one to land is followed.
+    case letGoOfTouch
 }
 
 /// Something about the input a person reading the journal wants to know; `path` is the device's.
@@ -69,6 +80,7 @@ public struct InputPipeline: Sendable {
         let path = devices[index].path
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
+        defer { obeyCommands(now: now, from: sink) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
         if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
         if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
@@ -120,6 +132,16 @@ public struct InputPipeline: Sendable {
         guard !putDownPenTold else { return }
         putDownPenTold = true
         sink.inputNotice(.touchBesidePutDownPen(path: path), now: now)
+    }
+
+    /// Does what `sink` asks for now (see `InputSink.takeInputCommand`). `feed` asks after each
+    /// event; the sink's owner asks after acting outside `feed`.
+    public mutating func obeyCommands(now: Double, from sink: some InputSink) {
+        while let command = sink.takeInputCommand() {
+            switch command {
+            case .letGoOfTouch: letGoOfTouch(now: now, into: sink)
+            }
+        }
     }
 
     /// The kiosk gave up the touch down now (`KioskEffect.letGoOfTouch`): its device stops

@@ -12,6 +12,7 @@ private final class Recorder: InputSink {
     func handle(_ event: StrokeEvent, device: String, now: Double) { strokes.append((event, device)) }
     func penHovers(at point: Point, now: Double) { hovers.append(point) }
     func inputNotice(_ notice: InputNotice, now: Double) { notices.append(notice) }
+    func takeInputCommand() -> InputCommand? { nil }
 
     var downs: [String] { strokes.compactMap { if case .down = $0.event { $0.device } else { nil } } }
     var withdrawals: Int { strokes.filter { if case .withdraw = $0.event { true } else { false } }.count }
