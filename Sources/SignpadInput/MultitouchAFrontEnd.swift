@@ -13,8 +13,13 @@ struct MultitouchAFrontEnd: ContactFrontEnd {
         var pressure: Int32 = 0
         var tool = ContactTool.finger
         var trackingID: Int32?
-        /// Whether a position came: a report without one (the frame without contacts) is none.
-        var position = KeyState.released
+        /// A report without a position (the frame without contacts) is no contact.
+        var position = Position.absent
+    }
+
+    enum Position: Equatable, Sendable {
+        case absent
+        case present
     }
 
     /// The contacts a frame can list (more are dropped), as slots.
@@ -46,8 +51,8 @@ struct MultitouchAFrontEnd: ContactFrontEnd {
         guard event.type == C.EV_ABS else { return }
         switch event.code {
         case C.ABS_MT_TRACKING_ID: pending.trackingID = event.value
-        case C.ABS_MT_POSITION_X: (pending.x, pending.position) = (event.value, .pressed)
-        case C.ABS_MT_POSITION_Y: (pending.y, pending.position) = (event.value, .pressed)
+        case C.ABS_MT_POSITION_X: (pending.x, pending.position) = (event.value, .present)
+        case C.ABS_MT_POSITION_Y: (pending.y, pending.position) = (event.value, .present)
         case C.ABS_MT_PRESSURE: pending.pressure = event.value
         case C.ABS_MT_TOOL_TYPE: pending.tool = event.value == C.MT_TOOL_PALM ? .palm : .finger
         default: break
@@ -76,7 +81,7 @@ struct MultitouchAFrontEnd: ContactFrontEnd {
 
     /// SYN_MT_REPORT: the contact whose values came is one of the frame's.
     private mutating func closeReported() {
-        if pending.position == .pressed && pending.trackingID.map({ $0 >= 0 }) ?? true && reportedCount < reported.count {
+        if pending.position == .present && pending.trackingID.map({ $0 >= 0 }) ?? true && reportedCount < reported.count {
             reported[reportedCount] = pending
             reportedCount += 1
         }
