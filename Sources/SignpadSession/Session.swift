@@ -211,7 +211,7 @@ public final class Session: InputSink {
         request = (id, context)
         let shown = KioskRequest(id: id, title: context.title, lines: context.lines, lineRows: requestRows(context.lines), timeout: timeout)
         apply(kiosk.beginRequest(shown, now: now), now: now)
-        input.obeyCommands(now: now, from: self)
+        obeyInput(now: now, cause: "a request began under it")
     }
 
     /// The rows each of a request's lines takes on this screen, long ones wrapping.
@@ -224,7 +224,18 @@ public final class Session: InputSink {
     /// Ends the request on screen unsaved: `onRequest` hears `.cancelled`.
     public func cancelRequest(now: Double) {
         apply(kiosk.cancelRequest(now: now), now: now)
+        obeyInput(now: now, cause: "the request under it was cancelled")
+    }
+
+    /// Has the input obey what the kiosk asked of it outside an event, and tells the journal now
+    /// why a touch was let go of (the notice says the idle timeout when `tick` logs it).
+    private func obeyInput(now: Double, cause: String) {
         input.obeyCommands(now: now, from: self)
+        for (index, notice) in notices.enumerated().reversed() {
+            guard case .touchLetGo(let path) = notice else { continue }
+            log("input: a touch on \(path) is let go of, as \(cause): the next finger to land is followed")
+            notices.remove(at: index)
+        }
     }
 
     /// Confirms as the Done button does (the end of a replay).

@@ -52,11 +52,11 @@ import Testing
         }
     }
 
-    static func session() throws -> (Session, Panel, Exporter) {
+    static func session(journal: CollectedLog = CollectedLog()) throws -> (Session, Panel, Exporter) {
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""])
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
-                                  painter: { _, _ in BoxPainter() }) { _ in }
+                                  painter: { _, _ in BoxPainter() }) { journal.append($0) }
         let decoder = try ContactDecoder(device: panel(), screenWidth: 800, screenHeight: 480)
         let device = session.addInput(path: "/dev/input/event7", name: "panel", kind: decoder.kind, decoder: decoder)
         return (session, Panel(session: session, device: device), exporter)
@@ -71,12 +71,14 @@ import Testing
     /// Finger A writes; a request begins (its text takes the box, the walk-up ink is wiped, A let
     /// go of); finger B writes while A stays down. B is the customer's signature.
     @Test func aFingerWritingAfterARequestBeganUnderAnotherIsDrawn() throws {
-        var (session, panel, exporter) = try Self.session()
+        let journal = CollectedLog()
+        var (session, panel, exporter) = try Self.session(journal: journal)
         defer { exporter.stop() }
         panel.write(slot: 0, id: 1, from: Self.inBox(session, 0.2))
         #expect(session.kiosk.hasInk, "finger A drew")
         session.beginRequest(id: "R1", context: SignatureRequest(reference: "R1"), timeout: 60, now: panel.time)
         #expect(!session.kiosk.hasInk, "the request wiped the walk-up ink")
+        #expect(journal.text.contains("input: a touch on /dev/input/event7 is let go of, as a request began under it"), "\(journal.text)")
         panel.move(slot: 0, to: Self.inBox(session, 0.3))
         let b = Self.inBox(session, 0.5)
         panel.write(slot: 1, id: 2, from: b)
