@@ -30,13 +30,6 @@ struct ContactPolicy: Sendable {
         case still(landing: Sample)
         /// Went further than that: a finger that writes.
         case wrote(landing: Sample)
-
-        var landing: Sample? {
-            switch self {
-            case .still(let landing), .wrote(let landing): landing
-            case .none, .ignored, .unplaced: nil
-            }
-        }
     }
 
     /// The contact whose strokes are drawn.
@@ -87,9 +80,6 @@ struct ContactPolicy: Sendable {
             return path
         }
     }
-
-    /// The slot followed now, for the id of its contact when events are dropped.
-    var followedSlot: Int? { followed.slot }
 }
 
 // MARK: - A frame
