@@ -84,10 +84,12 @@ public struct InputPipeline: Sendable {
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
         if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
         if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
+        let touchOwner = arbiter.owner
         if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
                                                      at: devices[index].decoder.penPosition, now: now) {
             sink.inputNotice(.penTookBackTouch(path: path, landed: false), now: now)
             sink.handle(.withdraw, device: devices[index].name, now: now)
+            letGoOfHand(on: touchOwner)
         }
     }
 
@@ -107,12 +109,14 @@ public struct InputPipeline: Sendable {
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {
         // The fields, not the device: a copy of it would retain every array of its decoder.
         let path = devices[index].path, name = devices[index].name, kind = devices[index].kind
+        let owner = arbiter.owner
         switch arbiter.route(stroke, from: path, kind: kind, now: now) {
         case .drop:
             return
         case .withdrawOwnerThenPass:
             sink.inputNotice(.penTookBackTouch(path: path, landed: true), now: now)
             sink.handle(.withdraw, device: name, now: now)
+            letGoOfHand(on: owner)
         case .pass:
             switch stroke {
             case .down: notePutDownPen(touchOn: path, kind: kind, now: now, into: sink)
@@ -121,6 +125,14 @@ public struct InputPipeline: Sendable {
             }
         }
         sink.handle(stroke, device: name, now: now)
+    }
+
+    /// The arbiter took the stroke on the paper back for the pen: the touch that drew it is the
+    /// hand holding the pen, and its device lets go of it as it does of one the kiosk gave up, so
+    /// it holds back no finger once the pen has gone.
+    private mutating func letGoOfHand(on touch: String?) {
+        guard let touch, let index = index(of: touch) else { return }
+        devices[index].decoder.letGoOfContacts()
     }
 
     /// Tells, once until the pen is used or gone, that touches draw beside a pen put down.
