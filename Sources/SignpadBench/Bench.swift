@@ -282,8 +282,7 @@ public struct LivePathAllocations: Codable, Sendable {
                                 retrySeconds: 3600)
         defer { exporter.stop() }
         let session = try Session(config: config, display: display, exporter: exporter, painter: painter) { _ in }
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: display.scanout.logicalWidth,
-                                       screenHeight: display.scanout.logicalHeight, rotation: config.display.rotation)
+        let decoder = try session.inputSetup.decoder(for: recording.device)
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
         var total = 0, most = 0, first: [String] = []
         for (index, event) in recording.events.enumerated() {

@@ -55,16 +55,13 @@ extension Daemon {
 
     /// Decoders mapping each device to the session's screen, with the calibration in force.
     func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {
-        let scanout = session.display.scanout, config = self.config, logger = self.logger
+        let setup = session.inputSetup, logger = self.logger
         return { scanned, device in
-            let configured = config.calibration.flatMap { CalibrationMatrix(values: $0) }
-            if configured == nil, let problem = scanned.udevCalibrationProblem { logger.warning("\(device.path): \(problem)") }
-            let calibration = configured ?? scanned.udevCalibration ?? .identity
+            if setup.configuredCalibration == nil, let problem = scanned.udevCalibrationProblem { logger.warning("\(device.path): \(problem)") }
             // Which matrix is in force is the first question when touches land in the wrong place.
-            let source = configured != nil ? "input.calibration" : scanned.udevCalibration != nil ? "udev's LIBINPUT_CALIBRATION_MATRIX" : "none set"
-            logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source))")
-            return try TouchDecoder(device: device.description, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                    calibration: calibration, rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY)
+            let (calibration, source) = setup.calibration(udev: scanned.udevCalibration)
+            logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source.rawValue))")
+            return try setup.decoder(for: device.description, udevCalibration: scanned.udevCalibration)
         }
     }
 

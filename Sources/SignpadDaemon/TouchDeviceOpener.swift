@@ -15,7 +15,7 @@ public struct TouchDeviceOpener {
     }
 
     /// Builds the decoder for a device (with the calibration the caller wants).
-    public typealias MakeDecoder = (ScannedDevice, EvdevDevice) throws -> TouchDecoder
+    public typealias MakeDecoder = (ScannedDevice, EvdevDevice) throws -> ContactDecoder
 
     /// The first usable device that opens; nil when none does.
     public func openFirst(decoder: MakeDecoder) -> TouchInput? { openFirst(of: candidates(), decoder: decoder).opened }

@@ -72,7 +72,7 @@ public final class EvdevDevice {
     }
 
     /// The state at open, so contacts already down are not taken for new ones.
-    public func seed(_ decoder: inout TouchDecoder) {
+    public func seed(_ decoder: inout ContactDecoder) {
         guard let handle else { return }
         let slotCount = max(libevdev_get_num_slots(handle), 0)
         var slots: [(trackingID: Int32, x: Int32, y: Int32)] = []

@@ -8,6 +8,17 @@ public protocol InputSink: AnyObject {
     /// A pen near the glass is at `point` (after each frame of its device).
     func penHovers(at point: Point, now: Double)
     func inputNotice(_ notice: InputNotice, now: Double)
+    /// What the pipeline is to do now, asked after each event and whenever the sink's owner has
+    /// acted (a request begun or cancelled, time passed); nil once there is nothing.
+    func takeInputCommand() -> InputCommand?
+}
+
+/// What the input is told between events by whoever asks for it: the kiosk giving a touch up
+/// (its idle timeout, a request begun or cancelled under it).
+public enum InputCommand: Equatable, Sendable {
+    /// The touch on the paper is let go of: its device stops following that contact, and the
+    /// next one to land is followed.
+    case letGoOfTouch
 }
 
 /// Something about the input a person reading the journal wants to know; `path` is the device's.
@@ -36,7 +47,7 @@ public struct InputPipeline: Sendable {
         public let path: String
         public let name: String
         public let kind: DeviceKind
-        public fileprivate(set) var decoder: TouchDecoder
+        public fileprivate(set) var decoder: ContactDecoder
     }
 
     public private(set) var devices: [Device] = []
@@ -47,7 +58,7 @@ public struct InputPipeline: Sendable {
     private var emitted: [StrokeEvent] = []
 
     /// The longest run one frame can emit: a waiting contact's path drawn at once, with a take-back and a lift.
-    private static let frameEventsCapacity = TouchDecoder.maxUnfollowedSamples + 4
+    private static let frameEventsCapacity = ContactDecoder.maxUnfollowedSamples + 4
 
     public init() {
         emitted.reserveCapacity(Self.frameEventsCapacity)
@@ -58,7 +69,7 @@ public struct InputPipeline: Sendable {
 
     /// Reads `decoder`'s device from now on; returns its index for `feed`.
     @discardableResult
-    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
         devices.append(Device(path: path, name: name, kind: kind, decoder: decoder))
         return devices.count - 1
     }
@@ -69,13 +80,16 @@ public struct InputPipeline: Sendable {
         let path = devices[index].path
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
+        defer { obeyCommands(now: now, from: sink) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
         if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
         if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
+        let touchOwner = arbiter.owner
         if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
                                                      at: devices[index].decoder.penPosition, now: now) {
             sink.inputNotice(.penTookBackTouch(path: path, landed: false), now: now)
             sink.handle(.withdraw, device: devices[index].name, now: now)
+            letGoOfHand(on: touchOwner)
         }
     }
 
@@ -83,7 +97,7 @@ public struct InputPipeline: Sendable {
     /// collected in `emitted`, swapped out and back rather than copied: a copy would share the
     /// buffer, and the next append would allocate.
     private mutating func decode(_ index: Int, now: Double, into sink: some InputSink,
-                                 _ step: (inout TouchDecoder, (StrokeEvent) -> Void) -> Void) {
+                                 _ step: (inout ContactDecoder, (StrokeEvent) -> Void) -> Void) {
         var frame: [StrokeEvent] = []
         swap(&frame, &emitted)
         defer { swap(&frame, &emitted) }
@@ -95,12 +109,14 @@ public struct InputPipeline: Sendable {
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {
         // The fields, not the device: a copy of it would retain every array of its decoder.
         let path = devices[index].path, name = devices[index].name, kind = devices[index].kind
+        let owner = arbiter.owner
         switch arbiter.route(stroke, from: path, kind: kind, now: now) {
         case .drop:
             return
         case .withdrawOwnerThenPass:
             sink.inputNotice(.penTookBackTouch(path: path, landed: true), now: now)
             sink.handle(.withdraw, device: name, now: now)
+            letGoOfHand(on: owner)
         case .pass:
             switch stroke {
             case .down: notePutDownPen(touchOn: path, kind: kind, now: now, into: sink)
@@ -109,6 +125,14 @@ public struct InputPipeline: Sendable {
             }
         }
         sink.handle(stroke, device: name, now: now)
+    }
+
+    /// The arbiter took the stroke on the paper back for the pen: the touch that drew it is the
+    /// hand holding the pen, and its device lets go of it as it does of one the kiosk gave up, so
+    /// it holds back no finger once the pen has gone.
+    private mutating func letGoOfHand(on touch: String?) {
+        guard let touch, let index = index(of: touch) else { return }
+        devices[index].decoder.letGoOfContacts()
     }
 
     /// Tells, once until the pen is used or gone, that touches draw beside a pen put down.
@@ -120,6 +144,16 @@ public struct InputPipeline: Sendable {
         guard !putDownPenTold else { return }
         putDownPenTold = true
         sink.inputNotice(.touchBesidePutDownPen(path: path), now: now)
+    }
+
+    /// Does what `sink` asks for now (see `InputSink.takeInputCommand`). `feed` asks after each
+    /// event; the sink's owner asks after acting outside `feed`.
+    public mutating func obeyCommands(now: Double, from sink: some InputSink) {
+        while let command = sink.takeInputCommand() {
+            switch command {
+            case .letGoOfTouch: letGoOfTouch(now: now, into: sink)
+            }
+        }
     }
 
     /// The kiosk gave up the touch down now (`KioskEffect.letGoOfTouch`): its device stops

@@ -66,10 +66,7 @@ extension Session {
     /// Reads a recording's device from now on, mapped to this screen with the configuration's
     /// calibration, rotation and flips as a panel would be; returns its index for `feed`.
     public func addInput(_ recording: EvemuRecording) throws -> Int {
-        let scanout = display.scanout
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
-                                       calibration: config.calibration.flatMap { CalibrationMatrix(values: $0) } ?? .identity,
-                                       rotation: config.display.rotation, flipX: config.flipX, flipY: config.flipY)
+        let decoder = try inputSetup.decoder(for: recording.device)
         return addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
     }
 

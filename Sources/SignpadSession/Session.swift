@@ -72,6 +72,9 @@ public final class Session: InputSink {
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
     /// event would allocate there.
     @exclusivity(unchecked) private var notices: [InputNotice] = []
+    /// What the kiosk asked of the input (a touch given up), for the pipeline to obey once the
+    /// call under way returns: after the event fed, or after a request's begin or cancel, or `tick`.
+    @exclusivity(unchecked) private var inputCommand: InputCommand?
     /// Wall-clock time minus sample time, taken at the signature's first sample: the capture
     /// start is then that of its first stroke left, should the first ones be taken away.
     @exclusivity(unchecked) private var wallClockOffset: Double?
@@ -122,7 +125,7 @@ public final class Session: InputSink {
 
     /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
     @discardableResult
-    public func addInput(path: String, name: String, kind: DeviceKind, decoder: TouchDecoder) -> Int {
+    public func addInput(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
         input.add(path: path, name: name, kind: kind, decoder: decoder)
     }
 
@@ -152,6 +155,11 @@ public final class Session: InputSink {
     /// `Kiosk.penHovers`).
     public func penHovers(at point: Point, now: Double) { kiosk.penHovers(at: point, now: now) }
 
+    public func takeInputCommand() -> InputCommand? {
+        defer { inputCommand = nil }
+        return inputCommand
+    }
+
     public func inputNotice(_ notice: InputNotice, now: Double) {
         // Past the room kept, a flood is dropped rather than allocated for.
         if notices.count < notices.capacity { notices.append(notice) }
@@ -176,11 +184,12 @@ public final class Session: InputSink {
         }
     }
 
-    /// Time passes (see `Kiosk.tick`); a touch the kiosk gave up is let go of by its device.
+    /// Time passes (see `Kiosk.tick`).
     public func tick(now: Double) {
         let timed = kiosk.tick(now: now)
         apply(timed, now: now)
-        if timed.contains(.letGoOfTouch) { input.letGoOfTouch(now: now, into: self) }
+        // A touch the kiosk gave up (its idle timeout) is let go of by its device, and told below.
+        input.obeyCommands(now: now, from: self)
         for notice in notices { log(notice, now: now) }
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
@@ -195,6 +204,8 @@ public final class Session: InputSink {
             }
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
+        // And what the export results' effects asked for.
+        defer { input.obeyCommands(now: now, from: self) }
         switch exporter.stall(longerThan: stalledWriteSeconds) {
         case .preparing? where !reportedPreparationStall:
             // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
@@ -224,6 +235,7 @@ public final class Session: InputSink {
         let timeout = timeout ?? RequestRules.defaultTimeout(idleTimeout: kiosk.rules.idleTimeout)
         let shown = KioskRequest(id: id, title: context.title, lines: context.lines, lineRows: requestRows(context.lines), timeout: timeout)
         apply(kiosk.beginRequest(shown, now: now), now: now)
+        obeyInput(now: now, cause: "a request began under it")
     }
 
     /// The rows each of a request's lines takes on this screen, long ones wrapping.
@@ -234,7 +246,21 @@ public final class Session: InputSink {
     }
 
     /// Ends the request on screen unsaved: its events end with `.cancelled`.
-    public func cancelRequest(now: Double) { apply(kiosk.cancelRequest(now: now), now: now) }
+    public func cancelRequest(now: Double) {
+        apply(kiosk.cancelRequest(now: now), now: now)
+        obeyInput(now: now, cause: "the request under it was cancelled")
+    }
+
+    /// Has the input obey what the kiosk asked of it outside an event, and tells the journal now
+    /// why a touch was let go of (the notice says the idle timeout when `tick` logs it).
+    private func obeyInput(now: Double, cause: String) {
+        input.obeyCommands(now: now, from: self)
+        for (index, notice) in notices.enumerated().reversed() {
+            guard case .touchLetGo(let path) = notice else { continue }
+            log("input: a touch on \(path) is let go of, as \(cause): the next finger to land is followed")
+            notices.remove(at: index)
+        }
+    }
 
     /// Confirms as the Done button does (the end of a replay).
     public func confirm(now: Double) { apply(kiosk.confirm(now: now), now: now) }
@@ -299,7 +325,8 @@ public final class Session: InputSink {
                 display.setAsleep(off)
                 log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
             case .letGoOfTouch:
-                break  // The input's part: see `tick`.
+                // The input obeys after the event being fed, or after this call (`obeyCommands`).
+                inputCommand = .letGoOfTouch
             case .layoutChanged:
                 renderer.clip = kiosk.layout.box.insetBy(2)
                 repaintChrome(whole: true)

@@ -36,7 +36,7 @@ final class CalibrationRun {
         let scanout = display.scanout
         let width = scanout.logicalWidth, height = scanout.logicalHeight
         guard let opened = TouchDeviceOpener(config: config, logger: logger).openFirst(decoder: { _, device in
-            try TouchDecoder(device: device.description, screenWidth: width, screenHeight: height)
+            try InputDeviceSetup.raw(screenWidth: width, screenHeight: height).decoder(for: device.description)
         }) else {
             throw DaemonError(description: "no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see `signpad devices`)")
         }

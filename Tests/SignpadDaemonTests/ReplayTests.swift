@@ -195,7 +195,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     func signedAndConfirmed(into exporter: Exporter) throws -> Session {
         let session = try offscreenSession(exporter)
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
         return session
@@ -209,7 +209,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { exporter.stop() }
         let session = try offscreenSession(exporter)
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var strokes = 0
         for event in recording.events {
             decoder.feed(event) { stroke in
@@ -232,7 +232,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var strokes: [[(StrokeEvent, Double)]] = []
         for event in recording.events {
             decoder.feed(event) { stroke in
@@ -275,7 +275,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         }
         let ahead = try session(predicting: 16), plain = try session(predicting: 0)
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var looked = 0, differedWhileDrawing = 0, differedAfterLift = 0, lifts = 0
         for event in recording.events {
             decoder.feed(event) { stroke in
@@ -305,7 +305,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let display = OffscreenDisplay(width: 800, height: 480)
         let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter) { _ in }
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         let signed = session.renderer.inkBounds
         #expect(signed.area > 100_000, "the demo signature covers much of the box: \(signed)")
@@ -340,7 +340,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             return e.type == C.EV_ABS && e.code == C.ABS_MT_SLOT ? event(e.seconds, e.type, e.code, 1) : e
         }
         let withHand = try offscreenSession(exporter), dry = try offscreenSession(exporter)
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var withdrawn = 0
         for e in hand + finger {
             decoder.feed(e) { stroke in
@@ -348,7 +348,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
                 withHand.handle(stroke, device: "t", now: e.seconds)
             }
         }
-        var dryDecoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var dryDecoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for e in recording.events { dryDecoder.feed(e) { dry.handle($0, device: "t", now: e.seconds) } }
         #expect(withdrawn == 1)
         #expect(dry.kiosk.signature.strokes.count >= 3)
@@ -383,7 +383,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let end = recording.events.last!.seconds
         let events = recording.events + frame(end + 0.5, slot: 0, id: 900, at: (3800, 3050))
             + frame(end + 1.0, slot: 1, id: 901, at: doneOnPanel) + frame(end + 1.1, slot: 1, id: -1)
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         var signed = Signature()
         for e in events {
             decoder.feed(e) { session.handle($0, device: "t", now: e.seconds) }
@@ -407,7 +407,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
-        let decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        let decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let downs = try recording.strokeEvents(screenWidth: 800, screenHeight: 480).filter { if case .down = $0.event { true } else { false } }.count
         let log = CollectedLog()
         let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { log.append($0) }
@@ -527,7 +527,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
-        var decoder = try TouchDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let erased = try offscreenSession(exporter)
         for event in recording.events { decoder.feed(event) { erased.handle($0, device: "t", now: event.seconds) } }
         let before = erased.kiosk.signature
@@ -625,7 +625,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { exporter.stop() }
         let lines = CollectedLog()
         let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { lines.append($0) }
-        var decoder = try TouchDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
+        var decoder = try ContactDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
         for event in try demoRecording().events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
         usleep(300_000)  // the first failures are in by the first tick

@@ -12,6 +12,7 @@ private final class Recorder: InputSink {
     func handle(_ event: StrokeEvent, device: String, now: Double) { strokes.append((event, device)) }
     func penHovers(at point: Point, now: Double) { hovers.append(point) }
     func inputNotice(_ notice: InputNotice, now: Double) { notices.append(notice) }
+    func takeInputCommand() -> InputCommand? { nil }
 
     var downs: [String] { strokes.compactMap { if case .down = $0.event { $0.device } else { nil } } }
     var withdrawals: Int { strokes.filter { if case .withdraw = $0.event { true } else { false } }.count }
@@ -26,7 +27,7 @@ private final class Recorder: InputSink {
     static func panel() throws -> InputPipeline {
         var pipeline = InputPipeline()
         for (path, description) in [(touchPath, DeviceDescription.touchscreen(name: "panel touch", xMaximum: 799, yMaximum: 479)), (penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 799))] {
-            let decoder = try TouchDecoder(device: description, screenWidth: 800, screenHeight: 480)
+            let decoder = try ContactDecoder(device: description, screenWidth: 800, screenHeight: 480)
             pipeline.add(path: path, name: description.name, kind: decoder.kind, decoder: decoder)
         }
         return pipeline
@@ -105,6 +106,28 @@ private final class Recorder: InputSink {
         let before = sink.strokes.count
         for event in Self.frame(0.15, [(C.EV_ABS, C.ABS_X, 200)]) { pipeline.feed(event, from: 0, now: event.seconds, into: sink) }
         #expect(sink.strokes.count == before)
+    }
+
+    /// The same on a multitouch panel, where the hand stays down and moves on: the arbiter's take-
+    /// back lets its decoder go of it, so once the pen has gone a finger that writes beside the
+    /// hand is drawn, not held back behind a hand its decoder still followed.
+    @Test func aHandTakenBackForThePenIsLetGoOfByItsDecoder() throws {
+        var pipeline = InputPipeline()
+        for (path, description) in [(Self.touchPath, SignpadInputTests.panel()), (Self.penPath, DeviceDescription.pen(name: "panel pen", axisMaximum: 999))] {
+            let decoder = try ContactDecoder(device: description, screenWidth: 1000, screenHeight: 1000)
+            pipeline.add(path: path, name: description.name, kind: decoder.kind, decoder: decoder)
+        }
+        let sink = Recorder()
+        func feed(_ events: [InputEvent], from index: Int) { for event in events { pipeline.feed(event, from: index, now: event.seconds, into: sink) } }
+        feed(Self.frame(0, touch(slot: 0, id: 1, x: 100, y: 100)) + Self.frame(0.05, moveTo(slot: 0, x: 160, y: 100)), from: 0)
+        feed(Self.frame(0.1, [(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 500), (C.EV_ABS, C.ABS_Y, 500)]), from: 1)
+        feed(Self.frame(0.2, [(C.EV_KEY, C.BTN_TOOL_PEN, 0)]), from: 1)
+        #expect(sink.withdrawals == 1, "the hand is taken back for the pen")
+        // The pen has gone; the hand moves on, and a finger writes beside it.
+        feed(Self.frame(2, moveTo(slot: 0, x: 200, y: 100)) + Self.frame(2.1, touch(slot: 1, id: 2, x: 600, y: 600)), from: 0)
+        for step in 1...4 { feed(Self.frame(2.1 + Double(step) * 0.01, moveTo(slot: 1, x: 600 + Int32(step) * 20, y: 600)), from: 0) }
+        #expect(sink.downs == ["test panel", "test panel"], "the finger beside the hand is drawn")
+        #expect(sink.strokes.last.map { if case .move(let s) = $0.event { s.point == Point(680, 600) } else { false } } == true)
     }
 
     /// The kiosk gave up a touch held past the idle timeout: the device stops following it and

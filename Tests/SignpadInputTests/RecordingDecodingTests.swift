@@ -91,7 +91,7 @@ struct RecordingDecodingTests {
     @Test(arguments: [(SharedRecordings.wacom, true), (SharedRecordings.uclogic, false)])
     func aPenIsNearAllThroughItsStroke(name: String, reportsProximity: Bool) throws {
         let rec = try recording(name)
-        var decoder = try TouchDecoder(device: rec.device, screenWidth: 1920, screenHeight: 1080)
+        var decoder = try ContactDecoder(device: rec.device, screenWidth: 1920, screenHeight: 1080)
         var nearAtLastFrame = false, nearBeforeDown = false, strokeEvents = 0, farFramesInStroke = 0, drawing = false
         for event in rec.events {
             var emitted: [StrokeEvent] = []

@@ -34,7 +34,7 @@ struct Stream {
     }
 
     func decode(_ device: DeviceDescription = panel(), width: Int = 1000, height: Int = 1000) throws -> [StrokeEvent] {
-        var decoder = try TouchDecoder(device: device, screenWidth: width, screenHeight: height)
+        var decoder = try ContactDecoder(device: device, screenWidth: width, screenHeight: height)
         var out: [StrokeEvent] = []
         for e in events { decoder.feed(e) { out.append($0) } }
         return out
@@ -62,7 +62,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 }
 
-@Suite struct TouchDecoderTests {
+@Suite struct ContactDecoderTests {
     @Test func aLiftIsATrackingIdOfMinusOneEvenWithoutBtnTouchRelease() throws {
         var s = Stream()
         s.frame(touch(slot: 0, id: 5, x: 100, y: 100) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
@@ -108,7 +108,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         after.frame(touch(slot: 0, id: 3, x: 500, y: 500) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
 
         func decode(lettingGo: Bool) throws -> [StrokeEvent] {
-            var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+            var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
             var out: [StrokeEvent] = []
             for e in before.events { decoder.feed(e) { out.append($0) } }
             if lettingGo { decoder.letGoOfContacts() }
@@ -125,7 +125,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     @Test func aSingleTouchContactLetGoOfIsIgnoredUntilItLifts() throws {
         let d = DeviceDescription.touchscreen(name: "single", xMaximum: 999, yMaximum: 999)
-        var decoder = try TouchDecoder(device: d, screenWidth: 1000, screenHeight: 1000)
+        var decoder = try ContactDecoder(device: d, screenWidth: 1000, screenHeight: 1000)
         var before = Stream(), after = Stream()
         before.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_X, 900), (C.EV_ABS, C.ABS_Y, 900)])
         after.frame([(C.EV_ABS, C.ABS_X, 910)])
@@ -300,7 +300,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func unplugMidStrokeEndsTheStroke() throws {
-        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         var s = Stream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         var out: [StrokeEvent] = []
@@ -311,7 +311,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func contactsAlreadyDownAtOpenAreIgnoredUntilTheyLift() throws {
-        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
         var s = Stream()
         s.frame(moveTo(slot: 0, x: 510, y: 500))
@@ -325,7 +325,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// Water on the glass when signpad starts does not make the panel deaf: a finger landing while
     /// it stays is followed.
     @Test func aContactDownAtOpenDoesNotHoldBackTheNextFinger() throws {
-        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
         var s = Stream()
         s.frame(touch(slot: 1, id: 8, x: 100, y: 100))
@@ -390,7 +390,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
         s.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1)])
         s.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 0)])
-        var decoder = try TouchDecoder(device: d, screenWidth: 100, screenHeight: 100)
+        var decoder = try ContactDecoder(device: d, screenWidth: 100, screenHeight: 100)
         var near: [Bool] = []
         for e in s.events {
             decoder.feed(e) { _ in }
@@ -413,7 +413,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
             switch event { case .down(let s), .move(let s): return s; default: return nil }
         }
         #expect(samples.map(\.erasing) == [true, true, false])
-        var touchscreen = try TouchDecoder(device: panel(), screenWidth: 100, screenHeight: 100)
+        var touchscreen = try ContactDecoder(device: panel(), screenWidth: 100, screenHeight: 100)
         for e in s.events { touchscreen.feed(e) { _ in } }
         s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
         for e in s.events.suffix(2) { touchscreen.feed(e) { _ in } }
@@ -457,7 +457,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         d.absInfo[C.ABS_Y] = nil
         guard case .skipped(let reason) = DeviceClassifier.classify(d) else { Issue.record("expected skipped"); return }
         #expect(reason.contains("no absolute X/Y axes"), "\(reason)")
-        #expect(throws: UnusableDeviceError.self) { try TouchDecoder(device: d, screenWidth: 100, screenHeight: 100) }
+        #expect(throws: UnusableDeviceError.self) { try ContactDecoder(device: d, screenWidth: 100, screenHeight: 100) }
         d.codes[C.EV_ABS]?.formUnion([C.ABS_X, C.ABS_Y])
         d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
         d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)

@@ -6,7 +6,7 @@ import Testing
 /// Random multitouch streams on the 4-slot test panel (axes and screen both 0…999, so a position
 /// is its point): hands resting, fingers landing, writing, jittering and lifting in any order, and
 /// contacts the panel calls palms. The decoder's strokes are checked against what each contact did.
-@Suite struct TouchDecoderRandomTests {
+@Suite struct ContactDecoderRandomTests {
     /// What one contact (tracking id) did, frame by frame.
     struct Contact {
         var landing: Sample
@@ -35,7 +35,7 @@ import Testing
 
     static func run(seed: UInt64) throws -> Run {
         var random = SeededRandom(state: seed)
-        var decoder = try TouchDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
+        var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         var run = Run()
         var slots: [(id: Int32, x: Int32, y: Int32, palm: Bool)?] = [nil, nil, nil, nil]
         var nextID: Int32 = 1

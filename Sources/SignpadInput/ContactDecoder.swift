@@ -1,0 +1,154 @@
+import SignpadVocabulary
+
+/// Turns the raw event stream of one device into the strokes of the one contact signpad follows:
+/// the device's front end, chosen once from its classification, makes frames of contacts, and
+/// the `ContactPolicy` says which of them is drawn.
+///
+/// The same decoder serves the live device and evemu replays. Events are collected until
+/// SYN_REPORT and the frame is judged as a whole, as the kernel means it. SYN_DROPPED ends the
+/// stroke at its last good sample; it resumes as a new one when the device is in sync again.
+public struct ContactDecoder: Sendable {
+    /// Whether the events read are the device's, or follow a SYN_DROPPED until it is in sync again.
+    private enum Reading: Equatable, Sendable {
+        case inSync
+        case dropping
+    }
+
+    public let kind: DeviceKind
+    public let multitouch: Bool
+    private var frontEnd: FrontEnd
+    private var policy: ContactPolicy
+    /// The frame the front end fills and the policy judges; its storage kept from frame to frame.
+    private var frame: ContactFrame
+    private var reading = Reading.inSync
+    private var positionWatch = PositionWatch()
+    /// Set once touches were seen not to move on the axes read while others moved: those axes.
+    private var stuckPositionAxes: UInt64?
+
+    /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
+    /// doctored recording) has the rest ignored rather than a slot array of any size.
+    static let maxSlots = 256
+    /// The most samples a waiting contact's stroke starts with when it is followed.
+    public static let maxUnfollowedSamples = ContactPolicy.maxWaitingSamples
+
+    public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
+        self.kind = kind
+        self.multitouch = multitouch
+        if multitouch && device.absInfo[EventCode.ABS_MT_SLOT] == nil {
+            frontEnd = .multitouchA(MultitouchAFrontEnd(mapping: mapping))
+        } else if multitouch {
+            let slotCount = Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1
+            frontEnd = .multitouchB(MultitouchBFrontEnd(mapping: mapping, slotCount: min(max(slotCount, 0), Self.maxSlots)))
+        } else {
+            switch kind {
+            case .touchscreen: frontEnd = .singleTouch(SingleTouchFrontEnd(mapping: mapping))
+            case .pen: frontEnd = .pen(PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN)))
+            case .absolutePointer: frontEnd = .absolutePointer(AbsolutePointerFrontEnd(mapping: mapping))
+            }
+        }
+        policy = ContactPolicy(slotCount: frontEnd.slotCount)
+        frame = ContactFrame(capacity: frontEnd.slotCount)
+    }
+
+    /// A decoder for a device description, with the axes chosen by its classification.
+    public init(device: DeviceDescription, screenWidth: Int, screenHeight: Int,
+                calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
+                flipX: Bool = false, flipY: Bool = false) throws(UnusableDeviceError) {
+        let kind: DeviceKind, multitouch: Bool
+        switch DeviceClassifier.classify(device) {
+        case .usable(let usableKind, let isMultitouch): (kind, multitouch) = (usableKind, isMultitouch)
+        case .skipped(let reason): throw UnusableDeviceError(device: device.name, reason: reason)
+        }
+        typealias C = EventCode
+        let xCode = multitouch ? C.ABS_MT_POSITION_X : C.ABS_X
+        let yCode = multitouch ? C.ABS_MT_POSITION_Y : C.ABS_Y
+        let pressureCode = multitouch ? C.ABS_MT_PRESSURE : C.ABS_PRESSURE
+        // The classifier took the device only with both axes.
+        let mapping = ScreenMapping(xAxis: device.absInfo[xCode]!, yAxis: device.absInfo[yCode]!,
+                                    pressureAxis: device.absInfo[pressureCode], screenWidth: screenWidth,
+                                    screenHeight: screenHeight, calibration: calibration, rotation: rotation,
+                                    flipX: flipX, flipY: flipY)
+        self.init(device: device, kind: kind, multitouch: multitouch, mapping: mapping)
+    }
+
+    public var mapping: ScreenMapping { frontEnd.mapping }
+
+    /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
+    /// pen that does not report proximity, touching. Always false for other kinds.
+    public var penInProximity: Bool { frontEnd.pen?.isNear ?? false }
+
+    /// Where a pen is, hovering or touching, on the screen; nil for other kinds.
+    public var penPosition: Point? { frontEnd.pen?.position }
+
+    /// Where a pen near the glass is; nil when none is.
+    public var penNearAt: Point? { penInProximity ? penPosition : nil }
+
+    /// The state read from the device at open. Contacts already down are ignored until they lift,
+    /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
+    /// not hold back the next finger to land (water left on the glass must not make the pad deaf).
+    public mutating func setInitialState(slots: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
+                                         touching: Bool, penInRange: Bool = false, eraserInRange: Bool = false,
+                                         x: Int32, y: Int32) {
+        frontEnd.setInitialState(slots: slots, currentSlot: currentSlot, touching: touching,
+                                 penInRange: penInRange, eraserInRange: eraserInRange, x: x, y: y)
+        // A device of one contact holds it itself, and only if touching.
+        frame.begin(time: frame.time)
+        if multitouch { frontEnd.make(.letGo, frame: &frame) }
+        policy.letGo(frame)
+    }
+
+    /// Feeds one event; calls `emit` for each stroke event a completed frame produced.
+    public mutating func feed(_ event: InputEvent, emit: (StrokeEvent) -> Void) {
+        typealias C = EventCode
+        let report = event.type == C.EV_SYN && event.code == C.SYN_REPORT
+        switch reading {
+        case .dropping where report:
+            reading = .inSync
+            frame.begin(time: event.seconds)
+            frontEnd.make(.resync, frame: &frame)
+            policy.resync(frame)
+        case .dropping:
+            if event.type != C.EV_SYN { absorb(event) }
+        case .inSync where event.type == C.EV_SYN && event.code == C.SYN_DROPPED:
+            frame.begin(time: event.seconds)
+            frontEnd.make(.dropped, frame: &frame)
+            policy.eventsDropped(frame, emit: emit)
+            reading = .dropping
+        case .inSync where report:
+            frontEnd.make(.endFrame(time: event.seconds), frame: &frame)
+            policy.judge(frame, emit: emit)
+            if let axes = positionWatch.frame(contactDown: frontEnd.anyContactDown) { stuckPositionAxes = axes }
+        case .inSync:
+            absorb(event)
+        }
+    }
+
+    private mutating func absorb(_ event: InputEvent) {
+        if event.type == EventCode.EV_ABS { positionWatch.saw(axis: event.code, value: event.value) }
+        frontEnd.make(.absorb(event), frame: &frame)
+    }
+
+    /// Stops following the contacts down now, without a stroke event: the kiosk has given the touch
+    /// up (one that stayed down and still past the idle timeout: a customer gone, or water or dirt
+    /// on the glass). On a multitouch panel the next finger to land is followed while they stay
+    /// down; a device of one contact reports nothing until its contact lifts.
+    public mutating func letGoOfContacts() {
+        frame.begin(time: frame.time)
+        frontEnd.make(.letGo, frame: &frame)
+        policy.letGo(frame)
+    }
+
+    /// Ends any stroke in progress, as when the device goes away.
+    public mutating func cancel(emit: (StrokeEvent) -> Void) {
+        frontEnd.make(.reset, frame: &frame)
+        policy.deviceGone(emit: emit)
+    }
+
+    /// Once, after touches that never moved on the axes read while others did: the kernel's names
+    /// of those others (the device reports its position there, and signpad cannot use it).
+    public mutating func takeStuckPositionAxes() -> [String]? {
+        guard let mask = stuckPositionAxes else { return nil }
+        stuckPositionAxes = nil
+        return (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { PositionWatch.name(UInt16($0)) }
+    }
+}

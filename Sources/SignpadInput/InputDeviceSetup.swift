@@ -1,0 +1,49 @@
+import SignpadVocabulary
+
+/// How every input device is set up to draw on one screen: its front end (chosen from its
+/// classification), its calibration and its mapping to the screen's logical pixels. The
+/// daemon, replay, the bench and calibrate all make their decoders here, so a recording replays
+/// as the panel it was made on draws.
+public struct InputDeviceSetup: Equatable, Sendable {
+    /// Which calibration matrix is in force, the first question when touches land in the wrong place.
+    public enum CalibrationSource: String, Equatable, Sendable {
+        case configured = "input.calibration"
+        case udev = "udev's LIBINPUT_CALIBRATION_MATRIX"
+        case none = "none set"
+    }
+
+    public var screenWidth: Int
+    public var screenHeight: Int
+    /// The screen's rotation and the configuration's flips.
+    public var placement: ScreenPlacement
+    /// The configuration's matrix (`input.calibration`), which wins over udev's.
+    public var configuredCalibration: CalibrationMatrix?
+
+    public init(screenWidth: Int, screenHeight: Int, placement: ScreenPlacement = ScreenPlacement(),
+                configuredCalibration: CalibrationMatrix? = nil) {
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
+        self.placement = placement
+        self.configuredCalibration = configuredCalibration
+    }
+
+    /// The panel's own coordinates on the screen, neither calibrated nor turned: what
+    /// `signpad calibrate` measures.
+    public static func raw(screenWidth: Int, screenHeight: Int) -> InputDeviceSetup {
+        InputDeviceSetup(screenWidth: screenWidth, screenHeight: screenHeight)
+    }
+
+    /// The matrix in force for a device udev gives `udev` (nil: none), and where it comes from.
+    public func calibration(udev: CalibrationMatrix?) -> (matrix: CalibrationMatrix, source: CalibrationSource) {
+        if let configuredCalibration { return (configuredCalibration, .configured) }
+        if let udev { return (udev, .udev) }
+        return (.identity, .none)
+    }
+
+    /// The decoder for `device`; throws when the classifier would not use it.
+    public func decoder(for device: DeviceDescription, udevCalibration: CalibrationMatrix? = nil) throws(UnusableDeviceError) -> ContactDecoder {
+        try ContactDecoder(device: device, screenWidth: screenWidth, screenHeight: screenHeight,
+                           calibration: calibration(udev: udevCalibration).matrix, rotation: placement.rotation,
+                           flipX: placement.flipX, flipY: placement.flipY)
+    }
+}
