@@ -75,3 +75,44 @@ extension ContactFrame {
                        pressure: mapping.pressure(axes.pressure)))
     }
 }
+
+/// A device of one contact and a button that says it is down (a single-touch screen's BTN_TOUCH,
+/// an absolute pointer's BTN_LEFT): the front end is the same but for that button.
+protocol SingleContactFrontEnd: ContactFrontEnd {
+    var axes: SingleContactAxes { get set }
+    var contact: SingleContactState { get set }
+    /// The device's button for the contact is down.
+    var contactDown: Bool { get }
+}
+
+extension SingleContactFrontEnd {
+    mutating func absorb(_ event: InputEvent) {
+        axes.absorb(event)
+    }
+
+    mutating func endFrame(time: Double, into frame: inout ContactFrame) {
+        frame.begin(time: time)
+        frame.report(contact.phase(down: contactDown), tool: .finger, axes: axes, mapping: mapping)
+    }
+
+    /// The contact down when events were dropped.
+    func dropped(into frame: inout ContactFrame) {
+        frame.report(contact == .down ? .cancelled : nil, tool: .finger, axes: axes, mapping: mapping)
+    }
+
+    mutating func resync(into frame: inout ContactFrame) { contact.resync() }
+
+    /// The contact down now, or the next, is ignored until the device says it is up.
+    mutating func letGo(into frame: inout ContactFrame) { contact = .held }
+
+    mutating func setInitialState(touching: Bool, x: Int32, y: Int32) {
+        (axes.x, axes.y) = (x, y)
+        if touching { contact = .held }
+    }
+
+    mutating func reset() {
+        axes.touch = .released
+        axes.left = .released
+        if contact == .down { contact = .up }
+    }
+}

@@ -217,6 +217,17 @@ struct EvidenceTests {
         #expect { try RecipientCertificateFile.load(dir + "/none.pem") } throws: { "\($0)".hasPrefix(dir + "/none.pem: the recipient certificate cannot be read") }
     }
 
+    /// The exporter's first results, within 10 s.
+    static func firstResults(of exporter: Exporter) -> [Exporter.Result] {
+        var results: [Exporter.Result] = []
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while results.isEmpty && Date() < deadline {
+            results = exporter.results()
+            usleep(10_000)
+        }
+        return results
+    }
+
     /// A back office's certificate that expired on 2020-02-01, made by OpenSSL's own CA command
     /// (`req -x509` makes none in the past); with the time inside its validity, to load it.
     static func expiredBackOffice(_ folder: String) throws -> (certificate: String, validAt: Double, notAfter: Double) {
@@ -279,12 +290,7 @@ struct EvidenceTests {
         let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: evidence, retrySeconds: 60,
                                 spool: SignatureSpool(directory: dir + "/spool"))
         exporter.submit(sampleRecord(), exportID: 1)
-        var results: [Exporter.Result] = []
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while results.isEmpty && Date() < deadline {
-            results = exporter.results()
-            usleep(10_000)
-        }
+        let results = Self.firstResults(of: exporter)
         #expect(results.first?.error?.contains("expired on 2020-02-01T00:00:00.000Z") == true, "\(results)")
         #expect(results.first?.error?.contains("export.recipient_certificate") == true, "\(results)")
         #expect(exporter.pending == 1, "kept")
@@ -308,12 +314,7 @@ struct EvidenceTests {
         defer { exporter.stop() }
         let record = sampleRecord()
         exporter.submit(record, exportID: 1)
-        var results: [Exporter.Result] = []
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while results.isEmpty && Date() < deadline {
-            results = exporter.results()
-            usleep(10_000)
-        }
+        let results = Self.firstResults(of: exporter)
         #expect(results.first?.error?.contains("expired on") == true, "\(results)")
         #expect(exporter.pendingOutsideSpool == 1, "held in memory only")
 
