@@ -36,7 +36,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The configuration: its file, its checks and its edits; no device adapter and no look at the system, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadKiosk", "SignpadExport"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -67,7 +67,7 @@ let package = Package(
         ]),
 
         // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
-        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadOutbox", "SignpadText"]),
+        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadText"]),
 
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
@@ -105,6 +105,7 @@ let package = Package(
         ]),
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadExport", "SignpadVocabulary", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadSystemCheckTests", dependencies: ["SignpadSystemCheck", "SignpadConfig", "SignpadOutbox", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
             "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",

@@ -22,7 +22,8 @@ public struct Config: Sendable {
     public var rules = KioskRules()
     public var exportDirectory = "/var/lib/signpad/signatures"
     public var export = ExportOptions()
-    /// `export.kiosk_name`, or the host name signpad started with.
+    /// `export.kiosk_name`; "" when unset, which the command line fills with the host name
+    /// (`HostName`), as the file's reader looks at nothing but the file.
     public var kioskName = ""
     public var retrySeconds = 5.0
     /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
@@ -183,7 +184,7 @@ public struct Config: Sendable {
         export.createsFolder = try r.bool("export.create_directory", default: true)
         let kiosk = try r.string("export.kiosk_name", default: "")
         if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw r.error("export.kiosk_name", problem) }
-        kioskName = kiosk.isEmpty ? Self.hostName() : kiosk
+        kioskName = kiosk
         retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
         spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
         if let spool = spoolDirectory, !spool.hasPrefix("/") {
@@ -221,18 +222,17 @@ public struct Config: Sendable {
         }
     }
 
-    /// The kernel's host name, without Foundation's `ProcessInfo.hostName`, which asks DNS and may
-    /// wait on a network that is down. The unit's ProtectHostname= gives signpad its own copy of
-    /// the name at start, so a machine renamed later is seen after a restart, not a reload.
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Equal once trailing slashes, `.` and `..` are resolved.
-    private static func samePath(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
+    /// Equal once repeated and trailing slashes, `.` and `..` are resolved: by the text alone,
+    /// as Foundation's `URL` would look at the file system.
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        func resolved(_ path: String) -> [Substring] {
+            var parts: [Substring] = []
+            for part in path.split(separator: "/") where part != "." {
+                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+            }
+            return parts
+        }
+        return resolved(a) == resolved(b)
     }
 
     /// The effective configuration as a TOML file.

@@ -1,9 +1,8 @@
 import Foundation
-import SignpadExport
-import SignpadOutbox
 
 /// Changes one key of a configuration file and leaves every other line, comment and blank as it
-/// was, so an administrator's file stays theirs (`signpad calibrate --write`).
+/// was, so an administrator's file stays theirs (`signpad calibrate --write`, through
+/// `ConfigFileWriter`, which writes it).
 public enum ConfigFileEdit {
     /// `text` with `key` ("table.key") set to `value`: replaced in place where the key is written
     /// (a comment after it stays), else added after the last key of its [table], else after the
@@ -40,67 +39,5 @@ public enum ConfigFileEdit {
             lines += ["[\(table)]" + ending, "\(name) = \(value)" + ending, ""]
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// Sets `key` in the configuration file at `path` (made if missing) and returns the line it
-    /// is on. The edited text must load as a configuration with `value` at `key`, else nothing is
-    /// written: a file that was valid stays valid, and one that was not is left for its owner.
-    public static func set(_ key: String, to value: TOMLValue, inFile path: String) throws -> Int {
-        let text: String
-        do {
-            text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes)
-        } catch {
-            guard error.isMissing else { throw error }
-            text = ""
-        }
-        let edited = try setting(key, to: value, in: text, file: path)
-        let reread = try Config.load(text: edited, file: path)
-        guard let written = reread.effective.first(where: { $0.key == key }), written.value == value,
-              let line = try TOMLParser.parse(edited, file: path)[key]?.line else {
-            throw ConfigError(file: path, line: 0, key: key, message: "the edited file does not read back as \(value); nothing was written")
-        }
-        try save(edited, to: path)
-        return line
-    }
-
-    /// Replaces the file at `path` (a symbolic link's target, when it is one) with `text`, so that
-    /// a reader sees the old file or the new one, never a mix; keeps the old file's mode, owner
-    /// and group. A file that did not exist is made 0644 in a folder made 0755 if needed, as the
-    /// daemon's user must be able to read it.
-    public static func save(_ text: String, to path: String) throws(ConfigSaveError) {
-        let target = resolvedPath(path)
-        let folder = (target as NSString).deletingLastPathComponent, name = (target as NSString).lastPathComponent
-        var status = stat()
-        var owner: (uid: uid_t, gid: gid_t)?
-        var mode: mode_t = 0o644
-        if stat(target, &status) == 0 {
-            mode = status.st_mode & 0o7777
-            owner = (status.st_uid, status.st_gid)
-        } else if errno != ENOENT {
-            throw ConfigSaveError(path: target, operation: "stat", errno: errno)
-        }
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw ConfigSaveError(path: folder, operation: "creating the folder", errno: errno) }
-        do {
-            try FolderWriter(directory: folder, fileMode: mode, owner: owner, role: "the configuration's folder").write([(name: name, bytes: Array(text.utf8))])
-        } catch {
-            throw ConfigSaveError(path: error.path, operation: error.operation, errno: error.errno)
-        }
-    }
-
-    private static func resolvedPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-}
-
-/// Why a configuration file could not be written; names the file, the step and the system's reason.
-public struct ConfigSaveError: Error, CustomStringConvertible, Equatable {
-    public var path: String
-    public var operation: String
-    public var errno: Int32
-
-    public var description: String {
-        "\(path): cannot save the configuration: \(operation) failed" + (errno == 0 ? "" : " (\(String(cString: strerror(errno))))")
     }
 }

@@ -5,6 +5,13 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public var key: String?
     public var message: String
 
+    public init(file: String, line: Int, key: String?, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
     /// Line 0 is no line: a `--set` override, or a check of the file as a whole.
     public var description: String {
         (line > 0 ? "\(file):\(line): " : "\(file): ") + (key.map { "\($0): " } ?? "") + message

@@ -7,6 +7,7 @@ import SignpadDRM
 import SignpadEvdev
 import SignpadInput
 import SignpadSession
+import SignpadSystemCheck
 import SignpadVocabulary
 
 struct Calibrate: ParsableCommand {
@@ -48,7 +49,7 @@ struct Calibrate: ParsableCommand {
             """)
             if write {
                 let path = options.config ?? Config.defaultPath
-                let line = try ConfigFileEdit.set("input.calibration", to: matrix, inFile: path)
+                let line = try ConfigFileWriter.set("input.calibration", to: matrix, inFile: path)
                 print("\nWritten to \(path):\(line); restart signpad to use it: systemctl restart signpad")
             }
         } catch {

@@ -8,6 +8,7 @@ import SignpadDRM
 import SignpadEvdev
 import SignpadInput
 import SignpadSession
+import SignpadSystemCheck
 import SignpadVocabulary
 
 @main
@@ -43,7 +44,9 @@ struct ConfigOptions: ParsableArguments {
         let path = config ?? (defaultToSystemFile && FileManager.default.fileExists(atPath: Config.defaultPath) ? Config.defaultPath : nil)
         var text = ""
         if let path { text = try TextFile.read(path, what: "the configuration file", format: "UTF-8 text (TOML)", limit: BoundedFile.configurationBytes) }
-        return try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+        var loaded = try Config.load(text: text, file: path ?? "(defaults)", overrides: overrides)
+        if loaded.kioskName.isEmpty { loaded.kioskName = HostName.ofThisMachine() }
+        return loaded
     }
 }
 
