@@ -1,4 +1,5 @@
-"""The packaged, enabled unit at boot: active, the kiosk on the DRM card, the console in graphics mode.
+"""The packaged, enabled unit at boot: active, waiting for a DRM driver that loads after it, then the
+kiosk on the DRM card, the console in graphics mode.
 
 Its guest steps are started.sh, beside this file; its host checks are check(run), here."""
 from driver import W, H, region_diff
@@ -9,6 +10,13 @@ def check(run):
     started = run.said('started')
     run.check('S1 signpad.service is active/running (Type=notify: READY=1 reached systemd)',
               started['state'] == 'active/running', started['text'])
+    late = run.said('latecard')
+    waiting = run.statuses.get('waiting', '')
+    why = [l.split('] ', 2)[-1] for l in run.journal.splitlines() if ' error ' in l or 'permission denied' in l.lower()][:2]
+    run.check('S32 a DRM driver that loads after signpad started: signpad waits for its card and shows it, no restart',
+              waiting.startswith('waiting for a display') and late['state'] == 'active/running'
+              and late.get('pid') == late.get('waited') and late.get('restarts') == '0',
+              f"before the driver: {waiting!r}; after: {late['text']}" + (f" — {' / '.join(why)}" if why else ''))
     initial = run.shot('sd-initial')
     d = region_diff(initial, run.expected['initial'], W, (0, 0, W, H)) if initial else 1
     run.check('S2 the hardened unit opens the DRM card: the kiosk layout is on the screen', d < 0.005,
