@@ -228,12 +228,26 @@ public final class VarlinkServer {
             }
             if let reason = connection.closing {
                 if let call = connection.awaiting { events.append(.hungUp(VarlinkCallID(connection: key, call: call), connection.caller)) }
-                if !reason.isEmpty { events.append(.dropped(connection.caller, reason: reason)) }
+                if !reason.isEmpty {
+                    events.append(.dropped(connection.caller, reason: reason))
+                    Self.discardUnread(connection.fd)
+                }
                 try? connection.fd.close()
                 connections[key] = nil
             }
         }
         return events
+    }
+
+    /// Reads and drops what a client sent that will never be taken (at most a socket buffer's
+    /// worth, without waiting): a Unix socket closed with unread input resets its peer, which
+    /// would lose the replies sent before the drop instead of reading them and then the end.
+    static func discardUnread(_ fd: FileDescriptor) {
+        var scratch = [UInt8](repeating: 0, count: 64 << 10)
+        for _ in 0..<64 {
+            let got = scratch.withUnsafeMutableBytes { Glibc.recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got <= 0 { return }
+        }
     }
 
     /// Answers call `id`: with `continues` more replies follow, else the call is done.
