@@ -62,7 +62,7 @@ let package = Package(
 
         // The point of sale's API: org.signpad.Kiosk on the control socket, and the results it keeps.
         .target(name: "SignpadControl", dependencies: [
-            "SignpadVarlink", "SignpadSession", "SignpadKiosk", "SignpadExport", "SignpadOutbox",
+            "SignpadVarlink", "SignpadSession", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadVocabulary",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -67,6 +67,7 @@ public final class ControlService {
         switch event {
         case .request(let request): requestEvent(request)
         case .exportResult(let result): exportResult(result)
+        case .notice(let notice): logger.tell(notice)
         }
     }
 

@@ -46,14 +46,15 @@ public final class DRMDisplay: Display {
     private let buffer: DumbBuffer
     private let savedCRTC: UnsafeMutablePointer<drmModeCrtc>?
     private var console: FileDescriptor?
-    private let log: (String) -> Void
+    /// What the display tells the journal.
+    private let tell: (Notice) -> Void
     private var closed = false
     /// Reused per flush so the per-event path does not allocate.
     @exclusivity(unchecked) private var scanoutRects: [PixelRect] = []
     @exclusivity(unchecked) private var clips: [drmModeClip] = []
 
-    public init(options: DisplayOptions, log: @escaping (String) -> Void) throws(DisplayError) {
-        self.log = log
+    public init(options: DisplayOptions, tell: @escaping (Notice) -> Void) throws(DisplayError) {
+        self.tell = tell
         let opened = try Self.openCard(options.device)
         card = opened.card
         path = opened.path
@@ -81,7 +82,9 @@ public final class DRMDisplay: Display {
         // Only once the screen is ours: a start refused because another process holds it must
         // not switch that process's console out of graphics mode on the way out.
         if let vt = options.vt { enterGraphics(vt) }
-        log("display \(path) \(connectorName) \(modeName) pitch \(buffer.pitch) rotation \(options.rotation.rawValue)")
+        tell(Notice(.info, "display opened", [
+            "card": path, "connector": connectorName, "mode": modeName, "pitch": "\(buffer.pitch)", "rotation": "\(options.rotation.rawValue)",
+        ]))
     }
 
     deinit { close() }
@@ -151,7 +154,7 @@ public final class DRMDisplay: Display {
 
     private func markGone() {
         loss = .deviceGone(path: path)
-        log("\(path) went away (No such device)")
+        tell(Notice(.warning, "the display's card went away", ["card": path, "error": "No such device"]))
     }
 
     /// A panel switched off or unplugged (DisplayPort drops its hot-plug line when powered off)
@@ -163,7 +166,7 @@ public final class DRMDisplay: Display {
             // The kernel removes an MST connector with its panel; it comes back under a new id.
             if errno == ENOENT {
                 loss = .connectorGone(path: path, connector: connectorName)
-                log("\(connectorName) is gone (No such file or directory)")
+                tell(Notice(.warning, "the display's connector is gone", ["connector": connectorName]))
             }
             return
         }
@@ -172,7 +175,9 @@ public final class DRMDisplay: Display {
         if !panelAway && !connected {
             if !outputOff { switchOutputOff() }
             panelAway = true
-            log("\(connectorName) reports no panel (switched off or unplugged): its output is off; the kiosk goes on and is shown when a panel is back")
+            tell(Notice(.warning, "the connector reports no panel: its output is off until a panel is back", [
+                "connector": connectorName, "why": "switched off or unplugged",
+            ]))
         } else if panelAway && connected {
             panelReturned()
         }
@@ -189,14 +194,15 @@ public final class DRMDisplay: Display {
         let sameSize = modes.filter { Self.name(of: $0) == modeName }
         guard let next = sameSize.first(where: { $0.clock == mode.clock && $0.vrefresh == mode.vrefresh }) ?? sameSize.first else {
             loss = .modeGone(path: path, connector: connectorName, mode: modeName, available: Self.sizes(of: modes))
-            log("\(connectorName) has a panel again, without \(modeName)")
+            tell(Notice(.warning, "the connector has a panel again, without the mode", ["connector": connectorName, "mode": modeName]))
             return
         }
         mode = next
         // Failing, it is tried again at the next check.
         guard asleep || switchOutputOn(because: "\(connectorName) has a panel again") else { return }
         panelAway = false
-        log("\(connectorName) has a panel again: \(asleep ? "the screen sleeps; \(modeName) is set when it wakes" : "\(modeName) set again")")
+        tell(Notice(.notice, asleep ? "the connector has a panel again: the mode is set when the screen wakes" : "the connector has a panel again: the mode is set again",
+                    ["connector": connectorName, "mode": modeName]))
     }
 
     /// The kiosk switches the screen off after a while without a touch, and on at the next.
@@ -221,7 +227,7 @@ public final class DRMDisplay: Display {
         do {
             try setCRTC()
         } catch {
-            log("\(reason): setting \(modeName) on \(connectorName) failed: \(error)")
+            tell(Notice(.error, "setting the mode failed", ["connector": connectorName, "mode": modeName, "when": reason, "error": "\(error)"]))
             // Another process took the screen meanwhile: present takes it back as it comes.
             if case .masterHeld = error { masterLost = true }
             return false
@@ -245,18 +251,18 @@ public final class DRMDisplay: Display {
         case 0:
             if dirtyFB == .unknown {
                 dirtyFB = .required
-                log("DirtyFB: the driver takes dirty rectangles; flushing \(clips.count) clip(s) per update")
+                tell(Notice(.info, "DirtyFB: the driver takes dirty rectangles", ["clips_per_update": "\(clips.count)"]))
             }
         case ENOSYS, EINVAL:
             dirtyFB = .notNeeded
-            log("DirtyFB: the driver answered \(Errno(rawValue: -rc)); it scans out directly, dirty updates are off")
+            tell(Notice(.info, "DirtyFB: the driver scans out directly; dirty updates are off", ["answer": "\(Errno(rawValue: -rc))"]))
         case EACCES, EPERM:
             masterLost = true
-            log("DRM master lost on \(path): another process took the screen; drawing continues in memory")
+            tell(Notice(.warning, "DRM master lost: another process took the screen; drawing goes on in memory", ["card": path]))
         case ENODEV:
             markGone()
         default:
-            log("DirtyFB failed: \(Errno(rawValue: -rc))")
+            tell(Notice(.error, "DirtyFB failed", ["card": path, "error": "\(Errno(rawValue: -rc))"]))
         }
     }
 
@@ -265,7 +271,7 @@ public final class DRMDisplay: Display {
         do {
             try setCRTC()
             masterLost = false
-            log("DRM master is back on \(path): repainting")
+            tell(Notice(.notice, "DRM master is back: repainting", ["card": path]))
             return true
         } catch {
             return false
@@ -288,12 +294,12 @@ public final class DRMDisplay: Display {
         do {
             opened = try FileDescriptor.open(vt, .writeOnly, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
         } catch {
-            log("could not open \(vt) to hide the console (\(error)); the text console may show through")
+            tell(Notice(.warning, "could not open the VT to hide the console; its text may show through", ["vt": vt, "error": "\(error)"]))
             return
         }
         console = opened
         if signpad_vt_set_graphics(opened.rawValue, 1) != 0 {
-            log("KDSETMODE KD_GRAPHICS on \(vt) failed: \(Errno(rawValue: errno))")
+            tell(Notice(.warning, "KDSETMODE KD_GRAPHICS failed; the console's text may show through", ["vt": vt, "error": "\(Errno(rawValue: errno))"]))
         }
     }
 

@@ -105,7 +105,7 @@ public final class Daemon {
 
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
-        logger.info("signpad \(SignpadVersion.current) starting: configuration \(config.source)")
+        logger.info("signpad starting", metadata: ["version": "\(SignpadVersion.current)", "configuration": "\(config.source)"])
         let service = ServiceManager()
         // A start after a reload runs on the old start's watchdog clock, and the checks below (a
         // font scan among them) can take seconds on a slow machine.
@@ -137,7 +137,7 @@ public final class Daemon {
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger, folderProbe] error in
-            logger.error("export folder: \(error); signatures are kept and retried")
+            logger.error("the export folder fails; signatures are kept and retried", metadata: ["reason": "\(error)"])
             folderProbe.failed("\(error)")
         }
         // Before the screen: what the spool holds is written even while there is none.
@@ -241,9 +241,7 @@ public final class Daemon {
                         control?.consume(.exportResult(result))
                         if result.lookedUp { continue }
                         if result.error == nil { folderProbe.wrote() }
-                        for line in wait.journal.lines(for: result, now: Self.monotonic()) {
-                            result.error == nil ? logger.info("\(line)") : logger.error("\(line)")
-                        }
+                        for notice in wait.journal.notices(for: result, now: Self.monotonic()) { logger.tell(notice) }
                     }
                     tellStatus(&wait, service: service, exporter: exporter)
                 }
@@ -289,7 +287,7 @@ public final class Daemon {
         let session: Session
         let playback: RecordingPlayback?
         do {
-            session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter) { [logger] in logger.info("\($0)") }
+            session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter)
             playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
         } catch {
             display.close()
@@ -309,7 +307,8 @@ public final class Daemon {
         let shown = ShownKiosk(display: display, session: session, playback: playback,
                                status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
         service.ready(status: shown.status.line)
-        logger.info("ready: signpad \(SignpadVersion.current), kiosk \"\(config.kioskName)\", export folder \(config.exportDirectory)")
+        logger.info("ready: the kiosk is shown",
+                    metadata: ["version": "\(SignpadVersion.current)", "kiosk": "\(config.kioskName)", "folder": "\(config.exportDirectory)"])
         return shown
     }
 
@@ -353,7 +352,7 @@ public final class Daemon {
             }
         }
         if let loss = display.lossReason {
-            logger.error("the display is lost: \(loss); any unconfirmed signature on it is dropped; waiting for a display again")
+            logger.error("the display is lost; an unconfirmed signature on it is dropped; waiting for a display", metadata: ["reason": "\(loss)"])
             control?.detach(because: "the display was lost (\(loss))")
             // Their decoders map touches to this display's size.
             closeInputs(session: session)
@@ -384,8 +383,15 @@ public final class Daemon {
     /// of the folder's health.
     func dispatch(_ session: Session) {
         for event in session.takeEvents() {
-            control?.consume(event)
-            if case .exportResult(let result) = event, result.error == nil, !result.lookedUp { folderProbe.wrote() }
+            switch event {
+            case .notice(let notice):
+                logger.tell(notice)
+            case .exportResult(let result):
+                if result.error == nil && !result.lookedUp { folderProbe.wrote() }
+                control?.consume(event)
+            case .request:
+                control?.consume(event)
+            }
         }
     }
 
@@ -416,7 +422,7 @@ public final class Daemon {
             throw error
         case .failure(let error):
             if error.description != wait.reported {
-                logger.warning("waiting for a display: \(error); trying again every \(Int(DisplayWait.retrySeconds)) s")
+                logger.warning("waiting for a display", metadata: ["reason": "\(error)", "retry_seconds": "\(Int(DisplayWait.retrySeconds))"])
                 wait.reported = error.description
                 tellStatus(&wait, service: service, exporter: exporter)
             }
@@ -511,7 +517,7 @@ public final class Daemon {
     }
 
     func openDisplay() -> Result<DRMDisplay, DisplayError> {
-        Result { () throws(DisplayError) in try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") } }
+        Result { () throws(DisplayError) in try DRMDisplay(options: config.display) { [logger] in logger.tell($0) } }
     }
 
     /// On the way out after SIGTERM: pending exports get up to 20 s; what is still unwritten then
@@ -519,15 +525,17 @@ public final class Daemon {
     func finishExports(_ exporter: Exporter, lastFailure: String?) {
         let pending = exporter.pending
         guard pending > 0 else { return }
-        logger.notice("finishing \(pending) pending export(s) before exit")
+        logger.notice("finishing pending exports before exit", metadata: ["count": "\(pending)"])
         guard !exporter.waitUntilIdle(timeout: 20) else { return }
         let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
-        let reason = lastFailure.map { ": \($0)" } ?? ""
+        var fields: Logger.Metadata = ["folder": "\(config.exportDirectory)"]
+        if let lastFailure { fields["reason"] = "\(lastFailure)" }
         if lost > 0 {
-            logger.critical("\(lost) signature(s) could not be written to \(config.exportDirectory) nor kept in a spool before exit and are lost\(reason)")
+            logger.critical("signatures lost at exit: neither written nor kept in a spool", metadata: fields.merging(["count": "\(lost)"]) { $1 })
         }
         if let spool = config.spoolDirectory, unwritten > lost {
-            logger.error("\(unwritten - lost) signature(s) could not be written to \(config.exportDirectory) before exit; they are kept in \(spool) and written at the next start\(reason)")
+            logger.error("signatures not written before exit; kept in the spool for the next start",
+                         metadata: fields.merging(["count": "\(unwritten - lost)", "spool": "\(spool)"]) { $1 })
         }
     }
 
@@ -563,7 +571,7 @@ public final class Daemon {
             logger.notice("\(message)")
             return true
         } catch {
-            logger.error("not reloading: \(error); still running with the configuration loaded at start")
+            logger.error("not reloading; still running with the configuration loaded at start", metadata: ["reason": "\(error)"])
             return false
         }
     }
@@ -600,11 +608,14 @@ public final class Daemon {
         guard let spool = config.spoolDirectory else { return [:] }
         do {
             let (count, files, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
-            for problem in problems { logger.error("spool: \(problem)") }
-            if count > 0 { logger.notice("\(count) signature(s) from before the last exit found in \(spool); writing them to \(config.exportDirectory)") }
+            for problem in problems { logger.error("a spool file is set aside", metadata: ["spool": "\(spool)", "reason": "\(problem)"]) }
+            if count > 0 {
+                logger.notice("signatures from before the last exit found; writing them",
+                              metadata: ["count": "\(count)", "spool": "\(spool)", "folder": "\(config.exportDirectory)"])
+            }
             return files
         } catch {
-            logger.error("spool \(spool): \(error); confirmed signatures are kept in memory only until written")
+            logger.error("the spool fails; confirmed signatures are kept in memory only until written", metadata: ["spool": "\(spool)", "reason": "\(error)"])
             return [:]
         }
     }

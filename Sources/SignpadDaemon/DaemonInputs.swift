@@ -57,10 +57,14 @@ extension Daemon {
     func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {
         let setup = session.inputSetup, logger = self.logger
         return { scanned, device in
-            if setup.configuredCalibration == nil, let problem = scanned.udevCalibrationProblem { logger.warning("\(device.path): \(problem)") }
+            if setup.configuredCalibration == nil, let problem = scanned.udevCalibrationProblem {
+                logger.warning("the device's udev calibration is not used", metadata: ["device": "\(device.path)", "reason": "\(problem)"])
+            }
             // Which matrix is in force is the first question when touches land in the wrong place.
             let (calibration, source) = setup.calibration(udev: scanned.udevCalibration)
-            logger.info("input calibration of \(device.path): \(calibration.values.map { String($0) }.joined(separator: " ")) (\(source.rawValue))")
+            logger.info("input calibration", metadata: [
+                "device": "\(device.path)", "matrix": "\(calibration.values.map { String($0) }.joined(separator: " "))", "source": "\(source.rawValue)",
+            ])
             return try setup.decoder(for: device.description, udevCalibration: scanned.udevCalibration)
         }
     }

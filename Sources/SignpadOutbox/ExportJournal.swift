@@ -1,3 +1,5 @@
+import SignpadVocabulary
+
 /// What the journal hears of finished exports, wherever the daemon is (a kiosk on screen, or
 /// waiting for a display while the spool is written): each failure when it changes and then at
 /// most every ten minutes with how often it came, the end of a run of failures, each write, and
@@ -15,21 +17,33 @@ public struct ExportJournal {
         self.retrySeconds = retrySeconds
     }
 
-    /// The lines to log for one result.
-    public mutating func lines(for result: Exporter.Result, now: Double) -> [String] {
-        var lines: [String] = []
+    /// The notices for one result.
+    public mutating func notices(for result: Exporter.Result, now: Double) -> [Notice] {
+        var told: [Notice] = []
         if let error = result.error {
-            let message = "export of \(result.recordID) failed, kept and retried every \(retrySeconds) s: \(error)"
-            if let line = failures.line(for: message, now: now) { lines.append(line) }
+            // The signature is a field of the one told, not of the failure held back: the same reason
+            // for the next signature is the same failure.
+            let failure = Notice(.error, "export failed, kept and retried", ["reason": error, "retry_seconds": "\(retrySeconds)"])
+            if var notice = failures.notice(failure, now: now) {
+                notice.fields["signature"] = result.recordID
+                told.append(notice)
+            }
             failing = error
         } else {
-            let mended = failures.end(now: now).map { " (writes work again after \($0) of failures)" } ?? ""
-            lines.append("saved \(result.recordID)\(result.exportID == nil ? " (from the spool)" : "") to \(directory)\(mended)")
+            var fields = ["signature": result.recordID, "folder": directory]
+            if result.exportID == nil { fields["from"] = "the spool" }
+            if let lasted = failures.end(now: now) {
+                told.append(Notice(.notice, "signature saved; writes work again after \(lasted) of failures", fields))
+            } else {
+                told.append(Notice(.info, "signature saved", fields))
+            }
             failing = nil
         }
-        if let spoolError = result.spoolError, let line = spoolProblems.line(for: "signature \(result.recordID): \(spoolError)", now: now) {
-            lines.append(line)
+        if let spoolError = result.spoolError,
+           var notice = spoolProblems.notice(Notice(.warning, "the spool failed for a signature", ["reason": spoolError]), now: now) {
+            notice.fields["signature"] = result.recordID
+            told.append(notice)
         }
-        return lines
+        return told
     }
 }

@@ -44,7 +44,8 @@ public struct Replay {
 
     public static let keyName = "signing.key"
 
-    public func run(_ recording: EvemuRecording, outputDirectory: String, log: @escaping (String) -> Void) throws -> Outcome {
+    /// `tell` hears the session's notices, as the daemon's journal would.
+    public func run(_ recording: EvemuRecording, outputDirectory: String, tell: (Notice) -> Void) throws -> Outcome {
         var config = self.config
         config.exportDirectory = outputDirectory
         config.export.createsFolder = true
@@ -55,13 +56,20 @@ public struct Replay {
         let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
-        let session = try Session(config: config, display: display, exporter: exporter, painter: painter, log: log)
+        let session = try Session(config: config, display: display, exporter: exporter, painter: painter)
         var saved: [String] = []
         var files: [String] = []
         func written() {
-            for case .exportResult(let result) in session.takeEvents() where result.error == nil && !result.lookedUp {
-                saved.append(result.recordID)
-                files += result.files.map(\.name)
+            for event in session.takeEvents() {
+                switch event {
+                case .exportResult(let result) where result.error == nil && !result.lookedUp:
+                    saved.append(result.recordID)
+                    files += result.files.map(\.name)
+                case .notice(let notice):
+                    tell(notice)
+                default:
+                    break
+                }
             }
         }
         var now = session.play(recording.events, from: try session.addInput(recording))
@@ -75,6 +83,7 @@ public struct Replay {
         if confirmAtEnd && session.kiosk.hasInk { session.confirm(now: now) }
         guard exporter.waitUntilIdle(timeout: 30) else {
             session.tick(now: now)
+            written()
             throw ReplayError(description: "\(outputDirectory): the export did not finish: \(session.lastFailure ?? "timed out")")
         }
         session.tick(now: now)

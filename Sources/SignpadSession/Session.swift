@@ -50,6 +50,8 @@ public final class Session: InputSink {
         case request(RequestEvent)
         /// An export's result, written or not (a write that hangs, as a failure), or a look-up's.
         case exportResult(Exporter.Result)
+        /// Something for the journal, at its level.
+        case notice(Notice)
     }
     /// Room is kept, so that a request's progress told on a touch event does not allocate.
     @exclusivity(unchecked) private var events: [Event] = []
@@ -78,7 +80,6 @@ public final class Session: InputSink {
     /// Wall-clock time minus sample time, taken at the signature's first sample: the capture
     /// start is then that of its first stroke left, should the first ones be taken away.
     @exclusivity(unchecked) private var wallClockOffset: Double?
-    private let log: (String) -> Void
     /// A write running this long is shown to staff as a failure until it returns.
     var stalledWriteSeconds = 30.0
     /// The signature whose hanging write staff have been told of.
@@ -88,12 +89,10 @@ public final class Session: InputSink {
     /// Where signatures wait while the folder does not answer.
     private var keptWhere: String { config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
-    public init(config: Config, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter,
-                log: @escaping (String) -> Void) throws {
+    public init(config: Config, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter) throws {
         self.config = config
         self.display = display
         self.exporter = exporter
-        self.log = log
         journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         try KioskLayout.requireRoom(width: width, height: height)
@@ -165,22 +164,33 @@ public final class Session: InputSink {
         if notices.count < notices.capacity { notices.append(notice) }
     }
 
-    private func log(_ notice: InputNotice, now: Double) {
+    /// Tells the journal (see `takeEvents`).
+    private func tell(_ notice: Notice) { events.append(.notice(notice)) }
+
+    private func tell(_ notice: InputNotice, now: Double) {
         switch notice {
         case .eventsDropped(let path):
-            if let line = droppedEvents.line(for: "\(path): the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", now: now) {
-                log(line)
-            }
+            let dropped = Notice(.warning, "the kernel dropped events (SYN_DROPPED); the stroke ends at its last good sample", ["device": path])
+            if let told = droppedEvents.notice(dropped, now: now) { tell(told) }
         case .penTookBackTouch(let path, let landed):
-            log("input: the pen on \(path) \(landed ? "landed" : "came near") during a touch: the touch (a resting hand) is taken back")
+            tell(Notice(.info, "the pen \(landed ? "landed" : "came near") during a touch: the touch is taken back", ["device": path, "why": "a resting hand"]))
         case .touchTakenBack(let path):
-            log("input: a touch on \(path) is taken back, its ink no part of the signature: it lay still while another finger wrote (a hand resting, or water on the glass), or the panel called it a palm before it wrote")
+            tell(Notice(.info, "a touch is taken back, its ink no part of the signature", [
+                "device": path, "why": "it lay still while another finger wrote (a hand resting, or water), or the panel called it a palm",
+            ]))
         case .touchBesidePutDownPen(let path):
-            log("input: a touch on \(path) draws though a pen is near: the pen has lain still for \(Int(InputArbiter.restingSeconds)) s, put down")
+            tell(Notice(.info, "a touch draws though a pen is near: the pen lies still, put down", [
+                "device": path, "still_seconds": "\(Int(InputArbiter.restingSeconds))",
+            ]))
         case .positionNeverMoves(let path, let axes):
-            log("input: touches on \(path) never move on the axes signpad reads (ABS_X and ABS_Y, or ABS_MT_POSITION_X and ABS_MT_POSITION_Y) while \(axes.joined(separator: ", ")) move: the device reports its position elsewhere and draws nothing; check `signpad devices` and the kernel driver, or set input.device to another device")
+            tell(Notice(.warning, "touches never move on the axes signpad reads: nothing is drawn; see `signpad devices`", [
+                "device": path, "read": "ABS_X and ABS_Y, or ABS_MT_POSITION_X and ABS_MT_POSITION_Y", "moving": axes.joined(separator: ", "),
+                "remedy": "check the kernel driver, or set input.device to another device",
+            ]))
         case .touchLetGo(let path):
-            log("input: a touch on \(path) is down and still at the idle timeout (\(config.rules.idleTimeout) s; a customer gone, or water or dirt on the glass): it is let go of, and the next finger to land is followed")
+            tell(Notice(.info, "a touch down and still at the idle timeout is let go of; the next finger is followed", [
+                "device": path, "idle_timeout": "\(config.rules.idleTimeout)", "why": "a customer gone, or water or dirt on the glass",
+            ]))
         }
     }
 
@@ -190,13 +200,13 @@ public final class Session: InputSink {
         apply(timed, now: now)
         // A touch the kiosk gave up (its idle timeout) is let go of by its device, and told below.
         input.obeyCommands(now: now, from: self)
-        for notice in notices { log(notice, now: now) }
+        for notice in notices { tell(notice, now: now) }
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
             events.append(.exportResult(result))
             // An answer about a signature written before this start, for the point of sale only.
             if result.lookedUp { continue }
-            for line in journal.lines(for: result, now: now) { log(line) }
+            for notice in journal.notices(for: result, now: now) { tell(notice) }
             if let error = result.error {
                 lastFailure = error
             } else {
@@ -210,11 +220,16 @@ public final class Session: InputSink {
         case .preparing? where !reportedPreparationStall:
             // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
             reportedPreparationStall = true
-            log("export folder \(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s since the start (a network share whose server is down?); signatures confirmed meanwhile are \(keptWhere) and written once it answers")
+            tell(Notice(.warning, "the export folder does not answer; signatures are kept until it does", [
+                "folder": exporter.directory, "seconds": "\(Int(stalledWriteSeconds))", "kept": keptWhere, "why": "a network share whose server is down?",
+            ]))
         case .signature(let exportID, let recordID, let files, let spooled)? where recordID != reportedStall:
             reportedStall = recordID
             let reason = "\(exporter.directory): no answer for \(Int(stalledWriteSeconds)) s"
-            log("export of \(recordID) has not returned for \(Int(stalledWriteSeconds)) s (a network share that stopped answering?); still waiting, signatures \(keptWhere): \(reason)")
+            tell(Notice(.warning, "an export has not returned; still waiting, signatures kept", [
+                "signature": recordID, "folder": exporter.directory, "seconds": "\(Int(stalledWriteSeconds))", "kept": keptWhere,
+                "why": "a network share that stopped answering?",
+            ]))
             lastFailure = reason
             events.append(.exportResult(Exporter.Result(exportID: exportID, recordID: recordID, error: reason, files: files, spooled: spooled)))
             apply(kiosk.exportFinished(exportID, error: reason, now: now), now: now)
@@ -257,7 +272,7 @@ public final class Session: InputSink {
         input.obeyCommands(now: now, from: self)
         for (index, notice) in notices.enumerated().reversed() {
             guard case .touchLetGo(let path) = notice else { continue }
-            log("input: a touch on \(path) is let go of, as \(cause): the next finger to land is followed")
+            tell(Notice(.info, "a touch is let go of; the next finger to land is followed", ["device": path, "why": cause]))
             notices.remove(at: index)
         }
     }
@@ -323,7 +338,8 @@ public final class Session: InputSink {
                 repaintChrome()
             case .sleep(let off):
                 display.setAsleep(off)
-                log(off ? "no touch for \(config.rules.sleepAfter) s: the screen is off until the next touch" : "a touch: the screen is on")
+                tell(off ? Notice(.info, "the screen is off until the next touch", ["idle_seconds": "\(config.rules.sleepAfter)"])
+                         : Notice(.info, "a touch: the screen is on"))
             case .letGoOfTouch:
                 // The input obeys after the event being fed, or after this call (`obeyCommands`).
                 inputCommand = .letGoOfTouch
@@ -336,7 +352,9 @@ public final class Session: InputSink {
                 if let request { events.append(.request(.ended(id: request.id, end))) }
                 request = nil
             case .flickerHeld(let place):
-                log("input: touches on \(lastDevice) keep landing and lifting at (\(Int(place.x)), \(Int(place.y))) without moving (water or dirt on the glass?): while nobody signs they draw nothing, press nothing and wake nothing")
+                tell(Notice(.notice, "touches keep landing and lifting in one place: while nobody signs they do nothing", [
+                    "device": lastDevice, "at": "\(Int(place.x)),\(Int(place.y))", "why": "water or dirt on the glass?",
+                ]))
             }
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }

@@ -57,7 +57,7 @@ struct Bench: ParsableCommand {
         let signals = onScreen ? try SignalWatcher([SIGTERM, SIGINT, SIGHUP]) : nil
         if onScreen {
             let drm = try DRMDisplay(options: config.display) {
-                FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8))
+                FileHandle.standardError.write(Data(("signpad: " + $0.line + "\n").utf8))
             }
             (panel, display) = (drm, drm)
             name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"

@@ -31,7 +31,7 @@ final class CalibrationRun {
     /// than `timeout` seconds, a signal arrives, or the touches do not fit.
     func run(timeout: Double = 60) throws -> Result {
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
-        let display = try DRMDisplay(options: config.display) { [logger] in logger.info("\($0)") }
+        let display = try DRMDisplay(options: config.display) { [logger] in logger.tell($0) }
         defer { display.close() }
         let scanout = display.scanout
         let width = scanout.logicalWidth, height = scanout.logicalHeight

@@ -33,7 +33,7 @@ func replay(recording path: String, outputDir: String, width: Int, height: Int, 
     replay.confirmAtEnd = confirm
     let outcome: SignpadSession.Replay.Outcome
     do {
-        outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0 + "\n").utf8)) }
+        outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0.line + "\n").utf8)) }
     } catch where Daemon.isMisconfiguration(error) {
         // A key or certificate it cannot use, as `run` meets them: the configuration's fault, 78.
         FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -51,7 +51,9 @@ struct ConfigOptions: ParsableArguments {
 }
 
 func makeLogger(level: String) -> Logger {
-    LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+    // Under systemd each line goes to the journal with its level as the entry's priority.
+    let journal = JournalLogHandler.standardErrorIsTheJournal
+    LoggingSystem.bootstrap { journal ? JournalLogHandler() as any LogHandler : StreamLogHandler.standardError(label: $0) }
     var logger = Logger(label: "signpad")
     logger.logLevel = Logger.Level(rawValue: level) ?? .info
     return logger

@@ -53,8 +53,9 @@ import Testing
         let config = try quietConfig(["display.device=\"\(dir)/dri/card0\"", "display.vt=\"\"", "export.directory=\"\(dir)/not-a-folder/out\"",
                                       "export.spool_directory=\"\(spool.directory)\"", "export.retry_seconds=0.2"])
         // The stop gives the unwritable folder its 20 s before the signature is left in the spool.
-        let (log, outcome) = runWaitingForADisplay(config, stopWithin: 25) { $0.text.contains("export of 20261121T170502Z-kept-while-dark failed") }
-        #expect(log.text.contains("error: export of 20261121T170502Z-kept-while-dark failed, kept and retried every 0.2 s: "), "\(log.text)")
+        let (log, outcome) = runWaitingForADisplay(config, stopWithin: 25) { $0.text.contains("signature=20261121T170502Z-kept-while-dark") }
+        #expect(log.text.contains("error: export failed, kept and retried reason="), "\(log.text)")
+        #expect(log.text.contains(" retry_seconds=0.2 signature=20261121T170502Z-kept-while-dark"), "\(log.text)")
         #expect(names(spool.directory) == ["20261121T170502Z-kept-while-dark.spool.json"], "kept in the spool")
         guard case .success(.stopped)? = outcome.value else {
             Issue.record("run() did not stop after SIGTERM: \(String(describing: outcome.value))")
@@ -92,7 +93,8 @@ import Testing
             waitFor { log.text.contains("reload") }
             answered = try? call(dir + "/control.sock", "org.signpad.Kiosk.GetStatus")
         }
-        #expect(log.text.contains("error: not reloading: export.signing_key: \(dir)/garbage.key"), "\(log.text)")
+        #expect(log.text.contains("error: not reloading; still running with the configuration loaded at start reason=export.signing_key: \(dir)/garbage.key"),
+                "\(log.text)")
         #expect(!log.text.contains("the configuration loads"), "\(log.text)")
         guard case .parameters(let status, _)? = answered else {
             Issue.record("the socket did not answer after the refused reload: \(String(describing: answered))")

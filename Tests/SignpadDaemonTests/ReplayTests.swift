@@ -181,7 +181,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 
     /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
     func offscreenSession(_ exporter: Exporter) throws -> Session {
-        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { _ in }
+        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
     }
 
     /// How many pixels two sessions' panels differ in. Counted, not compared whole: a failed
@@ -271,7 +271,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { exporter.stop() }
         func session(predicting milliseconds: Int) throws -> Session {
             try Session(config: try quietConfig(["ink.predict_ms=\(milliseconds)"]), display: OffscreenDisplay(width: 800, height: 480),
-                        exporter: exporter, painter: cairoPainter) { _ in }
+                        exporter: exporter, painter: cairoPainter)
         }
         let ahead = try session(predicting: 16), plain = try session(predicting: 0)
         let recording = try demoRecording()
@@ -303,7 +303,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter) { _ in }
+        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter)
         let recording = try demoRecording()
         var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
@@ -409,8 +409,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let recording = try demoRecording()
         let decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let downs = try recording.strokeEvents(screenWidth: 800, screenHeight: 480).filter { if case .down = $0.event { true } else { false } }.count
-        let log = CollectedLog()
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { log.append($0) }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
         let fresh = try offscreenSession(exporter)
         let device = session.addInput(path: "/dev/input/event9", name: "t", kind: decoder.kind, decoder: decoder)
         // Through the last stroke's landing and four frames more: that stroke is held down.
@@ -423,7 +422,8 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         #expect(differingPixels(session, fresh) > 1000, "the signature and the held stroke are on the panel")
         let idle = recording.events[held - 1].seconds + session.kiosk.rules.idleTimeout
         session.tick(now: idle)
-        #expect(log.text.contains("input: a touch on /dev/input/event9 is down and still at the idle timeout"), "the held touch is let go of")
+        #expect(notices(session).contains { $0.message.contains("down and still at the idle timeout") && $0.fields["device"] == "/dev/input/event9" },
+                "the held touch is let go of")
         let strokesLeft = session.kiosk.signature.strokes.count
         #expect(strokesLeft == 0)
         #expect(differingPixels(session, fresh) == 0)
@@ -598,19 +598,20 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
                                 prepare: { _ = answer.wait(timeout: .now() + 10) }, clock: ExporterClock(wall: clock.now, uptime: clock.now))
         defer { exporter.stop() }
         exporter.prepareBeforeWriting { _ in }
-        let log = CollectedLog()
         let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
-                                  exporter: exporter, painter: cairoPainter) { log.append($0) }
+                                  exporter: exporter, painter: cairoPainter)
         session.stalledWriteSeconds = 0.2
         // The writer's thread has begun to prepare the folder, however slowly the machine runs.
         let started = Date(timeIntervalSinceNow: 10)
         while exporter.stall(longerThan: -1) == nil && Date() < started { usleep(1_000) }
         session.tick(now: 1)
-        #expect(log.text.isEmpty, "not yet long enough")
+        #expect(notices(session).isEmpty, "not yet long enough")
         clock.advance(0.3)
         session.tick(now: 2)
         session.tick(now: 3)
-        #expect(log.text == "export folder \(parent)/signatures: no answer for 0 s since the start (a network share whose server is down?); signatures confirmed meanwhile are kept in the spool /var/spool/pad and written once it answers")
+        #expect(notices(session) == [Notice(.warning, "the export folder does not answer; signatures are kept until it does", [
+            "folder": "\(parent)/signatures", "seconds": "0", "kept": "kept in the spool /var/spool/pad", "why": "a network share whose server is down?",
+        ])])
         #expect(session.kiosk.message == .none, "nobody's signature waits: nothing for the customer to see")
         answer.signal()
     }
@@ -623,8 +624,8 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { removeScratch(parent) }
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
-        let lines = CollectedLog()
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter) { lines.append($0) }
+        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
+        var told: [Notice] = []
         var decoder = try ContactDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
         for event in try demoRecording().events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
         session.confirm(now: 100)
@@ -632,15 +633,18 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         for minute in 1...25 {
             usleep(100_000)
             session.tick(now: 100 + Double(minute) * 60)
+            told += notices(session)
         }
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         #expect(exporter.waitUntilIdle(timeout: 10))
         session.tick(now: 100 + 26 * 60)
-        let failures = lines.text.split(separator: "\n").filter { $0.contains("failed, kept and retried") }
+        told += notices(session)
+        let failures = told.filter { $0.level == .error && $0.message == "export failed, kept and retried" }
         // A retry's result is read at the next tick, so the lines come at minutes 1, 11 or 12, and 21 to 23.
         #expect(failures.count == 3, "\(failures)")
-        #expect(failures.dropFirst().allSatisfy { $0.contains(" more times over the last 1") && $0.contains(" min)") }, "\(failures)")
-        #expect(lines.text.contains("(writes work again after 25 min of failures)"), "\(lines.text.split(separator: "\n").filter { !$0.contains("failed, kept") })")
+        #expect(failures.dropFirst().allSatisfy { ($0.fields["repeated"] ?? "").contains(" more times over the last 1") && ($0.fields["repeated"] ?? "").hasSuffix(" min") },
+                "\(failures.map(\.line))")
+        #expect(told.contains { $0.level == .notice && $0.message == "signature saved; writes work again after 25 min of failures" }, "\(told.filter { $0.level != .error })")
         #expect(session.savedCount == 1 && session.lastFailure != nil)
     }
 
@@ -666,4 +670,9 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 /// The kiosk screen as the daemon draws it, with cairo, in the default style.
 func cairoPainter(width: Int, height: Int) throws -> any ScreenPainter {
     try ChromePainter(style: KioskStyle(), backgroundImage: nil, width: width, height: height)
+}
+
+/// What the session told the journal since the last take (its other events dropped).
+func notices(_ session: Session) -> [Notice] {
+    session.takeEvents().compactMap { if case .notice(let notice) = $0 { notice } else { nil } }
 }

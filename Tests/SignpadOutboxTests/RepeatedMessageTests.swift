@@ -1,27 +1,29 @@
 @testable import SignpadOutbox
+import SignpadVocabulary
 import Testing
 
 @Suite struct RepeatedMessageTests {
-    @Test func theSameMessageIsHeldBackForItsIntervalThenSaidWithItsCount() {
+    static let diskFull = Notice(.error, "disk full", ["folder": "/srv/sig"])
+
+    @Test func theSameNoticeIsHeldBackForItsIntervalThenToldWithItsCount() {
         var message = RepeatedMessage(interval: 600)
-        var said: [String] = []
+        var told: [String] = []
         for second in stride(from: 0.0, through: 1800, by: 5) {
-            if let line = message.line(for: "disk full", now: second) { said.append(line) }
+            if let notice = message.notice(Self.diskFull, now: second) { told.append(notice.line) }
         }
-        #expect(said == ["disk full",
-                         "disk full (the same 119 more times over the last 10 min)",
-                         "disk full (the same 119 more times over the last 10 min)",
-                         "disk full (the same 119 more times over the last 10 min)"])
+        let again = "disk full (folder=/srv/sig, repeated=119 more times over the last 10 min)"
+        #expect(told == ["disk full (folder=/srv/sig)", again, again, again])
     }
 
-    @Test func aNewMessageIsSaidAtOnceAndTheEndSaysHowLongItLasted() {
+    @Test func aNewNoticeIsToldAtOnceAndTheEndSaysHowLongItLasted() {
         var message = RepeatedMessage(interval: 600)
+        let notWritable = Notice(.error, "disk full", ["folder": "/srv/other"])
         #expect(message.end(now: 1) == nil, "nothing came")
-        #expect(message.line(for: "disk full", now: 10) == "disk full")
-        #expect(message.line(for: "disk full", now: 15) == nil)
-        #expect(message.line(for: "not writable", now: 20) == "not writable")
+        #expect(message.notice(Self.diskFull, now: 10) == Self.diskFull)
+        #expect(message.notice(Self.diskFull, now: 15) == nil)
+        #expect(message.notice(notWritable, now: 20) == notWritable, "another field is another notice")
         #expect(message.end(now: 10 + 3 * 3600 + 300) == "3 h 5 min")
-        #expect(message.line(for: "not writable", now: 11000) == "not writable", "after the end, new again")
+        #expect(message.notice(notWritable, now: 11000) == notWritable, "after the end, new again")
     }
 
     @Test func durationsReadAsPeopleSayThem() {

@@ -52,11 +52,11 @@ import Testing
         }
     }
 
-    static func session(journal: CollectedLog = CollectedLog()) throws -> (Session, Panel, Exporter) {
+    static func session() throws -> (Session, Panel, Exporter) {
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""])
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
-                                  painter: { _, _ in BoxPainter() }) { journal.append($0) }
+                                  painter: { _, _ in BoxPainter() })
         let decoder = try ContactDecoder(device: panel(), screenWidth: 800, screenHeight: 480)
         let device = session.addInput(path: "/dev/input/event7", name: "panel", kind: decoder.kind, decoder: decoder)
         return (session, Panel(session: session, device: device), exporter)
@@ -71,14 +71,15 @@ import Testing
     /// Finger A writes; a request begins (its text takes the box, the walk-up ink is wiped, A let
     /// go of); finger B writes while A stays down. B is the customer's signature.
     @Test func aFingerWritingAfterARequestBeganUnderAnotherIsDrawn() throws {
-        let journal = CollectedLog()
-        var (session, panel, exporter) = try Self.session(journal: journal)
+        var (session, panel, exporter) = try Self.session()
         defer { exporter.stop() }
         panel.write(slot: 0, id: 1, from: Self.inBox(session, 0.2))
         #expect(session.kiosk.hasInk, "finger A drew")
         session.beginRequest(id: "R1", context: SignatureRequest(reference: "R1"), timeout: 60, now: panel.time)
         #expect(!session.kiosk.hasInk, "the request wiped the walk-up ink")
-        #expect(journal.text.contains("input: a touch on /dev/input/event7 is let go of, as a request began under it"), "\(journal.text)")
+        let told = session.takeEvents().compactMap { if case .notice(let notice) = $0 { notice } else { nil } }
+        let letGo = Notice(.info, "a touch is let go of; the next finger to land is followed", ["device": "/dev/input/event7", "why": "a request began under it"])
+        #expect(told.contains(letGo), "\(told)")
         panel.move(slot: 0, to: Self.inBox(session, 0.3))
         let b = Self.inBox(session, 0.5)
         panel.write(slot: 1, id: 2, from: b)

@@ -37,7 +37,7 @@ import Testing
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "kiosk.mode=\"requested\""])
         let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
         let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
-                                  painter: { _, _ in BoxPainter() }) { _ in }
+                                  painter: { _, _ in BoxPainter() })
         let playback = try RecordingPlayback(Self.strokeRecording(), session: session, confirmAtEnd: false)
 
         session.beginRequest(id: "R1", context: SignatureRequest(reference: "R1"), timeout: 60, now: 10)
@@ -65,7 +65,7 @@ import Testing
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "kiosk.mode=\"requested\"", "kiosk.idle_timeout=0"])
         let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
         let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
-                                  painter: { _, _ in BoxPainter() }) { _ in }
+                                  painter: { _, _ in BoxPainter() })
         func ended() -> [Session.RequestEvent] {
             session.takeEvents().compactMap { if case .request(let event) = $0, case .ended = event { event } else { nil } }
         }

@@ -26,5 +26,9 @@ private struct CollectingHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) { log.append("\(event.level): \(event.message)") }
+    /// The level, the message, then its metadata in key order, as the journal's line has them all.
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).merging(metadata) { own, _ in own }.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        log.append("\(event.level): \(event.message)\(fields)")
+    }
 }

@@ -12,7 +12,7 @@ if [ "$resized" = ok ]; then
     echo detect > "$status"
     for i in $(seq 150); do [ "$(grep -c "ready:" /tmp/signpad.log)" -ge 2 ] && break; sleep 0.1; done
     sleep 0.5
-    say "NEWPANEL without=$(grep -c "again, without 1000x700" /tmp/signpad.log) lost=$(grep -c "the display is lost" /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
+    say "NEWPANEL without=$(grep -c "again, without the mode" /tmp/signpad.log) lost=$(grep -c "the display is lost" /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
     ask "screendump taken-anew"
     play /share/signature.evemu
     ask "screendump anew-signed"
@@ -30,7 +30,7 @@ if [ "$resized" = ok ]; then
     for i in $(seq 100); do grep -q "waiting for a display: .*1000x700" /tmp/signpad.log && break; sleep 0.1; done
     # Past the next try, which must wait again rather than fail.
     sleep 2.5
-    waited=$(grep -c "waiting for a display: .*1000x700" /tmp/signpad.log) waiting_alive=$(alive)
+    waited=$(grep "waiting for a display" /tmp/signpad.log | grep -c 1000x700) waiting_alive=$(alive)
     echo off > "$status"
     ask "resize 1000x700"
     echo detect > "$status"

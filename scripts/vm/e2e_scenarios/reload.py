@@ -11,7 +11,9 @@ def check(run):
     args, expected_signed, box, whole = run.args, run.expected_signed, run.box, run.whole
     # SIGHUP: a broken file is refused (file and line named); a good one waits for the customer's
     # Clear, then the same process starts again and draws exactly what the new file draws offscreen.
-    refused = re.search(r'not reloading: (\S+signpad\.toml:\d+)', all_logs)
+    # A refusal's line: "… reason=FILE:LINE: key: why [SignpadDaemon] not reloading; …".
+    refusals = [l for l in all_logs.splitlines() if 'not reloading' in l]
+    refused = next((m for m in (re.search(r'reason=(\S+signpad\.toml:\d+)', l) for l in refusals) if m), None)
     # "RELOAD READY <ready: lines> PIDS <pid before> <pid after>"
     reload = next((m.split() for m in markers if m.startswith('RELOAD READY')), [])
     ready, pids = (reload[2], reload[4:]) if len(reload) > 4 else ('?', [])
@@ -32,11 +34,11 @@ def check(run):
     mode = next((dict(w.split('=', 1) for w in m.split()[2:]) for m in markers if m.startswith('RELOAD MODE')), {})
     check('9 SIGHUP: a configuration naming a mode the panel does not have is refused, and the kiosk goes on',
           mode.get('refused') == '1' and mode.get('ready') == '1' and mode.get('alive') == 'yes',
-          f"{mode or 'no RELOAD MODE line'}; {re.search(r'not reloading: [^;]*has no mode 1234x567[^;]*', all_logs).group(0) if 'has no mode 1234x567' in all_logs else 'not logged'}")
+          f"{mode or 'no RELOAD MODE line'}; {next((l.split('reason=', 1)[-1] for l in refusals if 'has no mode 1234x567' in l), 'not logged')}")
     image = next((dict(w.split('=', 1) for w in m.split()[2:]) for m in markers if m.startswith('RELOAD IMAGE')), {})
     check('9 SIGHUP: a configuration whose background image does not load is refused, and the kiosk goes on',
           image.get('refused') == '1' and image.get('ready') == '1' and image.get('alive') == 'yes',
-          f"{image or 'no RELOAD IMAGE line'}; {re.search(r'not reloading: kiosk.background_image: /share/no-such-brand.png[^;]*', all_logs).group(0) if 'not reloading: kiosk.background_image: /share/no-such-brand.png' in all_logs else 'not logged'}")
+          f"{image or 'no RELOAD IMAGE line'}; {next((l.split('reason=', 1)[-1] for l in refusals if 'reason=kiosk.background_image: /share/no-such-brand.png' in l), 'not logged')}")
     # /proc/PID/stat: the session (the PID itself for a session leader) and tty_nr (0: no terminal).
     ttys = [m.split()[-3:] for m in markers if m.startswith('CTTY')]
     check('5 the console stays no terminal of the daemon (O_NOCTTY)', len(ttys) == 2 and all(p == sid and tty == '0' for p, sid, tty in ttys),

@@ -18,13 +18,13 @@ for i in $(seq 50); do grep -q "not reloading" /tmp/signpad.log && break; sleep 
 sed 's/^mode = .*/mode = "1234x567"/' /tmp/config-original.toml > /etc/signpad/signpad.toml
 kill -HUP "$pid"
 for i in $(seq 50); do [ "$(grep -c "not reloading" /tmp/signpad.log)" -ge 2 ] && break; sleep 0.1; done
-say "RELOAD MODE refused=$(grep -c 'not reloading: .* has no mode 1234x567' /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
+say "RELOAD MODE refused=$(grep 'not reloading' /tmp/signpad.log | grep -c 'has no mode 1234x567') ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
 # Nor one whose background image does not load (the new start paints it first). [kiosk] is the
 # file's last table, and TOML takes a table's header once.
 { cat /tmp/config-original.toml; printf 'background_image = "/share/no-such-brand.png"\n'; } > /etc/signpad/signpad.toml
 kill -HUP "$pid"
 for i in $(seq 50); do [ "$(grep -c "not reloading" /tmp/signpad.log)" -ge 3 ] && break; sleep 0.1; done
-say "RELOAD IMAGE refused=$(grep -c 'not reloading: kiosk.background_image: /share/no-such-brand.png' /tmp/signpad.log) ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
+say "RELOAD IMAGE refused=$(grep 'not reloading' /tmp/signpad.log | grep -c 'reason=kiosk.background_image: /share/no-such-brand.png') ready=$(grep -c "ready:" /tmp/signpad.log) alive=$(alive)"
 cp /tmp/config-original.toml /etc/signpad/signpad.toml
 printf 'background_color = "#D0E8FF"\nprompt = "Reloaded: please sign below"\n' >> /etc/signpad/signpad.toml
 kill -HUP "$pid"

@@ -4,6 +4,6 @@
 start_signpad --set 'input.device="signpad demo touchscreen"' --set display.rotation=90
 play /share/signature.evemu
 ask "screendump rotated"
-say "ROTATED turned=$(grep -c 'pitch [0-9]* rotation 90' /tmp/signpad.log) alive=$(alive)"
+say "ROTATED turned=$(grep -c 'rotation=90' /tmp/signpad.log) alive=$(alive)"
 stop_signpad
 say "LOG BEGIN"; cat /tmp/signpad.log; say "LOG END"

@@ -27,7 +27,7 @@ wait_for 30 sh -c "ls /srv/share/signatures/*.meta.json >/dev/null 2>&1"
 sleep 0.5
 say "CHECK sharemounted files $(ls /srv/share/signatures | wc -l) spool $(ls /var/lib/signpad/spool | grep -c 'spool.json$')"
 meta=$(ls /srv/share/signatures/*.meta.json | head -1)
-say "CHECK sharekept kiosk $(grep -o '"kiosk" : "[^"]*"' "$meta" | cut -d'"' -f4) ink $(grep -o '"penColor":"[^"]*"' "${meta%.meta.json}.json" | head -1 | cut -d'"' -f4 | tr -d ' ') renamed $(logged 'kiosk "renamed-kiosk"')"
+say "CHECK sharekept kiosk $(grep -o '"kiosk" : "[^"]*"' "$meta" | cut -d'"' -f4) ink $(grep -o '"penColor":"[^"]*"' "${meta%.meta.json}.json" | head -1 | cut -d'"' -f4 | tr -d ' ') renamed $(logged 'kiosk=renamed-kiosk')"
 systemctl stop signpad
 umount /srv/share
 say "CHECK shareunmounted local $(ls -A /srv/share | wc -l)"

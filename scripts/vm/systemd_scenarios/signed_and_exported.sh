@@ -5,7 +5,7 @@ chmod 0330 "$exports"
 play /usr/share/signpad-vm/tap-done.evemu
 wait_for 10 sh -c "ls $exports/*.meta.json >/dev/null 2>&1"
 sleep 0.5
-say "CHECK exportdir mode $(stat -c '%a' "$exports") failed $(logged "export of")"
+say "CHECK exportdir mode $(stat -c '%a' "$exports") failed $(logged 'failed, kept and retried')"
 say "CHECK kiosk hostname $(hostname)"
 chmod 0750 "$exports"
 for f in "$exports"/*; do

@@ -17,3 +17,8 @@ def check(run):
     run.check('S11 an export folder failing retry after retry is said once in the journal, and its end is said',
               exportlog.get('failed') == '1' and exportlog.get('mended') == '1',
               f"the folder unwritable for three retries: {exportlog['text']}")
+    priorities = run.said('priorities')
+    run.check('S33 each journal line has its level as its priority: journalctl -p err shows the export failure, -p warning no ready line',
+              int(priorities.get('failures', 0)) >= 1 and priorities.get('as_error') == priorities.get('failures')
+              and int(priorities.get('ready', 0)) >= 1 and priorities.get('ready_as_warning') == '0',
+              priorities['text'])

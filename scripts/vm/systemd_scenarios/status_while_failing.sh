@@ -21,6 +21,8 @@ sleep 0.5
 say "STATUS recovered $(prop StatusText)"
 say "CHECK statusexport before $metas_before after $(ls "$exports"/*.meta.json | wc -l)"
 say "CHECK exportlog failed $(( $(logged 'failed, kept and retried') - failures_before )) mended $(( $(logged 'writes work again after') - mended_before ))"
+# Each line has its level as the journal's priority: the failure an error, the ready line info.
+say "CHECK priorities failures $(logged 'failed, kept and retried') as_error $(journalctl -u signpad -p err -o cat --no-pager | grep -c 'failed, kept and retried') ready $(logged 'ready:') ready_as_warning $(journalctl -u signpad -p warning -o cat --no-pager | grep -c 'ready:')"
 kill "$status_pid"; wait "$status_pid" 2>/dev/null
 status_has 10 'waiting for a touch device'
 say "STATUS gone $(prop StatusText)"
