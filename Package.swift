@@ -63,7 +63,7 @@ let package = Package(
         // The point of sale's API: org.signpad.Kiosk on the control socket, and the results it keeps.
         .target(name: "SignpadControl", dependencies: [
             "SignpadVarlink", "SignpadSession", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadVocabulary",
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "SignpadDaemonTests", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
             "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
     ]
 )

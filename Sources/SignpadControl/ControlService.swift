@@ -5,6 +5,7 @@ import SignpadKiosk
 import SignpadOutbox
 import SignpadSession
 import SignpadVarlink
+import SystemPackage
 
 /// `org.signpad.Kiosk` served on the control socket: a point of sale's requests shown in the
 /// session, their progress and results answered, and the results kept for `GetResult`.
@@ -91,7 +92,7 @@ public final class ControlService {
     }
 
     /// The results book's wake pipe: readable once a write has ended (then call `bookWritten`).
-    public var resultsWakeFD: Int32 { results.wakeFD }
+    public var resultsWakeFD: FileDescriptor { results.wakeFD }
 
     /// A write of the results book has ended: the final answers it holds now go out.
     public func bookWritten() {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SignpadOutbox
 import SignpadVarlink
+import SystemPackage
 
 /// How one request ended, as `GetResult` answers it.
 public struct RequestResult: Codable, Equatable, Sendable {
@@ -127,7 +128,7 @@ public struct RequestResults {
     public var writtenThrough: Int { writer.writtenThrough }
 
     /// Readable when a write has ended (a pipe), for the daemon's poll loop.
-    public var wakeFD: Int32 { writer.wakePipe.fd }
+    public var wakeFD: FileDescriptor { FileDescriptor(rawValue: writer.wakePipe.fd) }
 
     /// Settles an unsettled request: signed, in the spool (`kept`) or the export folder.
     public mutating func settle(_ id: String, kept: Bool, files: [RequestResult.File], now: Double) throws(RequestResultsError) {

@@ -204,13 +204,14 @@ public final class Daemon {
 
             polled.clear()
             polled.add(signals.fd, as: .signals)
-            polled.add(exporter.wakeFD, as: .exports)
+            // The core keeps C descriptors (see DEVELOPERS.md); typed here, where the loop takes it.
+            polled.add(FileDescriptor(rawValue: exporter.wakeFD), as: .exports)
             if let control {
                 polled.add(control.server)
                 polled.add(control.resultsWakeFD, as: .results)
             }
             if case .showing = stage {
-                for (index, input) in inputs.enumerated() { polled.add(input.device.fd, as: .input(index)) }
+                for (index, input) in inputs.enumerated() { if let fd = input.device.fd { polled.add(fd, as: .input(index)) } }
             }
             longestTurn.end(now: Self.monotonic()) { Date().timeIntervalSince1970 }
             try polled.wait(seconds: deadline - now)

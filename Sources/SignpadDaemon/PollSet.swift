@@ -32,8 +32,8 @@ public struct PollSet {
         sources.removeAll(keepingCapacity: true)
     }
 
-    public mutating func add(_ fd: Int32, as source: Source) {
-        entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+    public mutating func add(_ fd: FileDescriptor, as source: Source) {
+        entries.append(pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0))
         sources.append(source)
     }
 

@@ -4,7 +4,8 @@ import SystemPackage
 
 /// SIGTERM, SIGINT and SIGHUP as a readable fd, so the poll loop handles them between events.
 public final class SignalWatcher {
-    public let fd: Int32
+    /// The read end, to poll.
+    public let fd: FileDescriptor
     private let writeFD: Int32
     private var first: Int32?
 
@@ -16,7 +17,7 @@ public final class SignalWatcher {
         } catch {
             throw DaemonError(description: "pipe: \(error)")
         }
-        fd = ends.readEnd.rawValue
+        fd = ends.readEnd
         writeFD = ends.writeEnd.rawValue
         SignalWatcher.target.store(writeFD, ordering: .releasing)
         for s in signals {
@@ -38,7 +39,7 @@ public final class SignalWatcher {
 
     public func take() -> Int32? {
         var byte: UInt8 = 0
-        return read(fd, &byte, 1) == 1 ? Int32(byte) : nil
+        return read(fd.rawValue, &byte, 1) == 1 ? Int32(byte) : nil
     }
 
     /// The first signal received so far, without waiting; for loops that do not poll.

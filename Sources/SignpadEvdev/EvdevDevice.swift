@@ -36,23 +36,28 @@ public final class EvdevDevice {
         }
         descriptor = opened
         let fd = opened.rawValue
+        // Undone here if a step fails; once the device is whole, `close` undoes it (deinit's
+        // `close` does nothing before: `handle` is nil until then).
+        var dev: OpaquePointer?
+        var whole = false
+        defer {
+            if !whole {
+                if let dev { libevdev_free(dev) }
+                try? opened.close()
+            }
+        }
         _ = signpad_evdev_set_monotonic_clock(fd)
         Self.drain(opened)
-        var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &dev)
         guard rc == 0, let dev else {
-            try? opened.close()
             let error = Errno(rawValue: -rc)
             throw EvdevError(path: path, operation: "libevdev_new_from_fd", errno: error, hint: EvdevError.hint(for: error))
         }
-        // Grabbed before the device is whole: a throw after that would also run deinit, which
-        // would free and close what this path frees and closes.
         if grab && signpad_evdev_grab(fd, 1) != 0 {
             let error = Errno(rawValue: errno)
-            libevdev_free(dev)
-            try? opened.close()
             throw EvdevError(path: path, operation: "EVIOCGRAB", errno: error, hint: EvdevError.hint(for: error))
         }
+        whole = true
         grabbed = grab
         handle = dev
         description = Self.describe(dev)
@@ -60,8 +65,8 @@ public final class EvdevDevice {
 
     deinit { close() }
 
-    /// The descriptor to poll; -1 once closed.
-    public var fd: Int32 { handle == nil ? -1 : descriptor.rawValue }
+    /// The descriptor to poll; nil once closed.
+    public var fd: FileDescriptor? { handle == nil ? nil : descriptor }
 
     public func close() {
         guard let handle else { return }

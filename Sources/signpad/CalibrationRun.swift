@@ -76,7 +76,7 @@ final class CalibrationRun {
             }
             polled.clear()
             polled.add(signals.fd, as: .signals)
-            polled.add(opened.device.fd, as: .input(0))
+            if let fd = opened.device.fd { polled.add(fd, as: .input(0)) }
             try polled.wait(seconds: deadline - now)
             if polled.isReady(.signals), let signal = signals.take() {
                 throw CalibrationError(description: "stopped by signal \(signal) before every target was touched")

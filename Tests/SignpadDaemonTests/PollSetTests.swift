@@ -1,5 +1,6 @@
 import Foundation
 @testable import SignpadDaemon
+import SystemPackage
 import Testing
 
 /// The loop's descriptors are found by what they are, wherever they sit in a turn.
@@ -12,10 +13,10 @@ struct PollSetTests {
         var byte: UInt8 = 1
         for turn in 0..<2 {
             set.clear()
-            set.add(signals[0], as: .signals)
+            set.add(FileDescriptor(rawValue: signals[0]), as: .signals)
             // The pen is there only in the first turn: the touchscreen moves up a place in the second.
-            if turn == 0 { set.add(pen[0], as: .input(0)) }
-            set.add(touch[0], as: .input(1))
+            if turn == 0 { set.add(FileDescriptor(rawValue: pen[0]), as: .input(0)) }
+            set.add(FileDescriptor(rawValue: touch[0]), as: .input(1))
             #expect(write(touch[1], &byte, 1) == 1)
             try set.wait(seconds: 1)
             #expect(set.events(of: .input(1)) & Int16(POLLIN) != 0, "turn \(turn)")
@@ -27,8 +28,8 @@ struct PollSetTests {
         close(pen[1])
         pen[1] = -1
         set.clear()
-        set.add(touch[0], as: .input(1))
-        set.add(pen[0], as: .input(0))
+        set.add(FileDescriptor(rawValue: touch[0]), as: .input(1))
+        set.add(FileDescriptor(rawValue: pen[0]), as: .input(0))
         try set.wait(seconds: 1)
         #expect(set.events(of: .input(0)) & Int16(POLLHUP) != 0)
         #expect(!set.isReady(.input(1)))
