@@ -24,18 +24,11 @@ public final class DRMDisplay: Display {
     // The properties every present touches skip the run-time exclusivity check each access to
     // a class's property otherwise makes: a display is used from one thread.
     @exclusivity(unchecked) public private(set) var dirtyFB = DirtyFBState.unknown
-    /// True while another process holds master: drawing goes on in RAM, nothing reaches the panel.
-    @exclusivity(unchecked) public private(set) var masterLost = false
     @exclusivity(unchecked) public private(set) var bytesCopied = 0
+    /// What the panel gets of the buffer.
+    @exclusivity(unchecked) public private(set) var output = DisplayOutput.on
     /// Set once this display cannot be used as it is; the daemon then waits for a display again.
-    @exclusivity(unchecked) public private(set) var loss: DisplayLoss?
-    /// True while the connector reports no panel.
-    @exclusivity(unchecked) public private(set) var panelAway = false
-    /// True while the kiosk has switched the screen off.
-    @exclusivity(unchecked) public private(set) var asleep = false
-    /// The CRTC is off while the panel is away or the kiosk sleeps; drawing goes on into the
-    /// buffer, which is shown whole when the output is on again.
-    private var outputOff: Bool { panelAway || asleep }
+    public var loss: DisplayLoss? { if case .lost(let loss) = output { loss } else { nil } }
 
     private let card: FileDescriptor
     /// The card's descriptor, as libdrm takes it.
@@ -125,18 +118,22 @@ public final class DRMDisplay: Display {
     }
 
     public func present(_ canvas: Canvas, dirty: DirtyRegion) {
-        if loss != nil { return }
-        if masterLost {
+        switch output {
+        case .lost:
+            return
+        case .masterLost:
             guard regainMaster() else { return }
             presentAll(canvas)
             return
+        case .on, .off:
+            break
         }
         scanoutRects.removeAll(keepingCapacity: true)
         for rect in dirty.rects {
             scanoutRects.append(scanout.copy(rect, from: canvas, to: buffer.memory, pitch: Int(buffer.pitch)))
             bytesCopied += rect.intersection(canvas.bounds).area * 4
         }
-        if !outputOff { flush() }
+        if output == .on { flush() }
     }
 
     /// Asks the kernel, once a second, whether the device is still there (a driver that needs
@@ -149,11 +146,12 @@ public final class DRMDisplay: Display {
             markGone()
             return
         }
-        if !masterLost { checkPanel() }
+        if case .masterLost = output { return }
+        checkPanel()
     }
 
     private func markGone() {
-        loss = .deviceGone(path: path)
+        output = .lost(.deviceGone(path: path))
         tell(Notice(.warning, "the display's card went away", ["card": path, "error": "No such device"]))
     }
 
@@ -165,20 +163,20 @@ public final class DRMDisplay: Display {
         guard let current = drmModeGetConnectorCurrent(fd, connectorID) else {
             // The kernel removes an MST connector with its panel; it comes back under a new id.
             if errno == ENOENT {
-                loss = .connectorGone(path: path, connector: connectorName)
+                output = .lost(.connectorGone(path: path, connector: connectorName))
                 tell(Notice(.warning, "the display's connector is gone", ["connector": connectorName]))
             }
             return
         }
         let connected = current.pointee.connection != DRM_MODE_DISCONNECTED
         drmModeFreeConnector(current)
-        if !panelAway && !connected {
-            if !outputOff { switchOutputOff() }
-            panelAway = true
+        if !output.panelAway && !connected {
+            if output == .on { switchOutputOff() }
+            output = .off(output.asleep ? [.panelAway, .asleep] : .panelAway)
             tell(Notice(.warning, "the connector reports no panel: its output is off until a panel is back", [
                 "connector": connectorName, "why": "switched off or unplugged",
             ]))
-        } else if panelAway && connected {
+        } else if output.panelAway && connected {
             panelReturned()
         }
     }
@@ -193,27 +191,42 @@ public final class DRMDisplay: Display {
         guard !modes.isEmpty else { return }
         let sameSize = modes.filter { Self.name(of: $0) == modeName }
         guard let next = sameSize.first(where: { $0.clock == mode.clock && $0.vrefresh == mode.vrefresh }) ?? sameSize.first else {
-            loss = .modeGone(path: path, connector: connectorName, mode: modeName, available: Self.sizes(of: modes))
+            output = .lost(.modeGone(path: path, connector: connectorName, mode: modeName, available: Self.sizes(of: modes)))
             tell(Notice(.warning, "the connector has a panel again, without the mode", ["connector": connectorName, "mode": modeName]))
             return
         }
         mode = next
         // Failing, it is tried again at the next check.
+        let asleep = output.asleep
         guard asleep || switchOutputOn(because: "\(connectorName) has a panel again") else { return }
-        panelAway = false
+        output = asleep ? .off(.asleep) : .on
         tell(Notice(.notice, asleep ? "the connector has a panel again: the mode is set when the screen wakes" : "the connector has a panel again: the mode is set again",
                     ["connector": connectorName, "mode": modeName]))
     }
 
     /// The kiosk switches the screen off after a while without a touch, and on at the next.
     public func setAsleep(_ value: Bool) {
-        guard value != asleep, loss == nil else { return }
-        if value {
-            if !outputOff { switchOutputOff() }
-            asleep = true
-        } else {
-            asleep = false
-            if !panelAway { _ = switchOutputOn(because: "waking the screen") }
+        guard value != output.asleep else { return }
+        switch output {
+        case .lost:
+            return
+        case .masterLost:
+            // Nothing can be set without master: it is taken back asleep or awake.
+            output = .masterLost(asleep: value)
+        case .on:
+            switchOutputOff()
+            output = .off(.asleep)
+        case .off(var why):
+            why.formSymmetricDifference(.asleep)
+            if !why.isEmpty {
+                output = .off(why)
+            } else if switchOutputOn(because: "waking the screen") {
+                output = .on
+            } else if case .off = output {
+                // Not master's loss: the journal has the failure, and the buffer is drawn and
+                // flushed as if on, as the panel may show it all the same.
+                output = .on
+            }
         }
     }
 
@@ -229,7 +242,7 @@ public final class DRMDisplay: Display {
         } catch {
             tell(Notice(.error, "setting the mode failed", ["connector": connectorName, "mode": modeName, "when": reason, "error": "\(error)"]))
             // Another process took the screen meanwhile: present takes it back as it comes.
-            if case .masterHeld = error { masterLost = true }
+            if case .masterHeld = error { output = .masterLost(asleep: output.asleep) }
             return false
         }
         scanoutRects = [PixelRect(x: 0, y: 0, width: scanout.width, height: scanout.height)]
@@ -257,7 +270,7 @@ public final class DRMDisplay: Display {
             dirtyFB = .notNeeded
             tell(Notice(.info, "DirtyFB: the driver scans out directly; dirty updates are off", ["answer": "\(Errno(rawValue: -rc))"]))
         case EACCES, EPERM:
-            masterLost = true
+            output = .masterLost(asleep: output.asleep)
             tell(Notice(.warning, "DRM master lost: another process took the screen; drawing goes on in memory", ["card": path]))
         case ENODEV:
             markGone()
@@ -270,7 +283,14 @@ public final class DRMDisplay: Display {
         _ = drmSetMaster(fd)
         do {
             try setCRTC()
-            masterLost = false
+            // The mode is set again, which also tells master is ours; a screen put to sleep
+            // meanwhile goes off again.
+            if output.asleep {
+                switchOutputOff()
+                output = .off(.asleep)
+            } else {
+                output = .on
+            }
             tell(Notice(.notice, "DRM master is back: repainting", ["card": path]))
             return true
         } catch {
