@@ -2,15 +2,10 @@ import Foundation
 import SignpadBench
 import SignpadInk
 import SignpadInput
+import SignpadTestSupport
 import SignpadText
 import SignpadVocabulary
 import Testing
-
-func demoRecording() throws -> EvemuRecording {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("demo/signature.evemu").path
-    return try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
-}
 
 @Suite struct BenchTests {
     @Test func signpadDrawsTheLeastAndNeverLags() throws {
@@ -76,7 +71,7 @@ func demoRecording() throws -> EvemuRecording {
 /// process's peak is only a bound, and said so; a replay that fails is an error naming it.
 @Test func theKioskIsMeasuredInAChildThatMustSucceed() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let signpad = root.appendingPathComponent(".build/debug/signpad").path, demo = root.appendingPathComponent("demo/signature.evemu").path
+    let signpad = root.appendingPathComponent(".build/debug/signpad").path, demo = demoRecordingPath
     let peak = try KioskMemory.peakResidentBytes(executable: signpad, recording: demo, width: 640, height: 400, configuration: nil, overrides: [])
     #expect(peak.benchBytes > 0 && peak.bytes > 20_000_000, "a kiosk maps its libraries at least")
     let line = KioskMemory.line(peak, width: 640, height: 400)

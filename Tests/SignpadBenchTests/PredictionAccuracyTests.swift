@@ -10,9 +10,7 @@ import Testing
 /// speed: the same figures on any machine.
 @Suite struct PredictionAccuracyTests {
     static var recordings: [String] {
-        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("demo/signature.evemu").path
-        return [demo] + (SharedRecordings.available ? SharedRecordings.all.map { SharedRecordings.directory.appendingPathComponent($0).path } : [])
+        [demoRecordingPath] + (SharedRecordings.available ? SharedRecordings.all.map { SharedRecordings.directory.appendingPathComponent($0).path } : [])
     }
 
     @Test(arguments: recordings) func predictionMeetsItsGoals(path: String) throws {

@@ -23,7 +23,7 @@ import Testing
 
     @Test(.enabled(if: built, Comment(rawValue: skipped)))
     func theDemoSignatureAllocatesNothingPerEvent() throws {
-        let counted = try allocations(Self.root.appendingPathComponent("demo/signature.evemu").path)
+        let counted = try allocations(demoRecordingPath)
         #expect(counted.max == 0, "\(counted.output)")
     }
 

@@ -14,11 +14,6 @@ import Testing
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func demoRecording() throws -> EvemuRecording {
-    let path = packageRoot.appendingPathComponent("demo/signature.evemu").path
-    return try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
-}
-
 /// The defaults, with no control socket: the daemon tests here are about the panel and the folder
 /// (the socket is ControlAPITests').
 func quietConfig(_ overrides: [String] = []) throws -> Config {
@@ -327,9 +322,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let recording = try demoRecording()
-        func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-            InputEvent(microseconds: Int64(seconds * 1e6), type: type, code: code, value: value)
-        }
+        let event = rawEvent
         typealias C = EventCode
         let hand = [event(0.5, C.EV_ABS, C.ABS_MT_SLOT, 0), event(0.5, C.EV_ABS, C.ABS_MT_TRACKING_ID, 900),
                     event(0.5, C.EV_ABS, C.ABS_MT_POSITION_X, 3800), event(0.5, C.EV_ABS, C.ABS_MT_POSITION_Y, 3050),
@@ -368,9 +361,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { exporter.stop() }
         let recording = try demoRecording()
         typealias C = EventCode
-        func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-            InputEvent(microseconds: Int64(seconds * 1e6), type: type, code: code, value: value)
-        }
+        let event = rawEvent
         func frame(_ seconds: Double, slot: Int32, id: Int32, at point: (x: Int32, y: Int32)? = nil) -> [InputEvent] {
             [event(seconds, C.EV_ABS, C.ABS_MT_SLOT, slot), event(seconds, C.EV_ABS, C.ABS_MT_TRACKING_ID, id)]
                 + (point.map { [event(seconds, C.EV_ABS, C.ABS_MT_POSITION_X, $0.x), event(seconds, C.EV_ABS, C.ABS_MT_POSITION_Y, $0.y)] } ?? [])

@@ -18,27 +18,9 @@ func panel() -> DeviceDescription {
     return d
 }
 
-/// Builds raw event streams frame by frame.
-struct Stream {
-    var events: [InputEvent] = []
-    var time: Int64 = 1_000_000
-
-    mutating func frame(_ body: [(UInt16, UInt16, Int32)]) {
-        time += 10_000
-        for (type, code, value) in body { events.append(InputEvent(microseconds: time, type: type, code: code, value: value)) }
-        events.append(InputEvent(microseconds: time, type: C.EV_SYN, code: C.SYN_REPORT, value: 0))
-    }
-
-    mutating func raw(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-        events.append(InputEvent(microseconds: time, type: type, code: code, value: value))
-    }
-
-    func decode(_ device: DeviceDescription = panel(), width: Int = 1000, height: Int = 1000) throws -> [StrokeEvent] {
-        var decoder = try ContactDecoder(device: device, screenWidth: width, screenHeight: height)
-        var out: [StrokeEvent] = []
-        for e in events { decoder.feed(e) { out.append($0) } }
-        return out
-    }
+extension RawEventStream {
+    /// Decoded on the test panel.
+    func decode(width: Int = 1000, height: Int = 1000) throws -> [StrokeEvent] { try decode(panel(), width: width, height: height) }
 }
 
 func touch(slot: Int32, id: Int32, x: Int32, y: Int32) -> [(UInt16, UInt16, Int32)] {
@@ -64,7 +46,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
 @Suite struct ContactDecoderTests {
     @Test func aLiftIsATrackingIdOfMinusOneEvenWithoutBtnTouchRelease() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 5, x: 100, y: 100) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
         s.frame(moveTo(slot: 0, x: 200, y: 100))
         s.frame(lift(slot: 0))
@@ -78,7 +60,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// Both fingers write: the first is followed; the second, down when the first lifts, is in the
     /// middle of its path and ignored until it lifts; the next to land is followed.
     @Test func aFingerDownWhenTheFollowedOneLiftsIsIgnoredUntilItLifts() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(touch(slot: 1, id: 2, x: 800, y: 800))
         s.frame(moveTo(slot: 1, x: 810, y: 810) + moveTo(slot: 0, x: 120, y: 100))
@@ -96,7 +78,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// is nothing. (A finger that writes or taps is followed at once:
     /// `aStillContactIsWithdrawnWhenAnotherWrites`, `aTapBesideAStillContactIsTheCustomers`.)
     @Test func aContactLetGoOfNoLongerHoldsBackTheNextFinger() throws {
-        var before = Stream(), after = Stream()
+        var before = RawEventStream(), after = RawEventStream()
         before.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_KEY, C.BTN_TOUCH, 1)])
         after.time = before.time + 60_000_000
         after.frame(touch(slot: 1, id: 2, x: 100, y: 100))
@@ -126,7 +108,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     @Test func aSingleTouchContactLetGoOfIsIgnoredUntilItLifts() throws {
         let d = DeviceDescription.touchscreen(name: "single", xMaximum: 999, yMaximum: 999)
         var decoder = try ContactDecoder(device: d, screenWidth: 1000, screenHeight: 1000)
-        var before = Stream(), after = Stream()
+        var before = RawEventStream(), after = RawEventStream()
         before.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_X, 900), (C.EV_ABS, C.ABS_Y, 900)])
         after.frame([(C.EV_ABS, C.ABS_X, 910)])
         after.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
@@ -144,7 +126,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// the finger's next strokes are followed while the hand stays; its lift is nothing. The
     /// finger's samples before it went further than `StrokeEvent.stillRadius` are all drawn.
     @Test func aStillContactIsWithdrawnWhenAnotherWrites() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         s.frame(moveTo(slot: 0, x: 905, y: 903))  // the hand shifts a little: still
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
@@ -170,7 +152,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// The hand lifts (its dot stays: it may have been a tap) before the finger that landed beside
     /// it moves: the finger is followed from where and when it landed once it writes.
     @Test func aFingerWaitingBesideAStillContactIsFollowedWhenItWritesAfterThatLifts() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         let landed = Double(s.time) / 1e6
@@ -190,7 +172,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// slot 1. The resting contact's stroke is taken back and the tap is drawn whole. A press held
     /// longer than `tapSeconds` is no tap, nor is one by a contact that landed before the still one.
     @Test func aTapBesideAStillContactIsTheCustomers() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         let landed = Double(s.time) / 1e6
@@ -201,7 +183,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(out == [.down(Sample(Point(900, 900), time: 1.01)), .withdraw, .down(Sample(Point(100, 100), time: landed)),
                         .move(Sample(Point(103, 101), time: landed + 0.01)), .up, .down(Sample(Point(300, 300), time: landed + 0.03))])
 
-        var long = Stream()
+        var long = RawEventStream()
         long.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         long.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         long.time += 1_000_000
@@ -209,7 +191,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(try long.decode() == [.down(Sample(Point(900, 900), time: 1.01))], "a press of 1.01 s beside it is no tap")
 
         // Slot 0 lands, slot 1 waits; slot 0 lifts and slot 2 lands, still; slot 1 lifts quickly.
-        var earlier = Stream()
+        var earlier = RawEventStream()
         earlier.frame(touch(slot: 0, id: 1, x: 900, y: 900))
         earlier.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         earlier.frame(lift(slot: 0))
@@ -224,7 +206,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// it take the first one's dot back as a tap beside a resting hand would.
     @Test func twoContactsLandingInOneFrameDrawOneDot() throws {
         for secondLiftsFirst in [false, true] {
-            var s = Stream()
+            var s = RawEventStream()
             s.frame(touch(slot: 0, id: 1, x: 900, y: 900) + touch(slot: 1, id: 2, x: 100, y: 100))
             s.frame(lift(slot: secondLiftsFirst ? 1 : 0))
             s.frame(lift(slot: secondLiftsFirst ? 0 : 1))
@@ -234,7 +216,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     /// The followed finger writes: another that lands and writes meanwhile is not followed.
     @Test func aContactThatWroteIsNeverWithdrawn() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 150, y: 100))
         s.frame(touch(slot: 1, id: 2, x: 500, y: 500))
@@ -247,7 +229,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     /// A hand the panel calls a palm rests in slot 0: a finger landing meanwhile is followed.
     @Test func aRestingPalmDoesNotHoldBackAFinger() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 900, y: 900) + [(C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
         s.frame(touch(slot: 1, id: 2, x: 100, y: 100))
         s.frame(moveTo(slot: 1, x: 150, y: 100))
@@ -260,7 +242,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     /// The panel decides a contact it followed is a palm after it wrote: the stroke ends at its
     /// last sample, the ink kept (a thumb pressed flat may be called one).
     @Test func aPalmThatWroteEndsItsStroke() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 150, y: 100))
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
@@ -272,7 +254,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     /// A contact the panel calls a palm once followed, having lain still: taken back, never writing.
     @Test func aPalmThatLayStillIsWithdrawn() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 104, y: 100))
         s.frame([(C.EV_ABS, C.ABS_MT_SLOT, 0), (C.EV_ABS, C.ABS_MT_TOOL_TYPE, C.MT_TOOL_PALM)])
@@ -282,7 +264,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func synDroppedEndsTheStrokeAtTheLastGoodSampleWithoutBridgingTheGap() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 150, y: 100))
         s.raw(C.EV_SYN, C.SYN_DROPPED, 0)
@@ -301,7 +283,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     @Test func unplugMidStrokeEndsTheStroke() throws {
         var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: 100, y: 100))
         var out: [StrokeEvent] = []
         for e in s.events { decoder.feed(e) { out.append($0) } }
@@ -313,7 +295,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     @Test func contactsAlreadyDownAtOpenAreIgnoredUntilTheyLift() throws {
         var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(moveTo(slot: 0, x: 510, y: 500))
         s.frame([(C.EV_ABS, C.ABS_MT_TRACKING_ID, -1)])
         s.frame(touch(slot: 0, id: 8, x: 100, y: 100))
@@ -327,7 +309,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     @Test func aContactDownAtOpenDoesNotHoldBackTheNextFinger() throws {
         var decoder = try ContactDecoder(device: panel(), screenWidth: 1000, screenHeight: 1000)
         decoder.setInitialState(slots: [(7, 500, 500), (-1, 0, 0), (-1, 0, 0), (-1, 0, 0)], currentSlot: 0, touching: true, x: 500, y: 500)
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 1, id: 8, x: 100, y: 100))
         s.frame(moveTo(slot: 0, x: 560, y: 500))
         s.frame(moveTo(slot: 1, x: 102, y: 100))
@@ -339,7 +321,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     }
 
     @Test func outOfRangeValuesAreClampedToTheScreen() throws {
-        var s = Stream()
+        var s = RawEventStream()
         s.frame(touch(slot: 0, id: 1, x: -50, y: 5000))
         let p = points(try s.decode())[0]
         #expect(p.x == 0)
@@ -353,7 +335,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 32767)
         d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 32767)
         #expect(DeviceClassifier.classify(d) == .usable(.absolutePointer, multitouch: false))
-        var s = Stream()
+        var s = RawEventStream()
         s.frame([(C.EV_ABS, C.ABS_X, 16384), (C.EV_ABS, C.ABS_Y, 16384)])  // moving, no button: nothing
         s.frame([(C.EV_KEY, C.BTN_LEFT, 1)])
         s.frame([(C.EV_ABS, C.ABS_X, 20000)])
@@ -365,7 +347,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
 
     @Test func penHoverIsNotInk() throws {
         let d = DeviceDescription.pen(axisMaximum: 999)
-        var s = Stream()
+        var s = RawEventStream()
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
         s.frame([(C.EV_ABS, C.ABS_X, 20)])
         s.frame([(C.EV_KEY, C.BTN_TOUCH, 1), (C.EV_ABS, C.ABS_PRESSURE, 1023)])
@@ -385,7 +367,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
         d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
         d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
-        var s = Stream()
+        var s = RawEventStream()
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10)])
         s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
         s.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1)])
@@ -400,7 +382,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         // Where it hovers, for the arbiter to tell a pen put down from one held.
         #expect(abs((decoder.penPosition?.x ?? -1) - 1) < 0.01, "ABS_X 10 of 0…999 on 100 px")
         // Contacts of the eraser end erase; those of the tip draw.
-        var strokes = Stream()
+        var strokes = RawEventStream()
         strokes.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
         strokes.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
         strokes.frame([(C.EV_ABS, C.ABS_X, 20)])
@@ -469,7 +451,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
     func aDeviceClaimingCountlessSlotsStillDecodesItsContacts(slotMaximum: Int32) throws {
         var device = panel()
         device.absInfo[C.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: slotMaximum)
-        var stream = Stream()
+        var stream = RawEventStream()
         stream.frame(touch(slot: 1, id: 5, x: 100, y: 200))
         stream.frame(touch(slot: 300, id: 6, x: 900, y: 900))
         stream.frame(moveTo(slot: 1, x: 300, y: 200))

@@ -33,9 +33,7 @@ private final class Recorder: InputSink {
         return pipeline
     }
 
-    static func event(_ time: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
-        InputEvent(microseconds: Int64(time * 1e6), type: type, code: code, value: value)
-    }
+    static let event = rawEvent
 
     /// The events of one frame at `time`, ended by SYN_REPORT.
     static func frame(_ time: Double, _ items: [(UInt16, UInt16, Int32)]) -> [InputEvent] {

@@ -17,7 +17,7 @@ func protocolAPanel(trackingIDs: Bool) -> DeviceDescription {
 }
 
 /// One protocol-A frame: the contacts (x, y, tracking id) in the order given, BTN_TOUCH while any is down.
-func contactsFrame(_ stream: inout Stream, _ contacts: [(Int32, Int32, Int32)], trackingIDs: Bool) {
+func contactsFrame(_ stream: inout RawEventStream, _ contacts: [(Int32, Int32, Int32)], trackingIDs: Bool) {
     var body: [(UInt16, UInt16, Int32)] = []
     for (x, y, id) in contacts {
         if trackingIDs { body.append((C.EV_ABS, C.ABS_MT_TRACKING_ID, id)) }
@@ -50,7 +50,7 @@ func strokes(_ events: [StrokeEvent]) -> [[Point]] {
     /// A hand rests; a finger lands far from it and signs. Read as one contact, the two were joined
     /// by a line across the signature; tracked apart, the hand's dot is withdrawn and the finger drawn.
     @Test(arguments: [false, true]) func aSecondContactFarFromARestingOneIsNeverJoinedWithInk(trackingIDs: Bool) throws {
-        var s = Stream()
+        var s = RawEventStream()
         contactsFrame(&s, [(900, 900, 7)], trackingIDs: trackingIDs)
         contactsFrame(&s, [(902, 901, 7)], trackingIDs: trackingIDs)
         // The finger lands; the panel reports it first from now on (protocol A promises no order).
@@ -65,7 +65,7 @@ func strokes(_ events: [StrokeEvent]) -> [[Point]] {
 
     /// One finger's stroke on a protocol-A panel is drawn as on any other.
     @Test(arguments: [false, true]) func oneFingerIsFollowedFrameToFrame(trackingIDs: Bool) throws {
-        var s = Stream()
+        var s = RawEventStream()
         let path: [(Int32, Int32)] = [(200, 300), (240, 310), (290, 330), (350, 360), (420, 380)]
         for (x, y) in path { contactsFrame(&s, [(x, y, 3)], trackingIDs: trackingIDs) }
         contactsFrame(&s, [], trackingIDs: trackingIDs)
@@ -81,7 +81,7 @@ func strokes(_ events: [StrokeEvent]) -> [[Point]] {
     /// Without tracking ids, a contact that lifts as another lands far away in the same frame is two
     /// contacts, not one that jumped: the distance a finger moves in a frame is bounded.
     @Test func aContactLiftingAsAnotherLandsFarAwayIsTwoStrokes() throws {
-        var s = Stream()
+        var s = RawEventStream()
         contactsFrame(&s, [(100, 100, 0)], trackingIDs: false)
         contactsFrame(&s, [(130, 110, 0)], trackingIDs: false)
         contactsFrame(&s, [(800, 800, 0)], trackingIDs: false)

@@ -33,8 +33,8 @@ import Testing
 
         mutating func frame(_ body: [(UInt16, Int32)]) {
             time += 0.01
-            for (code, value) in body { session.feed(InputEvent(microseconds: Int64(time * 1e6), type: EventCode.EV_ABS, code: code, value: value), from: device, now: time) }
-            session.feed(InputEvent(microseconds: Int64(time * 1e6), type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0), from: device, now: time)
+            for (code, value) in body { session.feed(rawEvent(time, EventCode.EV_ABS, code, value), from: device, now: time) }
+            session.feed(rawEvent(time, EventCode.EV_SYN, EventCode.SYN_REPORT, 0), from: device, now: time)
         }
 
         mutating func touch(slot: Int32, id: Int32, at point: (Int32, Int32)) {

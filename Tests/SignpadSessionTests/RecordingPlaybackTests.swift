@@ -12,7 +12,7 @@ import Testing
 @Suite struct RecordingPlaybackTests {
     /// The demo panel's header and one stroke across the box, a quarter of a second long.
     static func strokeRecording() throws -> EvemuRecording {
-        let header = try String(contentsOfFile: SessionWithoutTextTests.demo, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("E:") }.map(String.init)
+        let header = try String(contentsOfFile: demoRecordingPath, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("E:") }.map(String.init)
         func at(_ x: Int, _ y: Int) -> (Int, Int) { (x * 4096 / 800, y * 4096 / 480) }
         func event(_ t: Double, _ type: Int, _ code: Int, _ value: Int) -> String {
             "E: \(String(format: "%.6f", t)) \(String(format: "%04x", type)) \(String(format: "%04x", code)) \(value)"

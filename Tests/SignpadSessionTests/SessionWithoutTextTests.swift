@@ -20,13 +20,10 @@ struct BoxPainter: ScreenPainter {
 
 /// The session and replay are the kiosk whole, screen and exports, without cairo.
 @Suite struct SessionWithoutTextTests {
-    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("demo/signature.evemu").path
-
     @Test func theDemoReplaysAndIsSavedWithAPainterOfAnyKind() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
-        let recording = try EvemuRecording.parse(String(contentsOfFile: Self.demo, encoding: .utf8), file: Self.demo)
+        let recording = try demoRecording()
         var replay = Replay(config: try Config.load(text: "", file: "(test)"), width: 800, height: 480) { _, _ in BoxPainter() }
         replay.confirmAtEnd = false
         let drawn = try replay.run(recording, outputDirectory: dir) { _ in }
