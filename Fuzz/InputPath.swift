@@ -18,8 +18,8 @@ public func fuzzInputPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }, prepare: {})
     defer { exporter.stop() }
     let display = OffscreenDisplay(width: 320, height: 200)
-    guard let session = try? Session(config: FuzzSession.config, display: display, exporter: exporter,
-                                     painter: { _, _ in FuzzSession.Painter() }, log: { _ in }),
+    guard let session = try? Session(SessionOptions(FuzzSession.config), display: display, exporter: exporter,
+                                     painter: { _, _ in FuzzSession.Painter() }),
           let device = try? session.addInput(recording) else { return 0 }
     // Half the inputs sign for a point of sale's request, its text taking room from the box.
     let requested = size % 2 == 0

@@ -281,7 +281,7 @@ public struct LivePathAllocations: Codable, Sendable {
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
                                 retrySeconds: 3600)
         defer { exporter.stop() }
-        let session = try Session(config: config, display: display, exporter: exporter, painter: painter)
+        let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
         let decoder = try session.inputSetup.decoder(for: recording.device)
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
         var total = 0, most = 0, first: [String] = []

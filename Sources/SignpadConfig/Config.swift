@@ -1,27 +1,20 @@
 import Foundation
 import SignpadExport
 import SignpadInk
+import SignpadInput
 import SignpadKiosk
 import SignpadVocabulary
 
 /// The effective configuration: the file's values over the defaults, flags over the file.
 public struct Config: Sendable {
+    // Each module's own options, which the file's tables map onto: a module takes its own.
     public var display = DisplayOptions()
-    public var inputDevice: String?
-    public var grab = true
-    public var calibration: [Double]?
-    public var flipX = false
-    public var flipY = false
-    public var inkColor: UInt32 = 0x000000
-    public var pen = SmootherOptions()
-    /// How far ahead of the newest sample ink is drawn on screen (`ink.predict_ms`); 0: none.
-    public var predictMilliseconds = 16.0
-    public var style = KioskStyle()
-    public var backgroundImage: String?
-    public var labels = KioskLabels()
-    public var rules = KioskRules()
-    public var exportDirectory = "/var/lib/signpad/signatures"
+    public var input = InputOptions()
+    public var ink = InkOptions()
+    public var kiosk = KioskOptions()
     public var export = ExportOptions()
+    public var control = ControlOptions()
+    public var exportDirectory = "/var/lib/signpad/signatures"
     /// `export.kiosk_name`; "" when unset, which the command line fills with the host name
     /// (`HostName`), as the file's reader looks at nothing but the file.
     public var kioskName = ""
@@ -40,12 +33,6 @@ public struct Config: Sendable {
     /// Signatures older than this are deleted from the export folder; 0: kept for ever.
     public var retentionDays = 0
     public var logLevel = "info"
-    /// The point of sale's Varlink socket; nil: no API.
-    public var controlSocket: String? = "/run/signpad/control.sock"
-    /// The group whose members may connect to it; nil: the signpad user's own.
-    public var controlGroup: String? = "signpad-pos"
-    /// Where the results of the last requests are kept across restarts, for `GetResult`.
-    public var requestResults = "/var/lib/signpad/requests.json"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
     /// Where it came from, for the log: the file (or "(defaults)") and how many --set overrode it.
@@ -58,14 +45,14 @@ public struct Config: Sendable {
     public static let unusableExitStatus: Int32 = 78
 
     /// What each signature confirmed under this configuration keeps (see `CaptureSettings`).
-    public var captureSettings: CaptureSettings { CaptureSettings(kiosk: kioskName, inkColor: inkColor, pen: pen) }
+    public var captureSettings: CaptureSettings { CaptureSettings(kiosk: kioskName, inkColor: ink.color, pen: ink.pen) }
 
     /// Every word on screen with its key, for what is said about them.
     public var labelsByKey: [(key: String, text: String)] {
-        [("kiosk.prompt", labels.prompt), ("kiosk.clear_label", labels.clear), ("kiosk.done_label", labels.done),
-         ("kiosk.too_little_ink", labels.tooLittleInk), ("kiosk.saving", labels.saving), ("kiosk.saved", labels.saved),
-         ("kiosk.save_failed", labels.saveFailed), ("kiosk.decline_label", labels.decline), ("kiosk.undo_label", labels.undo), ("kiosk.idle_text", labels.idle),
-         ("kiosk.out_of_service", labels.outOfService), ("kiosk.staff", labels.staff)]
+        [("kiosk.prompt", kiosk.labels.prompt), ("kiosk.clear_label", kiosk.labels.clear), ("kiosk.done_label", kiosk.labels.done),
+         ("kiosk.too_little_ink", kiosk.labels.tooLittleInk), ("kiosk.saving", kiosk.labels.saving), ("kiosk.saved", kiosk.labels.saved),
+         ("kiosk.save_failed", kiosk.labels.saveFailed), ("kiosk.decline_label", kiosk.labels.decline), ("kiosk.undo_label", kiosk.labels.undo), ("kiosk.idle_text", kiosk.labels.idle),
+         ("kiosk.out_of_service", kiosk.labels.outOfService), ("kiosk.staff", kiosk.labels.staff)]
     }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
@@ -102,15 +89,15 @@ public struct Config: Sendable {
         display.rotation = turned
         display.vt = try r.optionalString("display.vt", default: "/dev/tty0")
 
-        inputDevice = try r.optionalString("input.device", default: "")
-        grab = try r.bool("input.grab", default: true)
+        input.device = try r.optionalString("input.device", default: "")
+        input.grab = try r.bool("input.grab", default: true)
         let matrix = try r.numbers("input.calibration", default: [])
         guard matrix.isEmpty || matrix.count == 6 else { throw r.error("input.calibration", "expected 6 numbers (libinput's a b c d e f) or []") }
-        calibration = matrix.isEmpty ? nil : matrix
-        flipX = try r.bool("input.flip_x", default: false)
-        flipY = try r.bool("input.flip_y", default: false)
+        input.calibration = matrix.isEmpty ? nil : matrix
+        input.flipX = try r.bool("input.flip_x", default: false)
+        input.flipY = try r.bool("input.flip_y", default: false)
 
-        inkColor = try r.color("ink.color", default: "#000000")
+        ink.color = try r.color("ink.color", default: "#000000")
         // A width or scale out of reason would stall every touch or exhaust memory at each save.
         let widths = PenWidth.allowedWidths, widthsExpected = "a width from 0.1 to 100 (px)"
         let width = try r.number("ink.width", default: 2.5, in: widths, widthsExpected)
@@ -123,42 +110,42 @@ public struct Config: Sendable {
             throw r.error("ink.max_width", "expected at least ink.min_width (\(TOMLValue.float(minWidth)))")
         }
         switch mode {
-        case "constant": pen.width = .constant(width)
-        case "pressure": pen.width = .pressure(min: minWidth, max: maxWidth)
-        case "velocity": pen.width = .velocity(min: minWidth, max: maxWidth, filterWeight: weight)
+        case "constant": ink.pen.width = .constant(width)
+        case "pressure": ink.pen.width = .pressure(min: minWidth, max: maxWidth)
+        case "velocity": ink.pen.width = .velocity(min: minWidth, max: maxWidth, filterWeight: weight)
         default: throw r.error("ink.width_mode", "expected \"constant\", \"pressure\" or \"velocity\"")
         }
-        pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: SmootherOptions.allowedMinDistances, "a distance from 0 to 100 (px)")
-        rules.inkWidth = pen.width.maximum
-        predictMilliseconds = try r.number("ink.predict_ms", default: 16, in: 0...25, "milliseconds from 0 (off) to 25")
+        ink.pen.minDistance = try r.number("ink.min_distance", default: 0.5, in: SmootherOptions.allowedMinDistances, "a distance from 0 to 100 (px)")
+        kiosk.rules.inkWidth = ink.pen.width.maximum
+        ink.predictMilliseconds = try r.number("ink.predict_ms", default: 16, in: 0...25, "milliseconds from 0 (off) to 25")
 
-        style.font = try r.string("kiosk.font", default: style.font)
-        style.background = try r.color("kiosk.background_color", default: XRGB.hex(style.background))
-        style.text = try r.color("kiosk.text_color", default: XRGB.hex(style.text))
-        backgroundImage = try r.optionalString("kiosk.background_image", default: "")
+        kiosk.style.font = try r.string("kiosk.font", default: kiosk.style.font)
+        kiosk.style.background = try r.color("kiosk.background_color", default: XRGB.hex(kiosk.style.background))
+        kiosk.style.text = try r.color("kiosk.text_color", default: XRGB.hex(kiosk.style.text))
+        kiosk.backgroundImage = try r.optionalString("kiosk.background_image", default: "")
         // These three are always on screen: blank, the prompt says nothing and a button nothing anyone can read.
-        labels.prompt = try r.visibleLabel("kiosk.prompt", default: labels.prompt)
-        labels.clear = try r.visibleLabel("kiosk.clear_label", default: labels.clear)
-        labels.done = try r.visibleLabel("kiosk.done_label", default: labels.done)
-        labels.tooLittleInk = try r.string("kiosk.too_little_ink", default: labels.tooLittleInk)
-        labels.saving = try r.string("kiosk.saving", default: labels.saving)
-        labels.saved = try r.string("kiosk.saved", default: labels.saved)
-        labels.saveFailed = try r.string("kiosk.save_failed", default: labels.saveFailed)
-        labels.outOfService = try r.string("kiosk.out_of_service", default: labels.outOfService)
-        labels.staff = try r.string("kiosk.staff", default: labels.staff)
-        rules.idleTimeout = try r.number("kiosk.idle_timeout", default: rules.idleTimeout, in: 0..., "seconds ≥ 0 (0: never)")
-        rules.sleepAfter = try r.number("kiosk.sleep_after", default: rules.sleepAfter, in: 0..., "seconds ≥ 0 (0: never)")
-        rules.savedSeconds = try r.number("kiosk.saved_seconds", default: rules.savedSeconds, in: 0...3600, "seconds from 0 to 3600")
-        rules.minInkLength = try r.number("kiosk.min_ink_length", default: rules.minInkLength, in: 0..., "a length ≥ 0 (px)")
-        rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: rules.minInkExtent, in: 0..., "a length ≥ 0 (px)")
-        rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
+        kiosk.labels.prompt = try r.visibleLabel("kiosk.prompt", default: kiosk.labels.prompt)
+        kiosk.labels.clear = try r.visibleLabel("kiosk.clear_label", default: kiosk.labels.clear)
+        kiosk.labels.done = try r.visibleLabel("kiosk.done_label", default: kiosk.labels.done)
+        kiosk.labels.tooLittleInk = try r.string("kiosk.too_little_ink", default: kiosk.labels.tooLittleInk)
+        kiosk.labels.saving = try r.string("kiosk.saving", default: kiosk.labels.saving)
+        kiosk.labels.saved = try r.string("kiosk.saved", default: kiosk.labels.saved)
+        kiosk.labels.saveFailed = try r.string("kiosk.save_failed", default: kiosk.labels.saveFailed)
+        kiosk.labels.outOfService = try r.string("kiosk.out_of_service", default: kiosk.labels.outOfService)
+        kiosk.labels.staff = try r.string("kiosk.staff", default: kiosk.labels.staff)
+        kiosk.rules.idleTimeout = try r.number("kiosk.idle_timeout", default: kiosk.rules.idleTimeout, in: 0..., "seconds ≥ 0 (0: never)")
+        kiosk.rules.sleepAfter = try r.number("kiosk.sleep_after", default: kiosk.rules.sleepAfter, in: 0..., "seconds ≥ 0 (0: never)")
+        kiosk.rules.savedSeconds = try r.number("kiosk.saved_seconds", default: kiosk.rules.savedSeconds, in: 0...3600, "seconds from 0 to 3600")
+        kiosk.rules.minInkLength = try r.number("kiosk.min_ink_length", default: kiosk.rules.minInkLength, in: 0..., "a length ≥ 0 (px)")
+        kiosk.rules.minInkExtent = try r.number("kiosk.min_ink_extent", default: kiosk.rules.minInkExtent, in: 0..., "a length ≥ 0 (px)")
+        kiosk.rules.doubleTapConfirms = try r.bool("kiosk.double_tap_confirm", default: false)
         let modeName = try r.string("kiosk.mode", default: KioskMode.walkUp.rawValue)
         guard let kioskMode = KioskMode(rawValue: modeName) else { throw r.error("kiosk.mode", "expected \"walk-up\" or \"requested\", got \"\(modeName)\"") }
-        rules.mode = kioskMode
-        labels.decline = try r.optionalString("kiosk.decline_label", default: "") ?? ""
-        labels.undo = try r.optionalString("kiosk.undo_label", default: labels.undo) ?? ""
-        rules.offersDecline = !labels.decline.isEmpty
-        labels.idle = try r.string("kiosk.idle_text", default: labels.idle)
+        kiosk.rules.mode = kioskMode
+        kiosk.labels.decline = try r.optionalString("kiosk.decline_label", default: "") ?? ""
+        kiosk.labels.undo = try r.optionalString("kiosk.undo_label", default: kiosk.labels.undo) ?? ""
+        kiosk.rules.offersDecline = !kiosk.labels.decline.isEmpty
+        kiosk.labels.idle = try r.string("kiosk.idle_text", default: kiosk.labels.idle)
 
         exportDirectory = try r.string("export.directory", default: exportDirectory)
         // A relative folder would be relative to wherever the daemon was started (/ under systemd).
@@ -208,13 +195,13 @@ public struct Config: Sendable {
         retentionDays = try r.integer("export.retention_days", default: 0)
         guard (0...36_500).contains(retentionDays) else { throw r.error("export.retention_days", "expected days from 0 (keep for ever) to 36500, got \(retentionDays)") }
 
-        controlSocket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
-        if let socket = controlSocket, !socket.hasPrefix("/") {
+        control.socket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
+        if let socket = control.socket, !socket.hasPrefix("/") {
             throw r.error("control.socket", "expected an absolute path (starting with /), or \"\" for no point-of-sale API, got \"\(socket)\"")
         }
-        controlGroup = try r.optionalString("control.group", default: "signpad-pos")
-        requestResults = try r.string("control.results", default: requestResults)
-        guard requestResults.hasPrefix("/") else { throw r.error("control.results", "expected an absolute path (starting with /), got \"\(requestResults)\"") }
+        control.group = try r.optionalString("control.group", default: "signpad-pos")
+        control.results = try r.string("control.results", default: control.results)
+        guard control.results.hasPrefix("/") else { throw r.error("control.results", "expected an absolute path (starting with /), got \"\(control.results)\"") }
 
         logLevel = try r.string("daemon.log_level", default: "info")
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {

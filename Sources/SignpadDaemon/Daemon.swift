@@ -193,7 +193,7 @@ public final class Daemon {
             case .showing(let shown):
                 if shown.playback == nil {
                     if inputs.isEmpty && now >= nextRescan { openInputs(session: shown.session, now: now) }
-                    if config.inputDevice == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: shown.session, now: now) }
+                    if config.input.device == nil && !inputs.isEmpty && now >= nextDeviceCheck { lookForMoreInputs(session: shown.session, now: now) }
                     if inputs.isEmpty { deadline = min(deadline, nextRescan) }
                 }
                 deadline = min(deadline, shown.session.nextDeadline)
@@ -288,7 +288,7 @@ public final class Daemon {
         let session: Session
         let playback: RecordingPlayback?
         do {
-            session = try Session(config: config, display: display, exporter: exporter, painter: config.screenPainter)
+            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: config.kiosk.screenPainter)
             playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
         } catch {
             display.close()
@@ -296,14 +296,14 @@ public final class Daemon {
         }
         let now = Self.monotonic()
         if playback == nil { openInputs(session: session, now: now) }
-        if config.rules.mode == .walkUp { playback?.start(now: now) }
+        if config.kiosk.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
         control?.attach(session)
         control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
         control?.notReady = { [unowned self] in
             // A customer's signature that could be neither sealed nor written is not asked for.
             if let ended = certificateEnded(now: Date().timeIntervalSince1970) { return ended.outOfServiceReason }
-            return playback == nil && inputs.isEmpty ? "no touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
+            return playback == nil && inputs.isEmpty ? "no touch device\(config.input.device.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
         }
         let shown = ShownKiosk(display: display, session: session, playback: playback,
                                status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
@@ -440,7 +440,7 @@ public final class Daemon {
 
     /// The control socket and its service, if `control.socket` is set.
     func makeControl() throws -> ControlService? {
-        guard let path = config.controlSocket else { return nil }
+        guard let path = config.control.socket else { return nil }
         let groupID = try Self.controlGroupID(config)
         let server: VarlinkServer
         do {
@@ -452,19 +452,19 @@ public final class Daemon {
         let now = Date().timeIntervalSince1970
         let results: RequestResults
         do {
-            results = try RequestResults(path: config.requestResults, now: now)
+            results = try RequestResults(path: config.control.results, now: now)
         } catch {
-            logger.error("request results not read; starting with none", metadata: ["path": "\(config.requestResults)", "reason": "\(error.reason)"])
-            results = RequestResults(emptyAt: config.requestResults)
+            logger.error("request results not read; starting with none", metadata: ["path": "\(config.control.results)", "reason": "\(error.reason)"])
+            results = RequestResults(emptyAt: config.control.results)
         }
-        logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.controlGroup ?? "(signpad's own)")"])
+        logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.control.group ?? "(signpad's own)")"])
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.encryptImages, logger: logger)
     }
 
     /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`
     /// has refused one that does not exist, unless it went between the check and here.
     static func controlGroupID(_ config: Config) throws(ControlSocketError) -> gid_t? {
-        guard config.controlSocket != nil, let group = config.controlGroup else { return nil }
+        guard config.control.socket != nil, let group = config.control.group else { return nil }
         guard let entry = getgrnam(group) else {
             throw ControlSocketError(description: "control.group: no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group")
         }
@@ -474,7 +474,7 @@ public final class Daemon {
     /// `GetStatus`: what `systemctl status` says, as data.
     func controlStatus(_ shown: String?, session: Session?, exporter: Exporter) -> [String: JSONValue] {
         var status: [String: JSONValue] = [
-            "kiosk": .string(config.kioskName), "mode": .string(config.rules.mode == .walkUp ? "walkUp" : "requested"),
+            "kiosk": .string(config.kioskName), "mode": .string(config.kiosk.rules.mode == .walkUp ? "walkUp" : "requested"),
             "inputs": .array(offscreen.map { [.string("recording \($0.recording.device.name)")] } ?? inputs.map { .string("\($0.path) \"\($0.name)\"") }),
             "exportFolder": .string(config.exportDirectory), "unwritten": .number(Double(exporter.pending)),
         ]
@@ -586,7 +586,7 @@ public final class Daemon {
         let size = try display.modeSize(for: next.display) ?? (display.scanout.width, display.scanout.height)
         let turned = Scanout(width: size.width, height: size.height, rotation: next.display.rotation)
         try KioskLayout.requireRoom(width: turned.logicalWidth, height: turned.logicalHeight)
-        _ = try ChromePainter(style: next.style, backgroundImage: next.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
+        _ = try ChromePainter(style: next.kiosk.style, backgroundImage: next.kiosk.backgroundImage, width: turned.logicalWidth, height: turned.logicalHeight)
     }
 
     /// Starts signpad again in this process with the same arguments. The PID stays, so systemd

@@ -14,7 +14,7 @@ extension Daemon {
         let (opened, failed) = opener.openMore(besides: [], decoder: decoderMaker(session))
         guard !opened.isEmpty else {
             if !missingLogged {
-                logger.warning("no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
+                logger.warning("no usable touch device\(config.input.device.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
                 missingLogged = true
             }
             return
@@ -51,7 +51,7 @@ extension Daemon {
         }
     }
 
-    var opener: TouchDeviceOpener { TouchDeviceOpener(config: config, logger: logger) }
+    var opener: TouchDeviceOpener { TouchDeviceOpener(options: config.input, logger: logger) }
 
     /// Decoders mapping each device to the session's screen, with the calibration in force.
     func decoderMaker(_ session: Session) -> TouchDeviceOpener.MakeDecoder {

@@ -1,16 +1,15 @@
 import Logging
-import SignpadConfig
 import SignpadEvdev
 import SignpadInput
 
 /// Finds the touch devices the configuration names or, without one, the usable ones (see
 /// `DeviceChoice`), and opens them with decoders, for `signpad run` and `signpad calibrate` alike.
 public struct TouchDeviceOpener {
-    let config: Config
+    let options: InputOptions
     let logger: Logger
 
-    public init(config: Config, logger: Logger) {
-        self.config = config
+    public init(options: InputOptions, logger: Logger) {
+        self.options = options
         self.logger = logger
     }
 
@@ -27,7 +26,7 @@ public struct TouchDeviceOpener {
     /// absolute pointer that opens. `preferredOnly` leaves absolute pointers out.
     func openMore(besides open: Set<String>, preferredOnly: Bool = false, decoder: MakeDecoder) -> (opened: [TouchInput], failed: [String]) {
         let candidates = candidates().filter { !open.contains($0.path) }
-        if config.inputDevice != nil {
+        if options.device != nil {
             guard open.isEmpty else { return ([], []) }
             let (first, failed) = openFirst(of: candidates, decoder: decoder)
             return (first.map { [$0] } ?? [], failed)
@@ -56,10 +55,10 @@ public struct TouchDeviceOpener {
     private func open(_ scanned: ScannedDevice, decoder: MakeDecoder) -> TouchInput? {
         guard let description = scanned.description, let kind = scanned.classification.kind else { return nil }
         do {
-            let opened = try EvdevDevice(path: scanned.path, grab: config.grab)
+            let opened = try EvdevDevice(path: scanned.path, grab: options.grab)
             var made = try decoder(scanned, opened)
             opened.seed(&made)
-            logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(config.grab ? ", grabbed" : "")")
+            logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(options.grab ? ", grabbed" : "")")
             return TouchInput(device: opened, decoder: made, name: description.name, kind: kind)
         } catch {
             logger.warning("\(error)")
@@ -69,7 +68,7 @@ public struct TouchDeviceOpener {
 
     /// The usable devices, in the order they are tried.
     private func candidates() -> [ScannedDevice] {
-        guard let wanted = config.inputDevice else {
+        guard let wanted = options.device else {
             return DeviceChoice.automaticOrder(DeviceScanner.scan()) { $0.classification.kind }
         }
         let scanned = DeviceScanner.scan(wanted.hasPrefix("/") ? [wanted] : DeviceScanner.eventNodes())

@@ -47,3 +47,13 @@ public struct InputDeviceSetup: Equatable, Sendable {
                            flipX: placement.flipX, flipY: placement.flipY)
     }
 }
+
+extension InputDeviceSetup {
+    /// The configured setup of devices drawing on `scanout`: its logical size and rotation, the
+    /// configured calibration (else udev's, device by device) and flips.
+    public init(options: InputOptions, scanout: Scanout) {
+        self.init(screenWidth: scanout.logicalWidth, screenHeight: scanout.logicalHeight,
+                  placement: ScreenPlacement(rotation: scanout.rotation, flipX: options.flipX, flipY: options.flipY),
+                  configuredCalibration: options.calibration.flatMap { CalibrationMatrix(values: $0) })
+    }
+}

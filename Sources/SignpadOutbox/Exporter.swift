@@ -69,10 +69,12 @@ public final class Exporter: @unchecked Sendable {
     private let writeFiles: ([ExportFile]) throws -> Void
     private let prepareFolder: () throws -> Void
     private let spool: SignatureSpool?
+    /// Where each confirmed signature is kept until written; nil: memory only.
+    public var spoolDirectory: String? { spool?.directory }
     private let options: ExportOptions
     /// What files are made with; a reload may bring new (`reseal`). Read under the lock.
     private var evidence: Evidence
-    private let retrySeconds: Double
+    public let retrySeconds: Double
     private let retention: Retention?
     /// When the writer next deletes what `retention` no longer keeps: at once, then hourly.
     private var nextSweep = Date()

@@ -56,7 +56,7 @@ public struct Replay {
         let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
-        let session = try Session(config: config, display: display, exporter: exporter, painter: painter)
+        let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
         var saved: [String] = []
         var files: [String] = []
         func written() {

@@ -1,5 +1,4 @@
 import Foundation
-import SignpadConfig
 import SignpadExport
 import SignpadInk
 import SignpadInput
@@ -11,7 +10,7 @@ import SignpadVocabulary
 /// offscreen replay both drive this, through the same input pipeline, so what a recording shows
 /// is what the panel shows.
 public final class Session: InputSink {
-    public let config: Config
+    public let options: SessionOptions
     public let display: Display
     public let exporter: Exporter
     // The properties an input event touches skip the run-time exclusivity check each access to a
@@ -87,22 +86,22 @@ public final class Session: InputSink {
     /// Whether the journal has been told that the folder's preparation hangs.
     private var reportedPreparationStall = false
     /// Where signatures wait while the folder does not answer.
-    private var keptWhere: String { config.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
+    private var keptWhere: String { exporter.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
-    public init(config: Config, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter) throws {
-        self.config = config
+    public init(_ options: SessionOptions, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter) throws {
+        self.options = options
         self.display = display
         self.exporter = exporter
-        journal = ExportJournal(directory: config.exportDirectory, retrySeconds: config.retrySeconds)
+        journal = ExportJournal(directory: exporter.directory, retrySeconds: exporter.retrySeconds)
         let width = display.scanout.logicalWidth, height = display.scanout.logicalHeight
         try KioskLayout.requireRoom(width: width, height: height)
-        let layout = KioskLayout(width: width, height: height, undo: !config.labels.undo.isEmpty)
-        kiosk = Kiosk(layout: layout, rules: config.rules)
-        smoother = MidpointSmoother(options: config.pen)
-        redrawSmoother = MidpointSmoother(options: config.pen)
-        predictor = InkPredictor(horizon: config.predictMilliseconds / 1000)
+        let layout = KioskLayout(width: width, height: height, undo: !options.kiosk.labels.undo.isEmpty)
+        kiosk = Kiosk(layout: layout, rules: options.kiosk.rules)
+        smoother = MidpointSmoother(options: options.ink.pen)
+        redrawSmoother = MidpointSmoother(options: options.ink.pen)
+        predictor = InkPredictor(horizon: options.ink.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
-        renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: config.inkColor, clip: layout.box.insetBy(2))
+        renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: options.ink.color, clip: layout.box.insetBy(2))
         strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
         events.reserveCapacity(Self.eventCapacity)
@@ -189,7 +188,7 @@ public final class Session: InputSink {
             ]))
         case .touchLetGo(let path):
             tell(Notice(.info, "a touch down and still at the idle timeout is let go of; the next finger is followed", [
-                "device": path, "idle_timeout": "\(config.rules.idleTimeout)", "why": "a customer gone, or water or dirt on the glass",
+                "device": path, "idle_timeout": "\(options.kiosk.rules.idleTimeout)", "why": "a customer gone, or water or dirt on the glass",
             ]))
         }
     }
@@ -338,7 +337,7 @@ public final class Session: InputSink {
                 repaintChrome()
             case .sleep(let off):
                 display.setAsleep(off)
-                tell(off ? Notice(.info, "the screen is off until the next touch", ["idle_seconds": "\(config.rules.sleepAfter)"])
+                tell(off ? Notice(.info, "the screen is off until the next touch", ["idle_seconds": "\(options.kiosk.rules.sleepAfter)"])
                          : Notice(.info, "a touch: the screen is on"))
             case .letGoOfTouch:
                 // The input obeys after the event being fed, or after this call (`obeyCommands`).
@@ -373,7 +372,7 @@ public final class Session: InputSink {
     /// `InkRenderer.clearInk(in:)`). A dot costs its own few pixels, not the whole signature.
     private func takeBack(_ reach: InkReach) {
         smoother.reset()
-        let margin = config.pen.width.maximum + 2
+        let margin = options.ink.pen.width.maximum + 2
         guard let rect = reach.rect(margin: margin) else { return }
         let cleared = renderer.clearInk(in: rect, dirty: &dirty)
         guard !cleared.isEmpty else { return }
@@ -406,12 +405,12 @@ public final class Session: InputSink {
         return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),
-                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: config.captureSettings,
+                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: CaptureSettings(kiosk: options.kioskName, inkColor: options.ink.color, pen: options.ink.pen),
                                inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
     }
 
     private func repaintChrome(whole: Bool = false) {
-        let items = KioskScreen.items(kiosk: kiosk, labels: config.labels, style: config.style)
+        let items = KioskScreen.items(kiosk: kiosk, labels: options.kiosk.labels, style: options.kiosk.style)
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
         let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)

@@ -118,7 +118,7 @@ public struct SystemCheck {
     /// The control socket: a path its address holds, in a folder that is there, a group that
     /// exists, and a results file whose folder takes it.
     var controlProblems: [SystemProblem] {
-        guard let socket = config.controlSocket else { return [] }
+        guard let socket = config.control.socket else { return [] }
         var found: [SystemProblem] = []
         let bytes = socket.utf8.count
         if bytes > Self.socketPathBytes {
@@ -130,10 +130,10 @@ public struct SystemCheck {
                 found.append(SystemProblem(key: "control.socket", reason: "\(socket): \(problem)"))
             }
         }
-        if let group = config.controlGroup, getgrnam(group) == nil {
+        if let group = config.control.group, getgrnam(group) == nil {
             found.append(SystemProblem(key: "control.group", reason: "no group \"\(group)\" on this machine; the package creates it (systemd-sysusers), else create it (groupadd \(group)) and add the point of sale's user, or set control.group = \"\" for the signpad user's own group"))
         }
-        let results = config.requestResults
+        let results = config.control.results
         if Self.kind(of: results) == .folder {
             found.append(SystemProblem(key: "control.results", reason: "\(results): expected a file's path, found a folder"))
         } else if let problem = Self.folderProblem(Self.folder(of: results), for: "the results of the last requests are kept in it") {
@@ -144,7 +144,7 @@ public struct SystemCheck {
 
     /// The picture behind the kiosk must load.
     var backgroundImageProblems: [SystemProblem] {
-        guard let path = config.backgroundImage else { return [] }
+        guard let path = config.kiosk.backgroundImage else { return [] }
         do {
             _ = try ChromePainter.loadPNG(path)
             return []

@@ -1,10 +1,10 @@
-import SignpadConfig
+import SignpadKiosk
 import SignpadSession
 
 extension ChromePainter: ScreenPainter {}
 
-extension Config {
-    /// The kiosk screen drawn with cairo, in this configuration's style and background.
+extension KioskOptions {
+    /// The kiosk screen drawn with cairo, in these options' style and background.
     public var screenPainter: MakeScreenPainter {
         { [style, backgroundImage] width, height in try ChromePainter(style: style, backgroundImage: backgroundImage, width: width, height: height) }
     }

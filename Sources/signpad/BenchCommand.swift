@@ -40,7 +40,7 @@ struct Bench: ParsableCommand {
                 throw DaemonError(description: "--allocations: no \(AllocationCounter.libraryName) beside \(CommandLine.arguments[0]) nor in /usr/lib/signpad; build it with scripts/build-interposer")
             }
             let (w, h) = try parseScreen(screen ?? "1920x1080")
-            let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: counter)
+            let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, counter: counter)
             let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocations: figures)
             try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
             return
@@ -69,14 +69,14 @@ struct Bench: ParsableCommand {
         defer { panel?.close() }
         let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
         let events = try strokes.strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
-        var bench = SignpadBench.Bench(events: events, display: display, pen: config.pen)
+        var bench = SignpadBench.Bench(events: events, display: display, pen: config.ink.pen)
         if let signals { bench.shouldStop = { signals.received != nil } }
         let rows = bench.run()
         if let signal = signals?.received {
             throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
         }
-        let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.screenPainter, counter: $0) }
-        let prediction = PredictionAccuracy.measure(events, horizon: config.predictMilliseconds / 1000)
+        let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, counter: $0) }
+        let prediction = PredictionAccuracy.measure(events, horizon: config.ink.predictMilliseconds / 1000)
         if json {
             var report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)

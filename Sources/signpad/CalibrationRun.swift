@@ -35,16 +35,16 @@ final class CalibrationRun {
         defer { display.close() }
         let scanout = display.scanout
         let width = scanout.logicalWidth, height = scanout.logicalHeight
-        guard let opened = TouchDeviceOpener(config: config, logger: logger).openFirst(decoder: { _, device in
+        guard let opened = TouchDeviceOpener(options: config.input, logger: logger).openFirst(decoder: { _, device in
             try InputDeviceSetup.raw(screenWidth: width, screenHeight: height).decoder(for: device.description)
         }) else {
-            throw DaemonError(description: "no usable touch device\(config.inputDevice.map { " matching \($0)" } ?? "") (see `signpad devices`)")
+            throw DaemonError(description: "no usable touch device\(config.input.device.map { " matching \($0)" } ?? "") (see `signpad devices`)")
         }
         defer { opened.device.close() }
         var decoder = opened.decoder
         var calibrator = Calibrator(screenWidth: width, screenHeight: height,
-                                    placement: ScreenPlacement(rotation: scanout.rotation, flipX: config.flipX, flipY: config.flipY))
-        let painter = try ChromePainter(style: config.style, backgroundImage: nil, width: width, height: height)
+                                    placement: ScreenPlacement(rotation: scanout.rotation, flipX: config.input.flipX, flipY: config.input.flipY))
+        let painter = try ChromePainter(style: config.kiosk.style, backgroundImage: nil, width: width, height: height)
         var canvas = Canvas(width: width, height: height)
         defer {
             // Nothing of the calibration stays on the panel.
@@ -61,7 +61,7 @@ final class CalibrationRun {
                 deadline = Daemon.monotonic() + timeout
                 switch calibrator.step {
                 case .target(let index, let retry):
-                    painter.paint(Self.screen(calibrator, index: index, retry: retry, style: config.style), into: &canvas)
+                    painter.paint(Self.screen(calibrator, index: index, retry: retry, style: config.kiosk.style), into: &canvas)
                     display.presentAll(canvas)
                     logger.info("calibration: target \(index + 1) of \(Calibrator.targets.count) shown\(retry ? " again: the touch moved" : "")")
                 case .finished(let matrix, let worst):

@@ -22,7 +22,7 @@ struct Layout: ParsableCommand {
             throw ValidationError("--request-rows: expected 0 to \(most) at \(width)x\(height), got \(rows)")
         }
         let layout = KioskLayout(width: width, height: height, requestLines: requestRows ?? 0,
-                                 decline: requestRows != nil && config.rules.offersDecline, undo: !config.labels.undo.isEmpty)
+                                 decline: requestRows != nil && config.kiosk.rules.offersDecline, undo: !config.kiosk.labels.undo.isEmpty)
         var items: [(name: String, rect: PixelRect)] = [("prompt", layout.prompt)]
         if let rows = requestRows, rows > 0 { items.append(("lines", layout.lines)) }
         items += [("box", layout.box), ("message", layout.message)] + layout.buttons.map { ($0.button.rawValue, $0.rect) }

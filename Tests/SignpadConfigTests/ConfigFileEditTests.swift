@@ -25,7 +25,7 @@ import Testing
         let text = try String(contentsOf: sample, encoding: .utf8)
         let edited = try ConfigFileEdit.setting("input.calibration", to: Self.matrix, in: text, file: sample.path)
         #expect(Self.changedLines(text, edited) == [Self.line])
-        #expect(try Config.load(text: edited, file: "edited").calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007])
+        #expect(try Config.load(text: edited, file: "edited").input.calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007])
     }
 
     /// A file before and after the edit, named for what the edit must respect.
@@ -58,7 +58,7 @@ import Testing
         #expect(edited == "# kiosk 7\n[input]\ndevice = \"ILITEK\"\n# the panel is mounted upside down\nflip_x = true\n"
             + "\(Self.line)\n\n[ink]\nwidth = 3.0\n")
         let config = try Config.load(text: edited, file: "f")
-        #expect(config.inputDevice == "ILITEK" && config.flipX && config.calibration?.count == 6)
+        #expect(config.input.device == "ILITEK" && config.input.flipX && config.input.calibration?.count == 6)
     }
 
     @Test func aFileWithoutTheTableGetsANewOneAtTheEnd() throws {
@@ -73,7 +73,7 @@ import Testing
     @Test func crlfFilesKeepTheirLineEndings() throws {
         let edited = try Self.edit("[input]\r\ngrab = false\r\n")
         #expect(edited == "[input]\r\ngrab = false\r\n\(Self.line)\r\n")
-        #expect(try Config.load(text: edited, file: "f").calibration?.count == 6)
+        #expect(try Config.load(text: edited, file: "f").input.calibration?.count == 6)
     }
 
     @Test func aBrokenFileIsRefusedWithItsOwnError() {
@@ -156,6 +156,6 @@ import Testing
             remaining = remaining[(at + 1)...]
         }
         #expect(lines(edited).count - lines(before).count <= 4, "seed \(seed):\n\(before)\n→\n\(edited)")
-        #expect(try Config.load(text: edited, file: "f").calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007], "seed \(seed)")
+        #expect(try Config.load(text: edited, file: "f").input.calibration == [1.02, 0.0, -0.011, 0.0, 0.985, 0.007], "seed \(seed)")
     }
 }

@@ -7,7 +7,7 @@ import Testing
     @Test func defaultsWithoutAFile() throws {
         let config = try Config.load(text: "", file: "(none)")
         #expect(config.exportDirectory == "/var/lib/signpad/signatures")
-        #expect(config.pen.width == .constant(2.5))
+        #expect(config.ink.pen.width == .constant(2.5))
         #expect(config.display.rotation == .none)
         #expect(config.export.createsFolder)
         #expect(config.effectiveTOML.contains("[export]\ndirectory = \"/var/lib/signpad/signatures\""))
@@ -34,13 +34,13 @@ import Testing
         let config = try Config.load(text: text, file: "k.toml")
         #expect(config.display.rotation == .quarter)
         #expect(config.display.connector == "HDMI-A-1")
-        #expect(config.calibration == [1, 0, 0, 0, 1, 0])
-        #expect(config.pen.width == .velocity(min: 1, max: 4, filterWeight: 0.7))
-        #expect(config.inkColor == 0x102030)
+        #expect(config.input.calibration == [1, 0, 0, 0, 1, 0])
+        #expect(config.ink.pen.width == .velocity(min: 1, max: 4, filterWeight: 0.7))
+        #expect(config.ink.color == 0x102030)
         #expect(config.export.formats == [.png, .json])
         #expect(config.export.scale == 2)
         #expect(!config.export.createsFolder)
-        #expect(config.labels.prompt == "Bitte hier unterschreiben")
+        #expect(config.kiosk.labels.prompt == "Bitte hier unterschreiben")
     }
 
     @Test(arguments: [
@@ -124,8 +124,8 @@ import Testing
 
     @Test func aFileSavedWithCRLFReadsEveryLine() throws {
         let config = try Config.load(text: "[input]\r\ngrab = false\r\n[ink]\r\nwidth = 3.5  # thicker\r\n", file: "kiosk.toml")
-        #expect(!config.grab)
-        #expect(config.pen.width == .constant(3.5))
+        #expect(!config.input.grab)
+        #expect(config.ink.pen.width == .constant(3.5))
         #expect(throws: ConfigError(file: "kiosk.toml", line: 2, key: "input.grab", message: "expected true or false, got an integer")) {
             try Config.load(text: "[input]\r\ngrab = 1\r\n", file: "kiosk.toml")
         }

@@ -130,8 +130,8 @@ struct RandomCustomer {
         let exporter = Exporter(directory: dir, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
         let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter)
-        let fresh = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
+        let session = try Session(SessionOptions(try quietConfig()), display: display, exporter: exporter, painter: cairoPainter)
+        let fresh = try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
         var customer = RandomCustomer(random: SeededRandom(state: seed), session: session)
         for _ in 0..<Int.random(in: 5...30, using: &customer.random) { customer.act() }
 

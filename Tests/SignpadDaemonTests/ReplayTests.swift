@@ -132,7 +132,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let screen = outcome.screen
         var inkLeft = 0
         for y in (box.minY + 4)..<(box.maxY - 4) {
-            for x in (box.minX + 4)..<(box.maxX - 4) where screen[x, y] == config.inkColor { inkLeft += 1 }
+            for x in (box.minX + 4)..<(box.maxX - 4) where screen[x, y] == config.ink.color { inkLeft += 1 }
         }
         #expect(inkLeft == 0)
     }
@@ -176,7 +176,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
 
     /// A kiosk on an 800×480 offscreen display, saving into `exporter`.
     func offscreenSession(_ exporter: Exporter) throws -> Session {
-        try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
+        try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
     }
 
     /// How many pixels two sessions' panels differ in. Counted, not compared whole: a failed
@@ -265,7 +265,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         func session(predicting milliseconds: Int) throws -> Session {
-            try Session(config: try quietConfig(["ink.predict_ms=\(milliseconds)"]), display: OffscreenDisplay(width: 800, height: 480),
+            try Session(SessionOptions(try quietConfig(["ink.predict_ms=\(milliseconds)"])), display: OffscreenDisplay(width: 800, height: 480),
                         exporter: exporter, painter: cairoPainter)
         }
         let ahead = try session(predicting: 16), plain = try session(predicting: 0)
@@ -298,7 +298,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
         defer { exporter.stop() }
         let display = OffscreenDisplay(width: 800, height: 480)
-        let session = try Session(config: try quietConfig(), display: display, exporter: exporter, painter: cairoPainter)
+        let session = try Session(SessionOptions(try quietConfig()), display: display, exporter: exporter, painter: cairoPainter)
         let recording = try demoRecording()
         var decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         for event in recording.events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }
@@ -400,7 +400,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let recording = try demoRecording()
         let decoder = try ContactDecoder(device: recording.device, screenWidth: 800, screenHeight: 480)
         let downs = try recording.strokeEvents(screenWidth: 800, screenHeight: 480).filter { if case .down = $0.event { true } else { false } }.count
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
+        let session = try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
         let fresh = try offscreenSession(exporter)
         let device = session.addInput(path: "/dev/input/event9", name: "t", kind: decoder.kind, decoder: decoder)
         // Through the last stroke's landing and four frames more: that stroke is held down.
@@ -429,7 +429,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let demo = try demoRecording()
         let water: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0), (3, 0x39, 500), (3, 0x35, 3800), (3, 0x36, 3050), (1, 0x14a, 1), (0, 0, 0)]
         let dried: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)]
-        let start = demo.events[0].microseconds, idle = Int64(try quietConfig().rules.idleTimeout * 1_000_000)
+        let start = demo.events[0].microseconds, idle = Int64(try quietConfig().kiosk.rules.idleTimeout * 1_000_000)
         var wet = demo
         wet.events = water.map { InputEvent(microseconds: start - 1_000_000, type: $0.0, code: $0.1, value: $0.2) }
         // The customer's finger in slot 1, without the single-touch emulation the drop holds.
@@ -463,7 +463,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     @Test func aPauseWithThePenRaisedKeepsTheSignature() throws {
         typealias C = EventCode
         let pen = DeviceDescription.pen(axisMaximum: 4095)
-        let (width, height) = (1024, 768), idle = try quietConfig().rules.idleTimeout
+        let (width, height) = (1024, 768), idle = try quietConfig().kiosk.rules.idleTimeout
         let box = KioskLayout(width: width, height: height).box
         var events: [InputEvent] = []
         var t = 1.0
@@ -585,12 +585,12 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { removeScratch(parent) }
         let answer = DispatchSemaphore(value: 0)
         let clock = ManualClock()
-        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05, spool: nil, write: nil,
+        let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: parent + "/spool"), write: nil,
                                 prepare: { _ = answer.wait(timeout: .now() + 10) }, clock: ExporterClock(wall: clock.now, uptime: clock.now))
         defer { exporter.stop() }
         exporter.prepareBeforeWriting { _ in }
-        let session = try Session(config: try quietConfig(["export.spool_directory=\"/var/spool/pad\""]), display: OffscreenDisplay(width: 800, height: 480),
-                                  exporter: exporter, painter: cairoPainter)
+        let session = try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
         session.stalledWriteSeconds = 0.2
         // The writer's thread has begun to prepare the folder, however slowly the machine runs.
         let started = Date(timeIntervalSinceNow: 10)
@@ -601,7 +601,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         session.tick(now: 2)
         session.tick(now: 3)
         #expect(notices(session) == [Notice(.warning, "the export folder does not answer; signatures are kept until it does", [
-            "folder": "\(parent)/signatures", "seconds": "0", "kept": "kept in the spool /var/spool/pad", "why": "a network share whose server is down?",
+            "folder": "\(parent)/signatures", "seconds": "0", "kept": "kept in the spool \(parent)/spool", "why": "a network share whose server is down?",
         ])])
         #expect(session.kiosk.message == .none, "nobody's signature waits: nothing for the customer to see")
         answer.signal()
@@ -615,7 +615,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         defer { removeScratch(parent) }
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05)
         defer { exporter.stop() }
-        let session = try Session(config: try quietConfig(), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
+        let session = try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
         var told: [Notice] = []
         var decoder = try ContactDecoder(device: try demoRecording().device, screenWidth: 800, screenHeight: 480)
         for event in try demoRecording().events { decoder.feed(event) { session.handle($0, device: "t", now: event.seconds) } }

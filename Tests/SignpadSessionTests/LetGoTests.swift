@@ -55,7 +55,7 @@ import Testing
     static func session() throws -> (Session, Panel, Exporter) {
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""])
         let exporter = Exporter(directory: "/proc/signpad-never-written", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60)
-        let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
+        let session = try Session(SessionOptions(config), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
                                   painter: { _, _ in BoxPainter() })
         let decoder = try ContactDecoder(device: panel(), screenWidth: 800, screenHeight: 480)
         let device = session.addInput(path: "/dev/input/event7", name: "panel", kind: decoder.kind, decoder: decoder)

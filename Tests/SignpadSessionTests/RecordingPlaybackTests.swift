@@ -36,7 +36,7 @@ import Testing
         defer { removeScratch(folder) }
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "kiosk.mode=\"requested\""])
         let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
-        let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
+        let session = try Session(SessionOptions(config), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
                                   painter: { _, _ in BoxPainter() })
         let playback = try RecordingPlayback(Self.strokeRecording(), session: session, confirmAtEnd: false)
 
@@ -64,7 +64,7 @@ import Testing
         defer { removeScratch(folder) }
         let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "kiosk.mode=\"requested\"", "kiosk.idle_timeout=0"])
         let exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
-        let session = try Session(config: config, display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
+        let session = try Session(SessionOptions(config), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter,
                                   painter: { _, _ in BoxPainter() })
         func ended() -> [Session.RequestEvent] {
             session.takeEvents().compactMap { if case .request(let event) = $0, case .ended = event { event } else { nil } }

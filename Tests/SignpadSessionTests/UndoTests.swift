@@ -33,7 +33,7 @@ func differing(_ a: Canvas, _ b: Canvas) -> Int { zip(a.pixels, b.pixels).filter
         init(folder: String) throws {
             let config = try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\""])
             exporter = Exporter(directory: folder, options: config.export, evidence: testEvidence, retrySeconds: 1)
-            session = try Session(config: config, display: display, exporter: exporter, painter: { _, _ in BoxPainter() })
+            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: { _, _ in BoxPainter() })
         }
 
         func draw(_ samples: [Sample]) {
