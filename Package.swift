@@ -88,7 +88,7 @@ let package = Package(
         ]),
 
         .target(name: "SignpadTestSupport", dependencies: [
-            "SignpadVocabulary", "SignpadInput", "SignpadExport", "SignpadCrypto", .product(name: "Logging", package: "swift-log"),
+            "SignpadVocabulary", "SignpadInput", "SignpadExport", "SignpadCrypto", "SignpadConfig", "SignpadOutbox", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/SignpadTestSupport"),
         .testTarget(name: "SignpadInkTests", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadTestSupport"]),
         .testTarget(name: "SignpadInputTests", dependencies: ["SignpadVocabulary", "SignpadInput", "SignpadTestSupport"]),
@@ -101,15 +101,23 @@ let package = Package(
         ]),
         .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
-            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadTestSupport",
+            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadCrypto",
+            // A real painter for the replays drawn as the panel draws them; the module itself has no text library.
+            "SignpadText", "SignpadTestSupport",
         ]),
         .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadExport", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSystemCheckTests", dependencies: ["SignpadSystemCheck", "SignpadConfig", "SignpadOutbox", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [
-            "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev", "SignpadVocabulary", "SignpadInput",
-            "SignpadSystemd", "SignpadText", "SignpadKiosk", "SignpadExport", "SignpadCrypto", "SignpadVarlink", "SignpadTestSupport",
+            "SignpadConfig", "SignpadSystemCheck", "SignpadDaemon", "SignpadDRM", "SignpadExport", "SignpadKiosk", "SignpadOutbox", "SignpadText",
+            "SignpadVarlink", "SignpadVocabulary", "SignpadTestSupport",
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        .testTarget(name: "SignpadTextTests", dependencies: ["SignpadText", "SignpadConfig", "SignpadExport", "SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadDRMTests", dependencies: ["SignpadDRM", "SignpadVocabulary"]),
+        .testTarget(name: "SignpadEvdevTests", dependencies: ["SignpadEvdev"]),
+        .testTarget(name: "SignpadSystemdTests", dependencies: ["SignpadSystemd"]),
+        // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
+        .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]
 )

@@ -1,6 +1,5 @@
 import Foundation
 import SignpadConfig
-@testable import SignpadDaemon
 import SignpadExport
 import SignpadKiosk
 @testable import SignpadOutbox

@@ -1,7 +1,6 @@
 import Foundation
 import SignpadConfig
 import SignpadCrypto
-@testable import SignpadDaemon
 import SignpadExport
 import SignpadInput
 import SignpadKiosk
@@ -13,24 +12,6 @@ import SignpadVocabulary
 import Testing
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The defaults, with no control socket: the daemon tests here are about the panel and the folder
-/// (the socket is ControlAPITests').
-func quietConfig(_ overrides: [String] = []) throws -> Config {
-    try Config.load(text: "", file: "(test)", overrides: ["control.socket=\"\"", "export.signing_key=\"\(testKeyFolder)/signing.key\""] + overrides)
-}
-
-/// Where the daemon tests' signing key is made: never the system's.
-let testKeyFolder: String = {
-    let folder = NSTemporaryDirectory() + "signpad-test-key-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return folder
-}()
-
-/// A record's files as the spool keeps them.
-func sealed(_ record: SignatureRecord) throws -> SealedSignature {
-    SealedSignature(id: record.id, files: try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence))
-}
 
 /// Appends a tap at a screen point (in a 0…4095 panel mapped to the replay's screen) to a recording.
 func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), id: Int32) -> EvemuRecording {

@@ -1,6 +1,5 @@
 import Foundation
 import SignpadConfig
-import SignpadDaemon
 import SignpadExport
 import SignpadKiosk
 import SignpadTestSupport
