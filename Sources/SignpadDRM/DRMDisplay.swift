@@ -196,10 +196,18 @@ public final class DRMDisplay: Display {
             return
         }
         mode = next
-        // Failing, it is tried again at the next check.
         let asleep = output.asleep
-        guard asleep || switchOutputOn(because: "\(connectorName) has a panel again") else { return }
-        output = asleep ? .off(.asleep) : .on
+        if !asleep {
+            // The state first: a flush inside may find master or the card gone, and says so.
+            output = .on
+            guard switchOutputOn(because: "\(connectorName) has a panel again") else {
+                // Tried again at the next check, unless master or the card went meanwhile.
+                if output == .on { output = .off(.panelAway) }
+                return
+            }
+        } else {
+            output = .off(.asleep)
+        }
         tell(Notice(.notice, asleep ? "the connector has a panel again: the mode is set when the screen wakes" : "the connector has a panel again: the mode is set again",
                     ["connector": connectorName, "mode": modeName]))
     }
@@ -220,12 +228,11 @@ public final class DRMDisplay: Display {
             why.formSymmetricDifference(.asleep)
             if !why.isEmpty {
                 output = .off(why)
-            } else if switchOutputOn(because: "waking the screen") {
+            } else {
+                // The state first: a failure inside says master is lost (and the screen awake), or
+                // the card gone; any other leaves it on, the failure in the journal.
                 output = .on
-            } else if case .off = output {
-                // Not master's loss: the journal has the failure, and the buffer is drawn and
-                // flushed as if on, as the panel may show it all the same.
-                output = .on
+                _ = switchOutputOn(because: "waking the screen")
             }
         }
     }

@@ -1,5 +1,5 @@
 /// What a DRM display's panel gets of its buffer, as one state: each of its changes is a
-/// transition `DRMDisplay` makes, and no combination of flags can say two things at once.
+/// transition `DRMDisplay` makes. `.off` always has a reason.
 public enum DisplayOutput: Equatable, Sendable {
     /// The CRTC scans the buffer out.
     case on

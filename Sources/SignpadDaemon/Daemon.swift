@@ -353,7 +353,7 @@ public final class Daemon {
             }
         }
         if let loss = display.lossReason {
-            logger.error("the display is lost; an unconfirmed signature on it is dropped; waiting for a display", metadata: ["reason": "\(loss)"])
+            logger.error("the display is lost; an unconfirmed signature on it is dropped", metadata: ["reason": "\(loss)"])
             control?.detach(because: "the display was lost (\(loss))")
             // Their decoders map touches to this display's size.
             closeInputs(session: session)

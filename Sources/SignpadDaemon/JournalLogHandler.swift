@@ -11,8 +11,21 @@ public struct JournalLogHandler: LogHandler {
     private let write: @Sendable (String) -> Void
 
     /// Writing to standard error; `write` for the tests.
-    public init(write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
         self.write = write
+    }
+
+    /// One write(2) per line, so lines from several threads do not mix; an error is ignored, as
+    /// swift-log's own handler does (FileHandle's write would trap on EPIPE).
+    @Sendable public static func writeToStandardError(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let wrote = Glibc.write(STDERR_FILENO, bytes.baseAddress! + done, bytes.count - done)
+                if wrote > 0 { done += wrote } else if wrote < 0 && errno == EINTR { continue } else { return }
+            }
+        }
     }
 
     /// Whether standard error is the journal's stream: systemd sets JOURNAL_STREAM to its device and

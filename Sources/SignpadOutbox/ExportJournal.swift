@@ -21,8 +21,8 @@ public struct ExportJournal {
     public mutating func notices(for result: Exporter.Result, now: Double) -> [Notice] {
         var told: [Notice] = []
         if let error = result.error {
-            // The signature is a field of the one told, not of the failure held back: the same reason
-            // for the next signature is the same failure.
+            // The signature is a field of the one told, not of the failure held back; the reason
+            // itself often names the signature's file, so each signature's failure is told once.
             let failure = Notice(.error, "export failed, kept and retried", ["reason": error, "retry_seconds": "\(retrySeconds)"])
             if var notice = failures.notice(failure, now: now) {
                 notice.fields["signature"] = result.recordID

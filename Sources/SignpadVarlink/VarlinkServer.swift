@@ -243,6 +243,7 @@ public final class VarlinkServer {
     /// worth, without waiting): a Unix socket closed with unread input resets its peer, which
     /// would lose the replies sent before the drop instead of reading them and then the end.
     static func discardUnread(_ fd: FileDescriptor) {
+        // A drop is rare, and never on the ink's path: the buffer is made for it.
         var scratch = [UInt8](repeating: 0, count: 64 << 10)
         for _ in 0..<64 {
             let got = scratch.withUnsafeMutableBytes { Glibc.recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -316,6 +317,7 @@ public final class VarlinkServer {
         guard let (biggest, count) = holdings.max(by: { $0.value < $1.value }), count > held + 1 else { return }
         let quiet = connections.filter { $0.value.caller.uid == biggest && !$0.value.pending && $0.value.unread.isEmpty && $0.value.closing == nil }
         guard let (key, connection) = quiet.min(by: { $0.value.lastActivity < $1.value.lastActivity }) else { return }
+        Self.discardUnread(connection.fd)
         try? connection.fd.close()
         connections[key] = nil
         events.append(.dropped(connection.caller, reason: "made room for uid \(caller.uid): every connection was taken and uid \(biggest) held the most (\(count)); this one was the quietest"))

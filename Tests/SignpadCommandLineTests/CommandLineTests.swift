@@ -256,6 +256,19 @@ import Testing
         }
     }
 
+    /// With `export.kiosk_name` unset, each signature names the machine it was signed on: the
+    /// command line fills in the host name the configuration's reader leaves empty.
+    @Test func aKioskWithoutANameIsNamedForItsHost() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let host = try String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8).trimmingCharacters(in: .newlines)
+        let replayed = try run(Self.signpad, ["replay", "demo/signature.evemu", "--output-dir", dir])
+        #expect(replayed.status == 0, "\(replayed.output)")
+        let manifest = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".meta.json") })
+        let metadata = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/" + manifest))) as? [String: Any])
+        #expect(!host.isEmpty && metadata["kiosk"] as? String == host, "\(metadata["kiosk"] ?? "none")")
+    }
+
     /// A key file others may read stops the commands that use it with 78, naming it and the mode expected.
     @Test func aKeyOthersMayReadIsAConfigurationError() throws {
         let dir = scratch()

@@ -27,7 +27,7 @@ if [ "$resized" = ok ]; then
     for i in $(seq 50); do grep -q "reports no panel" /tmp/signpad.log && break; sleep 0.1; done
     ask "resize 1024x768"
     echo detect > "$status"
-    for i in $(seq 100); do grep -q "waiting for a display: .*1000x700" /tmp/signpad.log && break; sleep 0.1; done
+    for i in $(seq 100); do grep "waiting for a display" /tmp/signpad.log | grep -q 1000x700 && break; sleep 0.1; done
     # Past the next try, which must wait again rather than fail.
     sleep 2.5
     waited=$(grep "waiting for a display" /tmp/signpad.log | grep -c 1000x700) waiting_alive=$(alive)
