@@ -14,7 +14,8 @@ extension Daemon {
         let (opened, failed) = opener.openMore(besides: [], decoder: decoderMaker(session))
         guard !opened.isEmpty else {
             if !missingLogged {
-                logger.warning("no usable touch device\(config.input.device.map { " matching \($0)" } ?? ""); looking again every second (see `signpad devices`)")
+                logger.warning("no usable touch device; looking again every second (see `signpad devices`)",
+                               metadata: config.input.device.map { ["matching": "\($0)"] } ?? [:])
                 missingLogged = true
             }
             return
@@ -46,7 +47,8 @@ extension Daemon {
         inputs += opened
         for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.decoder) }
         for pointer in pointers {
-            logger.notice("input: took \(opened.map { "\"\($0.name)\"" }.joined(separator: ", ")) in place of the absolute pointer \"\(pointer.name)\"")
+            logger.notice("input devices taken in place of the absolute pointer",
+                          metadata: ["taken": "\(opened.map(\.name).joined(separator: ", "))", "pointer": "\(pointer.name)"])
             close(pointer, session: session, now: now)
         }
     }
@@ -77,7 +79,7 @@ extension Daemon {
             if session.movesDrawn != drawn { latencies.record(seconds: Self.monotonic() - event.seconds) }
         }
         if status == .gone || hangup {
-            logger.warning("\(input.path) went away; ending its stroke and waiting for it to come back")
+            logger.warning("an input device went away; its stroke ends, and it is looked for again", metadata: ["device": "\(input.path)"])
             close(input, session: session, now: Self.monotonic())
             nextRescan = Self.monotonic() + 0.5
         }

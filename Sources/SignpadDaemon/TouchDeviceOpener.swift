@@ -38,7 +38,7 @@ public struct TouchDeviceOpener {
         guard opened.isEmpty, open.isEmpty, !preferredOnly else { return (opened, failed) }
         let (pointer, pointersFailed) = openFirst(of: candidates.filter { $0.classification.kind == .absolutePointer }, decoder: decoder)
         if let pointer {
-            logger.notice("input: no touchscreen or pen to take, so the absolute pointer \"\(pointer.name)\" is used (input.device pins a device)")
+            logger.notice("no touchscreen or pen to take: an absolute pointer is used (input.device pins a device)", metadata: ["name": "\(pointer.name)"])
         }
         return (pointer.map { [$0] } ?? [], failed + pointersFailed)
     }
@@ -58,10 +58,12 @@ public struct TouchDeviceOpener {
             let opened = try EvdevDevice(path: scanned.path, grab: options.grab)
             var made = try decoder(scanned, opened)
             opened.seed(&made)
-            logger.info("input \(scanned.path) \"\(description.name)\" as \(kind.rawValue)\(options.grab ? ", grabbed" : "")")
+            logger.info("input device taken", metadata: [
+                "device": "\(scanned.path)", "name": "\(description.name)", "as": "\(kind.rawValue)", "grabbed": "\(options.grab ? "yes" : "no")",
+            ])
             return TouchInput(device: opened, decoder: made, name: description.name, kind: kind)
         } catch {
-            logger.warning("\(error)")
+            logger.warning("an input device would not open", metadata: ["device": "\(scanned.path)", "reason": "\(error)"])
             return nil
         }
     }

@@ -8,7 +8,7 @@ start_signpad
 evemu-play "$panel" < /share/signature.evemu
 sleep 1
 ask "screendump faulty-signed"
-say "FAULTY skipped=$(signpad devices | grep -A2 'signpad faulty pen' | grep -c 'skipped: no absolute X/Y axes') taken=$(grep -c '"signpad faulty pen" as' /tmp/signpad.log) touchscreen=$(grep -c '"signpad demo touchscreen" as touchscreen' /tmp/signpad.log) alive=$(alive)"
+say "FAULTY skipped=$(signpad devices | grep -A2 'signpad faulty pen' | grep -c 'skipped: no absolute X/Y axes') taken=$(taken '[a-z-]*' 'signpad faulty pen') touchscreen=$(taken touchscreen 'signpad demo touchscreen') alive=$(alive)"
 stop_signpad
 kill $(cat /run/uinput.pids) 2>/dev/null
 say "LOG BEGIN"; cat /tmp/signpad.log; say "LOG END"

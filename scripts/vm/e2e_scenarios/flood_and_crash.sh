@@ -4,7 +4,7 @@ start_signpad --set 'input.device="signpad demo touchscreen"'
 evemu-device /share/signature.evemu > /tmp/evemu-device.out 2>&1 &
 dev_pid=$!
 for i in $(seq 50); do node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /tmp/evemu-device.out); [ -n "$node" ] && break; sleep 0.1; done
-for i in $(seq 50); do grep -q "input /dev/input" /tmp/signpad.log && break; sleep 0.1; done
+for i in $(seq 50); do grep -q "input device taken" /tmp/signpad.log && break; sleep 0.1; done
 kill -STOP "$(cat /run/signpad.pid)"
 evemu-play "$node" < /share/burst.evemu
 kill -CONT "$(cat /run/signpad.pid)"

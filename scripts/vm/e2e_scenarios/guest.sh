@@ -37,13 +37,16 @@ stop_signpad() {
     kill -TERM "$(cat /run/signpad.pid)"
     for i in $(seq 100); do kill -0 "$(cat /run/signpad.pid)" 2>/dev/null || break; sleep 0.1; done
 }
+# taken KIND NAME: how many times signpad's log says it took the device NAME as KIND (a pattern).
+# (The log here is swift-log's stream format: the fields, then the source, then the message.)
+taken() { grep 'input device taken' /tmp/signpad.log | grep "as=$1 " | grep -c "name=$2 "; }
 # Creates a uinput device from a recording's header, waits until signpad has taken it, plays the events.
 play() {
-    seen=$(grep -c "input /dev/input" /tmp/signpad.log)
+    seen=$(grep -c "input device taken" /tmp/signpad.log)
     evemu-device "$1" > /tmp/evemu-device.out 2>&1 &
     dev_pid=$!
     for i in $(seq 50); do node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /tmp/evemu-device.out); [ -n "$node" ] && break; sleep 0.1; done
-    for i in $(seq 50); do [ "$(grep -c "input /dev/input" /tmp/signpad.log)" -gt "$seen" ] && break; sleep 0.1; done
+    for i in $(seq 50); do [ "$(grep -c "input device taken" /tmp/signpad.log)" -gt "$seen" ] && break; sleep 0.1; done
     evemu-play "$node" < "$1"
     sleep 1
     kill $dev_pid 2>/dev/null; wait $dev_pid 2>/dev/null

@@ -6,11 +6,11 @@ wrap="strace -f --seccomp-bpf -qq -o /dev/null -e trace=fsync -e inject=fsync:de
 start_signpad --set 'input.device="signpad demo touchscreen"'
 wrap=
 play /share/signature.evemu
-seen=$(grep -c "input /dev/input" /tmp/signpad.log)
+seen=$(grep -c "input device taken" /tmp/signpad.log)
 evemu-device /share/tap-done.evemu > /tmp/evemu-device.out 2>&1 &
 dev_pid=$!
 for i in $(seq 50); do node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /tmp/evemu-device.out); [ -n "$node" ] && break; sleep 0.1; done
-for i in $(seq 50); do [ "$(grep -c "input /dev/input" /tmp/signpad.log)" -gt "$seen" ] && break; sleep 0.1; done
+for i in $(seq 50); do [ "$(grep -c "input device taken" /tmp/signpad.log)" -gt "$seen" ] && break; sleep 0.1; done
 evemu-play "$node" < /share/tap-done.evemu
 caught=no
 for i in $(seq 600); do

@@ -7,7 +7,7 @@
 panel=$(uinput_node /share/signature.evemu /tmp/evemu-panel.out)
 start_signpad
 pen=$(uinput_node /share/pen-near.evemu /tmp/evemu-pen.out)
-for i in $(seq 50); do grep -q '"signpad demo pen" as pen' /tmp/signpad.log && break; sleep 0.1; done
+for i in $(seq 50); do [ "$(taken pen 'signpad demo pen')" -gt 0 ] && break; sleep 0.1; done
 # A hand lands and moves before the pen comes near: when it does, the hand's ink is taken back.
 evemu-play "$panel" < /share/palm-down.evemu
 sleep 0.5
@@ -36,7 +36,7 @@ sleep 1.5
 evemu-play "$panel" < /share/tap-clear.evemu
 sleep 1
 reads=$(signpad devices | tail -1)
-say "PEN withdrawn=$(grep -c 'is taken back' /tmp/signpad.log) pen=$(grep -c '"signpad demo pen" as pen' /tmp/signpad.log) touchscreen=$(grep -c '"signpad demo touchscreen" as touchscreen' /tmp/signpad.log) tablet=$(grep -c '"QEMU QEMU USB Tablet" as' /tmp/signpad.log) alive=$(alive)"
+say "PEN withdrawn=$(grep -c 'is taken back' /tmp/signpad.log) pen=$(taken pen 'signpad demo pen') touchscreen=$(taken touchscreen 'signpad demo touchscreen') tablet=$(taken '[a-z-]*' 'QEMU QEMU USB Tablet') alive=$(alive)"
 # signpad devices ends with the devices signpad reads: the same two.
 say "PEN LISTED pen=$(echo "$reads" | grep -c 'signpad reads.*"signpad demo pen"') touchscreen=$(echo "$reads" | grep -c 'signpad reads.*"signpad demo touchscreen"') tablet=$(echo "$reads" | grep -c 'QEMU')"
 ask "screendump pen-cleared"
@@ -50,9 +50,9 @@ say "PUTDOWN told=$(grep -c 'draws though a pen is near' /tmp/signpad.log) withd
 stop_signpad
 # A customer pauses with the pen raised and moving, for twice the idle timeout: the signature
 # stays. Then the pen lies still near the glass: the signature is wiped on time.
-pens=$(grep -c '"signpad demo pen" as pen' /tmp/signpad.log)
+pens=$(taken pen 'signpad demo pen')
 start_signpad --set kiosk.idle_timeout=3
-for i in $(seq 50); do [ "$(grep -c '"signpad demo pen" as pen' /tmp/signpad.log)" -gt "$pens" ] && break; sleep 0.1; done
+for i in $(seq 50); do [ "$(taken pen 'signpad demo pen')" -gt "$pens" ] && break; sleep 0.1; done
 evemu-play "$pen" < /share/pen-signature.evemu
 evemu-play "$pen" < /share/pen-pause.evemu
 ask "screendump pen-paused"

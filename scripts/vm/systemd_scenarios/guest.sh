@@ -31,12 +31,12 @@ logged() { journal | grep -c -- "$1"; }
 # Creates a uinput device from a recording's header, waits until signpad has taken it, plays the events.
 play() {
     local seen node pid
-    seen=$(logged "input /dev/input")
+    seen=$(logged "input device taken")
     evemu-device "$1" > /run/evemu-device.out 2>&1 &
     pid=$!
     wait_for 5 grep -q '/dev/input/event' /run/evemu-device.out
     node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /run/evemu-device.out)
-    wait_for 10 test "$(logged "input /dev/input")" -gt "$seen"
+    wait_for 10 test "$(logged "input device taken")" -gt "$seen"
     evemu-play "$node" < "$1"
     sleep 1
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
