@@ -1,5 +1,6 @@
 import SignpadExport
 import SignpadVarlink
+import SignpadVocabulary
 
 /// A call refused, as the Varlink error the client gets.
 public enum ControlError: Error, Equatable {

@@ -5,6 +5,7 @@ import SignpadKiosk
 import SignpadOutbox
 import SignpadSession
 import SignpadVarlink
+import SignpadVocabulary
 import SystemPackage
 
 /// `org.signpad.Kiosk` served on the control socket: a point of sale's requests shown in the
@@ -21,7 +22,10 @@ public final class ControlService {
     public var status: () -> [String: JSONValue] = { [:] }
     private let exportsPNG: Bool
 
-    /// The request under way.
+    /// What the service owes the caller of the request under way: who asked, which call waits and
+    /// how, the book's ticket, the export whose result ends it, and what its result will say. What
+    /// the request shows and where it stands are the kiosk's (`KioskRequest`); this outlives the
+    /// kiosk when the display goes, as the answer is still owed.
     private struct Active {
         var id: String
         var reference: String

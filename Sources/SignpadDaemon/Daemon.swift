@@ -336,8 +336,8 @@ public final class Daemon {
         if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
         if polled.isReady(.results) { control?.bookWritten() }
         if let playback = shown.playback {
-            if let id = session.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
-            shown.playedFor = session.request?.id
+            if let id = session.kiosk.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
+            shown.playedFor = session.kiosk.request?.id
             playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
             dispatch(session)
         }

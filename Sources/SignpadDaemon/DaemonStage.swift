@@ -52,7 +52,7 @@ final class ShownKiosk {
         self.session = session
         self.playback = playback
         self.status = status
-        playedFor = session.request?.id
+        playedFor = session.kiosk.request?.id
         nextPresenceCheck = now + 1
     }
 }

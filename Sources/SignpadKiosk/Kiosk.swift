@@ -60,7 +60,8 @@ public enum KioskEffect: Equatable, Sendable {
     case clearInk
     /// Hand this signature to the exporter; it reports back with `exportFinished`.
     /// `devices`: each stroke's device, as `Kiosk.strokeDevices`.
-    case save(Signature, devices: [String], exportID: Int)
+    /// `request`: the request it was signed for, whose id names it and whose context its record keeps.
+    case save(Signature, devices: [String], exportID: Int, request: KioskRequest?)
     /// Buttons or message changed: repaint the screen's furniture.
     case repaintChrome
     /// Switch the screen off (true) or on again (false).
@@ -81,9 +82,9 @@ public enum KioskEffect: Equatable, Sendable {
     /// `Kiosk.layout` changed (a request's text came or went): the box and all around it move.
     case layoutChanged
     /// The customer did something a point of sale following the request hears of.
-    case requestProgress(KioskRequestProgress)
+    case requestProgress(id: String, KioskRequestProgress)
     /// The request is over; after `.save` when signed, so the export is the request's.
-    case requestEnded(KioskRequestEnd)
+    case requestEnded(id: String, KioskRequestEnd)
 }
 
 /// The kiosk state machine.
@@ -343,7 +344,7 @@ public struct Kiosk: Sendable {
 
     private mutating func startInk(at sample: Sample, now: Double, into effects: inout [KioskEffect]) {
         touch = .ink
-        if request != nil && signature.isEmpty { effects.append(.requestProgress(.ink)) }
+        if let request, signature.isEmpty { effects.append(.requestProgress(id: request.id, .ink)) }
         if message == .tooLittleInk || message == .saved { setMessage(.none, now: now, into: &effects) }
         var stroke = spareStrokes.popLast() ?? []
         stroke.append(sample)
@@ -445,7 +446,7 @@ public struct Kiosk: Sendable {
         case .clear:
             forgetSignature()
             effects.append(.clearInk)
-            if request != nil { effects.append(.requestProgress(.cleared)) }
+            if let request { effects.append(.requestProgress(id: request.id, .cleared)) }
             if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
         case .decline:
             endRequest(.declined, now: now, into: &effects)
@@ -464,7 +465,7 @@ public struct Kiosk: Sendable {
             let id = nextExportID
             nextExportID += 1
             pendingExports.insert(id)
-            effects.append(.save(signature, devices: strokeDevices, exportID: id))
+            effects.append(.save(signature, devices: strokeDevices, exportID: id, request: request))
             if request != nil { endRequest(.signed(exportID: id), now: now, into: &effects) }
             forgetSignature()
             effects.append(.clearInk)
@@ -511,10 +512,11 @@ public struct Kiosk: Sendable {
             forgetSignature()
             effects.append(.clearInk)
         }
+        guard let ended = request else { return }
         request = nil
         layout = baseLayout
         if message == .tooLittleInk { setMessage(.none, now: now, into: &effects) }
-        effects.append(.requestEnded(end))
+        effects.append(.requestEnded(id: ended.id, end))
         effects.append(.layoutChanged)
     }
 

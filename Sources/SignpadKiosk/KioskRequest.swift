@@ -9,25 +9,30 @@ public enum KioskMode: String, Equatable, Sendable, CaseIterable {
 }
 
 /// A point of sale's request as the customer sees it.
+/// The one place a request's state is kept: what it shows, what its record keeps, its clock;
+/// the effects that tell of it carry its id, so nobody else keeps it.
 public struct KioskRequest: Equatable, Sendable {
+    /// The id its signature's files are named by.
     public var id: String
-    /// Shown in the prompt's place; nil: the prompt.
-    public var title: String?
-    /// Shown under the title (an amount, consent wording), each in the rows it wraps to.
-    public var lines: [String]
+    /// What the point of sale asked to be signed, as the record keeps it.
+    public var context: SignatureRequest
     /// How many rows each line takes, wrapped at the screen's width (see `KioskLayout.lineTextSize`).
     public var lineRows: [Int]
     /// Seconds without a touch after which the request ends `timedOut` (0: never).
     public var timeout: Double
 
     /// `lineRows`: nil, one row each.
-    public init(id: String, title: String?, lines: [String], lineRows: [Int]? = nil, timeout: Double) {
+    public init(id: String, context: SignatureRequest, lineRows: [Int]? = nil, timeout: Double) {
         self.id = id
-        self.title = title
-        self.lines = lines
-        self.lineRows = lineRows ?? lines.map { _ in 1 }
+        self.context = context
+        self.lineRows = lineRows ?? context.lines.map { _ in 1 }
         self.timeout = timeout
     }
+
+    /// Shown in the prompt's place; nil: the prompt.
+    public var title: String? { context.title }
+    /// Shown under the title (an amount, consent wording), each in the rows it wraps to.
+    public var lines: [String] { context.lines }
 }
 
 /// What a request came to on the pad.

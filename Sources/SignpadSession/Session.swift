@@ -35,8 +35,6 @@ public final class Session: InputSink {
     /// as the daemon runs for months.
     public private(set) var savedCount = 0
     public private(set) var lastFailure: String?
-    /// The point of sale's request on screen, with what its record keeps.
-    public private(set) var request: (id: String, context: SignatureRequest)?
 
     public enum RequestEvent: Equatable, Sendable {
         case progress(id: String, KioskRequestProgress)
@@ -245,9 +243,8 @@ public final class Session: InputSink {
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
     /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`).
     public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double) {
-        request = (id, context)
         let timeout = timeout ?? RequestRules.defaultTimeout(idleTimeout: kiosk.rules.idleTimeout)
-        let shown = KioskRequest(id: id, title: context.title, lines: context.lines, lineRows: requestRows(context.lines), timeout: timeout)
+        let shown = KioskRequest(id: id, context: context, lineRows: requestRows(context.lines), timeout: timeout)
         apply(kiosk.beginRequest(shown, now: now), now: now)
         obeyInput(now: now, cause: "a request began under it")
     }
@@ -331,8 +328,8 @@ public final class Session: InputSink {
                 takeBack(reach)
             case .withdrawInk:
                 takeBack(strokeReaches.popLast() ?? InkReach())
-            case .save(let signature, let devices, let exportID):
-                exporter.submit(record(for: signature, devices: devices, now: now), exportID: exportID)
+            case .save(let signature, let devices, let exportID, let request):
+                exporter.submit(record(for: signature, devices: devices, request: request, now: now), exportID: exportID)
             case .repaintChrome:
                 repaintChrome()
             case .sleep(let off):
@@ -345,11 +342,10 @@ public final class Session: InputSink {
             case .layoutChanged:
                 renderer.clip = kiosk.layout.box.insetBy(2)
                 repaintChrome(whole: true)
-            case .requestProgress(let progress):
-                if let request { events.append(.request(.progress(id: request.id, progress))) }
-            case .requestEnded(let end):
-                if let request { events.append(.request(.ended(id: request.id, end))) }
-                request = nil
+            case .requestProgress(let id, let progress):
+                events.append(.request(.progress(id: id, progress)))
+            case .requestEnded(let id, let end):
+                events.append(.request(.ended(id: id, end)))
             case .flickerHeld(let place):
                 tell(Notice(.notice, "touches keep landing and lifting in one place: while nobody signs they do nothing", [
                     "device": lastDevice, "at": "\(Int(place.x)),\(Int(place.y))", "why": "water or dirt on the glass?",
@@ -398,7 +394,7 @@ public final class Session: InputSink {
         return names.filter { seen.insert($0).inserted }
     }
 
-    private func record(for signature: Signature, devices: [String], now: Double) -> SignatureRecord {
+    private func record(for signature: Signature, devices: [String], request: KioskRequest?, now: Double) -> SignatureRecord {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970

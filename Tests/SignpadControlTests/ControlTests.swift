@@ -3,6 +3,7 @@ import Foundation
 import SignpadTestSupport
 import SignpadExport
 import SignpadVarlink
+import SignpadVocabulary
 import Testing
 
 @Suite struct ClientLogBudgetTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import SignpadExport
 import SignpadTestSupport
+import SignpadVocabulary
 import Testing
 
 /// What a point of sale (or a spool file) may ask, and the file names a reference makes: the

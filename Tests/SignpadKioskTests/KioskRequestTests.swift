@@ -14,7 +14,7 @@ import Testing
     }
 
     func ends(_ effects: [KioskEffect]) -> [KioskRequestEnd] {
-        effects.compactMap { if case .requestEnded(let end) = $0 { return end } else { return nil } }
+        effects.compactMap { if case .requestEnded(_, let end) = $0 { return end } else { return nil } }
     }
 
     @Test func betweenRequestsTouchesDrawNothing() {
@@ -46,11 +46,11 @@ import Testing
 
     @Test func aSignedRequestSavesOnceAndTakesItsTextAway() {
         var kiosk = requested()
-        let shown = kiosk.beginRequest(KioskRequest(id: "R", title: "Total", lines: ["a", "b"], timeout: 30), now: 1)
+        let shown = kiosk.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R", title: "Total", lines: ["a", "b"]), timeout: 30), now: 1)
         #expect(shown.contains(.layoutChanged) && kiosk.layout.lineCount == 2)
         #expect(kiosk.layout.box.height < layout.box.height && kiosk.layout.box.height >= KioskLayout.minimumBoxHeight(width: 1024, height: 600))
         let drawn = kiosk.swipe(signatureSwipe(kiosk.layout), now: 2)
-        #expect(drawn.filter { $0 == .requestProgress(.ink) }.count == 1, "ink is told once, at the first stroke")
+        #expect(drawn.filter { $0 == .requestProgress(id: "R", .ink) }.count == 1, "ink is told once, at the first stroke")
         let done = kiosk.tap(centre(kiosk.layout.doneButton), now: 3)
         #expect(saves(done).count == 1)
         #expect(ends(done) == [.signed(exportID: 1)])
@@ -59,13 +59,13 @@ import Testing
 
     @Test func declineTimeoutAndCancelEndItUnsaved() {
         var declined = requested(decline: true)
-        _ = declined.beginRequest(KioskRequest(id: "R", title: nil, lines: [], timeout: 30), now: 1)
+        _ = declined.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R"), timeout: 30), now: 1)
         _ = declined.swipe(signatureSwipe(declined.layout), now: 2)
         let pressed = declined.tap(centre(declined.layout.declineButton!), now: 3)
         #expect(ends(pressed) == [.declined] && saves(pressed).isEmpty && declined.signature.isEmpty)
 
         var idle = requested()
-        _ = idle.beginRequest(KioskRequest(id: "R", title: nil, lines: [], timeout: 10), now: 1)
+        _ = idle.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R"), timeout: 10), now: 1)
         _ = idle.swipe(signatureSwipe(idle.layout), now: 5)
         #expect(idle.nextDeadline() == 15, "the timeout counts from the last touch")
         #expect(ends(idle.tick(now: 14.9)).isEmpty)
@@ -73,7 +73,7 @@ import Testing
         #expect(ends(timed) == [.timedOut] && timed.contains(.clearInk) && idle.signature.isEmpty)
 
         var cancelled = requested()
-        _ = cancelled.beginRequest(KioskRequest(id: "R", title: nil, lines: [], timeout: 0), now: 1)
+        _ = cancelled.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R"), timeout: 0), now: 1)
         _ = cancelled.swipe(signatureSwipe(cancelled.layout), now: 2)
         let ended = cancelled.cancelRequest(now: 3)
         #expect(ends(ended) == [.cancelled] && saves(ended).isEmpty && cancelled.signature.isEmpty && cancelled.isBetweenCustomers)
@@ -82,16 +82,16 @@ import Testing
     @Test func aRequestTakesAWalkUpSignatureOver() {
         var kiosk = Kiosk(layout: layout)
         _ = kiosk.swipe(signatureSwipe(layout), now: 1)
-        let shown = kiosk.beginRequest(KioskRequest(id: "R", title: "T", lines: [], timeout: 30), now: 2)
+        let shown = kiosk.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R", title: "T"), timeout: 30), now: 2)
         #expect(shown.contains(.clearInk) && kiosk.signature.isEmpty, "the walk-up ink is wiped, unsaved")
         #expect(!kiosk.isBetweenCustomers, "a reload waits for the request")
     }
 
     @Test func clearIsToldDuringARequest() {
         var kiosk = requested()
-        _ = kiosk.beginRequest(KioskRequest(id: "R", title: nil, lines: [], timeout: 30), now: 1)
+        _ = kiosk.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R"), timeout: 30), now: 1)
         _ = kiosk.swipe(signatureSwipe(kiosk.layout), now: 2)
-        #expect(kiosk.tap(centre(kiosk.layout.clearButton), now: 3).contains(.requestProgress(.cleared)))
-        #expect(kiosk.swipe(signatureSwipe(kiosk.layout), now: 4).contains(.requestProgress(.ink)), "ink again after a clear")
+        #expect(kiosk.tap(centre(kiosk.layout.clearButton), now: 3).contains(.requestProgress(id: "R", .cleared)))
+        #expect(kiosk.swipe(signatureSwipe(kiosk.layout), now: 4).contains(.requestProgress(id: "R", .ink)), "ink again after a clear")
     }
 }

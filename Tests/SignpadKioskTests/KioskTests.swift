@@ -30,7 +30,7 @@ func signatureSwipe(_ layout: KioskLayout) -> [Point] {
 }
 
 func saves(_ effects: [KioskEffect]) -> [Signature] {
-    effects.compactMap { if case .save(let s, _, _) = $0 { return s } else { return nil } }
+    effects.compactMap { if case .save(let s, _, _, _) = $0 { return s } else { return nil } }
 }
 
 @Suite struct KioskTests {
@@ -143,7 +143,7 @@ func saves(_ effects: [KioskEffect]) -> [Signature] {
         #expect(kiosk.strokeDevices == ["touchscreen", "pen"])
         #expect(kiosk.strokeDevices.count == kiosk.signature.strokes.count)
         let done = kiosk.tap(centre(layout.doneButton), now: 6)
-        let saved = done.compactMap { if case .save(_, let devices, _) = $0 { return devices } else { return nil } }
+        let saved = done.compactMap { if case .save(_, let devices, _, _) = $0 { return devices } else { return nil } }
         #expect(saved == [["touchscreen", "pen"]])
         #expect(kiosk.strokeDevices.isEmpty && kiosk.signature.isEmpty)
     }
