@@ -36,7 +36,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The configuration: its file, its checks and its edits; no device adapter and no look at the system, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),

@@ -3,6 +3,7 @@ import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+import SignpadOutbox
 import SignpadVocabulary
 
 /// The effective configuration: the file's values over the defaults, flags over the file.
@@ -13,14 +14,11 @@ public struct Config: Sendable {
     public var ink = InkOptions()
     public var kiosk = KioskOptions()
     public var export = ExportOptions()
+    public var outbox = OutboxOptions()
     public var control = ControlOptions()
-    public var exportDirectory = "/var/lib/signpad/signatures"
     /// `export.kiosk_name`; "" when unset, which the command line fills with the host name
     /// (`HostName`), as the file's reader looks at nothing but the file.
     public var kioskName = ""
-    public var retrySeconds = 5.0
-    /// Where each confirmed signature is kept until its exports are written; nil: nowhere but memory.
-    public var spoolDirectory: String? = "/var/lib/signpad/spool"
     /// The kiosk's Ed25519 key, which signs each manifest; made at first start.
     public var signingKey = "/var/lib/signpad/signing.key"
     /// Whether the file or a --set gave `export.signing_key`: `replay` and `demo` otherwise keep a
@@ -30,8 +28,6 @@ public struct Config: Sendable {
     public var recipientCertificate: String?
     /// With a recipient, the PNG and SVG are sealed too.
     public var encryptImages = false
-    /// Signatures older than this are deleted from the export folder; 0: kept for ever.
-    public var retentionDays = 0
     public var logLevel = "info"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
@@ -147,9 +143,9 @@ public struct Config: Sendable {
         kiosk.rules.offersDecline = !kiosk.labels.decline.isEmpty
         kiosk.labels.idle = try r.string("kiosk.idle_text", default: kiosk.labels.idle)
 
-        exportDirectory = try r.string("export.directory", default: exportDirectory)
+        outbox.directory = try r.string("export.directory", default: outbox.directory)
         // A relative folder would be relative to wherever the daemon was started (/ under systemd).
-        guard exportDirectory.hasPrefix("/") else { throw r.error("export.directory", "expected an absolute path (starting with /), got \"\(exportDirectory)\"") }
+        guard outbox.directory.hasPrefix("/") else { throw r.error("export.directory", "expected an absolute path (starting with /), got \"\(outbox.directory)\"") }
         let formats = try r.strings("export.formats", default: ExportFormat.allCases.map(\.rawValue))
         // With none, a confirmed signature would be "saved" as a manifest with no samples: lost.
         guard !formats.isEmpty else { throw r.error("export.formats", "expected at least one of png, svg, inkml or json, got []") }
@@ -172,12 +168,12 @@ public struct Config: Sendable {
         let kiosk = try r.string("export.kiosk_name", default: "")
         if let problem = CaptureSettings.kioskNameProblem(kiosk) { throw r.error("export.kiosk_name", problem) }
         kioskName = kiosk
-        retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
-        spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
-        if let spool = spoolDirectory, !spool.hasPrefix("/") {
+        outbox.retrySeconds = try r.number("export.retry_seconds", default: 5, in: 0.1...3600, "seconds from 0.1 to 3600")
+        outbox.spoolDirectory = try r.optionalString("export.spool_directory", default: "/var/lib/signpad/spool")
+        if let spool = outbox.spoolDirectory, !spool.hasPrefix("/") {
             throw r.error("export.spool_directory", "expected an absolute path (starting with /), or \"\" for memory only, got \"\(spool)\"")
         }
-        if let spool = spoolDirectory, Self.samePath(spool, exportDirectory) {
+        if let spool = outbox.spoolDirectory, Self.samePath(spool, outbox.directory) {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }
 
@@ -192,8 +188,8 @@ public struct Config: Sendable {
         if encryptImages && recipientCertificate == nil {
             throw r.error("export.encrypt_images", "expected false without export.recipient_certificate: there is no one to seal the images to")
         }
-        retentionDays = try r.integer("export.retention_days", default: 0)
-        guard (0...36_500).contains(retentionDays) else { throw r.error("export.retention_days", "expected days from 0 (keep for ever) to 36500, got \(retentionDays)") }
+        outbox.retentionDays = try r.integer("export.retention_days", default: 0)
+        guard (0...36_500).contains(outbox.retentionDays) else { throw r.error("export.retention_days", "expected days from 0 (keep for ever) to 36500, got \(outbox.retentionDays)") }
 
         control.socket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
         if let socket = control.socket, !socket.hasPrefix("/") {

@@ -126,14 +126,14 @@ public final class Daemon {
         }
         self.evidence = evidence
         let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.signingKey).retiredKeys().map(\.key)
-        let retention = config.retentionDays == 0 ? nil : Retention(days: config.retentionDays, keys: kioskKeys) { [logger] event in
+        let retention = config.outbox.retentionDays == 0 ? nil : Retention(days: config.outbox.retentionDays, keys: kioskKeys) { [logger] event in
             switch event {
             case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])
             case .failed(let reason): logger.error("retention: cannot delete", metadata: ["reason": "\(reason)"])
             }
         }
-        let exporter = Exporter(directory: config.exportDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds,
-                                spool: config.spoolDirectory.map(SignatureSpool.init), retention: retention)
+        let exporter = Exporter(directory: config.outbox.directory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds,
+                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger, folderProbe] error in
@@ -154,7 +154,7 @@ public final class Daemon {
             let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
             initial = .showing(try show(display, exporter: exporter, service: service))
         } else {
-            initial = .waiting(DisplayWait(afterLoss: false, now: Self.monotonic(), exportDirectory: config.exportDirectory, retrySeconds: config.retrySeconds))
+            initial = .waiting(DisplayWait(afterLoss: false, now: Self.monotonic(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
         }
         return try loop(from: initial, exporter: exporter, service: service, signals: signals)
     }
@@ -251,7 +251,7 @@ public final class Daemon {
                 if let reason = serve(shown, polled: polled, exporter: exporter, service: service) {
                     switch reason {
                     case .displayLost:
-                        stage = .waiting(DisplayWait(afterLoss: true, now: Self.monotonic(), exportDirectory: config.exportDirectory, retrySeconds: config.retrySeconds))
+                        stage = .waiting(DisplayWait(afterLoss: true, now: Self.monotonic(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
                     case .reload:
                         exit = .reload
                         break turns
@@ -309,7 +309,7 @@ public final class Daemon {
                                status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
         service.ready(status: shown.status.line)
         logger.info("ready: the kiosk is shown",
-                    metadata: ["version": "\(SignpadVersion.current)", "kiosk": "\(config.kioskName)", "folder": "\(config.exportDirectory)"])
+                    metadata: ["version": "\(SignpadVersion.current)", "kiosk": "\(config.kioskName)", "folder": "\(config.outbox.directory)"])
         return shown
     }
 
@@ -476,7 +476,7 @@ public final class Daemon {
         var status: [String: JSONValue] = [
             "kiosk": .string(config.kioskName), "mode": .string(config.kiosk.rules.mode == .walkUp ? "walkUp" : "requested"),
             "inputs": .array(offscreen.map { [.string("recording \($0.recording.device.name)")] } ?? inputs.map { .string("\($0.path) \"\($0.name)\"") }),
-            "exportFolder": .string(config.exportDirectory), "unwritten": .number(Double(exporter.pending)),
+            "exportFolder": .string(config.outbox.directory), "unwritten": .number(Double(exporter.pending)),
         ]
         if let shown { status["display"] = .string(shown) }
         status["longestTurnMs"] = .number(longestTurn.seconds * 1000)
@@ -529,12 +529,12 @@ public final class Daemon {
         logger.notice("finishing pending exports before exit", metadata: ["count": "\(pending)"])
         guard !exporter.waitUntilIdle(timeout: 20) else { return }
         let unwritten = exporter.pending, lost = exporter.pendingOutsideSpool
-        var fields: Logger.Metadata = ["folder": "\(config.exportDirectory)"]
+        var fields: Logger.Metadata = ["folder": "\(config.outbox.directory)"]
         if let lastFailure { fields["reason"] = "\(lastFailure)" }
         if lost > 0 {
             logger.critical("signatures lost at exit: neither written nor kept in a spool", metadata: fields.merging(["count": "\(lost)"]) { $1 })
         }
-        if let spool = config.spoolDirectory, unwritten > lost {
+        if let spool = config.outbox.spoolDirectory, unwritten > lost {
             logger.error("signatures not written before exit; kept in the spool for the next start",
                          metadata: fields.merging(["count": "\(unwritten - lost)", "spool": "\(spool)"]) { $1 })
         }
@@ -606,13 +606,13 @@ public final class Daemon {
 
     /// Queues what an earlier run left unwritten in the spool; returns their files by id.
     func recoverSpool(_ exporter: Exporter) -> [String: [Exporter.ExportedFile]] {
-        guard let spool = config.spoolDirectory else { return [:] }
+        guard let spool = config.outbox.spoolDirectory else { return [:] }
         do {
             let (count, files, problems) = try exporter.recoverSpool(olderFilesAs: config.captureSettings)
             for problem in problems { logger.error("a spool file is set aside", metadata: ["spool": "\(spool)", "reason": "\(problem)"]) }
             if count > 0 {
                 logger.notice("signatures from before the last exit found; writing them",
-                              metadata: ["count": "\(count)", "spool": "\(spool)", "folder": "\(config.exportDirectory)"])
+                              metadata: ["count": "\(count)", "spool": "\(spool)", "folder": "\(config.outbox.directory)"])
             }
             return files
         } catch {

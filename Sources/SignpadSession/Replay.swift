@@ -47,13 +47,13 @@ public struct Replay {
     /// `tell` hears the session's notices, as the daemon's journal would.
     public func run(_ recording: EvemuRecording, outputDirectory: String, tell: (Notice) -> Void) throws -> Outcome {
         var config = self.config
-        config.exportDirectory = outputDirectory
+        config.outbox.directory = outputDirectory
         config.export.createsFolder = true
         let display = HeadlessDisplay(width: width, height: height, rotation: config.display.rotation)
         let folder = FolderWriter(directory: outputDirectory, role: "the output folder")
         try folder.prepare()
         let (evidence, _) = try config.evidence(keyPath: Self.keyPath(config, outputDirectory: outputDirectory))
-        let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.retrySeconds)
+        let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
         let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)

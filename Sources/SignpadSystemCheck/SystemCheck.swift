@@ -104,7 +104,7 @@ public struct SystemCheck {
 
     /// The spool is local disk the daemon makes if missing: it, or its parent folder, must be there.
     var spoolProblems: [SystemProblem] {
-        guard let spool = config.spoolDirectory else { return [] }
+        guard let spool = config.outbox.spoolDirectory else { return [] }
         switch Self.kind(of: spool) {
         case .folder?: return []
         case .other?: return [SystemProblem(key: "export.spool_directory", reason: "\(spool): expected a folder, found a file")]

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ConfigTests {
     @Test func defaultsWithoutAFile() throws {
         let config = try Config.load(text: "", file: "(none)")
-        #expect(config.exportDirectory == "/var/lib/signpad/signatures")
+        #expect(config.outbox.directory == "/var/lib/signpad/signatures")
         #expect(config.ink.pen.width == .constant(2.5))
         #expect(config.display.rotation == .none)
         #expect(config.export.createsFolder)
@@ -110,7 +110,7 @@ import Testing
     @Test func commandLineOverridesTheFile() throws {
         let config = try Config.load(text: "[display]\nrotation = 90\n", file: "f", overrides: ["display.rotation=180", "export.directory=\"/tmp/x\""])
         #expect(config.display.rotation == .half)
-        #expect(config.exportDirectory == "/tmp/x")
+        #expect(config.outbox.directory == "/tmp/x")
         #expect(config.source == "f with 2 --set")
         #expect(try Config.load(text: "", file: "f").source == "f")
         #expect(throws: ConfigError.self) { try Config.load(text: "", file: "f", overrides: ["display.rotaton=1"]) }
