@@ -19,15 +19,7 @@ public struct Config: Sendable {
     /// `export.kiosk_name`; "" when unset, which the command line fills with the host name
     /// (`HostName`), as the file's reader looks at nothing but the file.
     public var kioskName = ""
-    /// The kiosk's Ed25519 key, which signs each manifest; made at first start.
-    public var signingKey = "/var/lib/signpad/signing.key"
-    /// Whether the file or a --set gave `export.signing_key`: `replay` and `demo` otherwise keep a
-    /// key of their own in the output folder.
-    public var signingKeyGiven = false
-    /// The back office's certificate (PEM) the biometric files are sealed to; nil: none, in clear.
-    public var recipientCertificate: String?
-    /// With a recipient, the PNG and SVG are sealed too.
-    public var encryptImages = false
+    public var evidence = EvidenceOptions()
     public var logLevel = "info"
     /// Every key with its effective value, in file order of the tables, for `check-config`.
     public private(set) var effective: [(key: String, value: TOMLValue)] = []
@@ -177,15 +169,15 @@ public struct Config: Sendable {
             throw r.error("export.spool_directory", "expected a folder other than export.directory: the back office would see spool files")
         }
 
-        signingKey = try r.string("export.signing_key", default: signingKey)
-        guard signingKey.hasPrefix("/") else { throw r.error("export.signing_key", "expected an absolute path (starting with /), got \"\(signingKey)\"") }
-        signingKeyGiven = r.entries["export.signing_key"] != nil
-        recipientCertificate = try r.optionalString("export.recipient_certificate", default: "")
-        if let path = recipientCertificate, !path.hasPrefix("/") {
+        evidence.signingKey = try r.string("export.signing_key", default: evidence.signingKey)
+        guard evidence.signingKey.hasPrefix("/") else { throw r.error("export.signing_key", "expected an absolute path (starting with /), got \"\(evidence.signingKey)\"") }
+        evidence.signingKeyGiven = r.entries["export.signing_key"] != nil
+        evidence.recipientCertificate = try r.optionalString("export.recipient_certificate", default: "")
+        if let path = evidence.recipientCertificate, !path.hasPrefix("/") {
             throw r.error("export.recipient_certificate", "expected an absolute path (starting with /) to a PEM certificate, or \"\" to keep every file in clear, got \"\(path)\"")
         }
-        encryptImages = try r.bool("export.encrypt_images", default: false)
-        if encryptImages && recipientCertificate == nil {
+        evidence.encryptImages = try r.bool("export.encrypt_images", default: false)
+        if evidence.encryptImages && evidence.recipientCertificate == nil {
             throw r.error("export.encrypt_images", "expected false without export.recipient_certificate: there is no one to seal the images to")
         }
         outbox.retentionDays = try r.integer("export.retention_days", default: 0)

@@ -115,9 +115,9 @@ public final class Daemon {
         for warning in check.warnings { logger.warning("\(warning)") }
         try check.requireUsable()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
-        let (evidence, createdKey) = try config.evidence()
+        let (evidence, createdKey) = try config.evidence.load()
         logger.notice(createdKey ? "signing key made" : "signing key",
-                      metadata: ["path": "\(config.signingKey)", "sha256": "\(evidence.signingKey.publicKey.fingerprint)"])
+                      metadata: ["path": "\(config.evidence.signingKey)", "sha256": "\(evidence.signingKey.publicKey.fingerprint)"])
         if let recipient = evidence.recipient {
             logger.notice("biometric data sealed to certificate",
                           metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)", "expires": "\(ISO8601.string(recipient.notAfter))"])
@@ -125,7 +125,7 @@ public final class Daemon {
             warnOfCertificateExpiry(now: Date().timeIntervalSince1970)
         }
         self.evidence = evidence
-        let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.signingKey).retiredKeys().map(\.key)
+        let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.evidence.signingKey).retiredKeys().map(\.key)
         let retention = config.outbox.retentionDays == 0 ? nil : Retention(days: config.outbox.retentionDays, keys: kioskKeys) { [logger] event in
             switch event {
             case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])
@@ -458,7 +458,7 @@ public final class Daemon {
             results = RequestResults(emptyAt: config.control.results)
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.control.group ?? "(signpad's own)")"])
-        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.encryptImages, logger: logger)
+        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger)
     }
 
     /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`
@@ -555,7 +555,7 @@ public final class Daemon {
     /// reload's evidence seals them now, and the spool keeps them before signpad starts again.
     func resealHeld(_ exporter: Exporter) {
         do {
-            let (next, _) = try loadConfig().evidence()
+            let (next, _) = try loadConfig().evidence.load()
             exporter.reseal(with: next)
             logger.notice("sealing held signatures with the reloaded evidence", metadata: [
                 "held": "\(exporter.pendingOutsideSpool)", "certificate": "\(next.recipient?.subject ?? "none")"])

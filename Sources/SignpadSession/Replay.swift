@@ -1,5 +1,4 @@
 import Foundation
-import SignpadConfig
 import SignpadExport
 import SignpadInput
 import SignpadOutbox
@@ -12,14 +11,14 @@ public struct ReplayError: Error, CustomStringConvertible {
 /// The whole kiosk offscreen on a recording: the same decoder, kiosk, renderer and exporter as
 /// the daemon, with the recording's clock.
 public struct Replay {
-    public var config: Config
+    public var options: ReplayOptions
     public var width: Int
     public var height: Int
     public var confirmAtEnd = true
     public let painter: MakeScreenPainter
 
-    public init(config: Config, width: Int, height: Int, painter: @escaping MakeScreenPainter) {
-        self.config = config
+    public init(_ options: ReplayOptions, width: Int, height: Int, painter: @escaping MakeScreenPainter) {
+        self.options = options
         self.width = width
         self.height = height
         self.painter = painter
@@ -38,25 +37,24 @@ public struct Replay {
 
     /// The key that signs the manifests: `export.signing_key` when the configuration gives it,
     /// else one of the output folder's own (`signing.key` in it), made if missing.
-    public static func keyPath(_ config: Config, outputDirectory: String) -> String {
-        config.signingKeyGiven ? config.signingKey : (outputDirectory as NSString).appendingPathComponent(Self.keyName)
+    public static func keyPath(_ evidence: EvidenceOptions, outputDirectory: String) -> String {
+        evidence.signingKeyGiven ? evidence.signingKey : (outputDirectory as NSString).appendingPathComponent(Self.keyName)
     }
 
     public static let keyName = "signing.key"
 
     /// `tell` hears the session's notices, as the daemon's journal would.
     public func run(_ recording: EvemuRecording, outputDirectory: String, tell: (Notice) -> Void) throws -> Outcome {
-        var config = self.config
-        config.outbox.directory = outputDirectory
-        config.export.createsFolder = true
-        let display = HeadlessDisplay(width: width, height: height, rotation: config.display.rotation)
+        var export = options.export
+        export.createsFolder = true
+        let display = HeadlessDisplay(width: width, height: height, rotation: options.rotation)
         let folder = FolderWriter(directory: outputDirectory, role: "the output folder")
         try folder.prepare()
-        let (evidence, _) = try config.evidence(keyPath: Self.keyPath(config, outputDirectory: outputDirectory))
-        let exporter = Exporter(directory: outputDirectory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds)
+        let (evidence, _) = try options.evidence.load(keyPath: Self.keyPath(options.evidence, outputDirectory: outputDirectory))
+        let exporter = Exporter(directory: outputDirectory, options: export, evidence: evidence, retrySeconds: options.retrySeconds)
         defer { exporter.stop() }
         try exporter.prepare()
-        let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+        let session = try Session(options.session, display: display, exporter: exporter, painter: painter)
         var saved: [String] = []
         var files: [String] = []
         func written() {

@@ -1,7 +1,9 @@
 import SignpadConfig
+import SignpadExport
 import SignpadInk
 import SignpadInput
 import SignpadKiosk
+import SignpadVocabulary
 
 /// What a session takes of the configuration: its input, its ink, its kiosk, and the kiosk's name
 /// each signature's record keeps. The export folder and the spool are its exporter's.
@@ -19,5 +21,25 @@ public struct SessionOptions: Equatable, Sendable {
         ink = config.ink
         kiosk = config.kiosk
         kioskName = config.kioskName
+    }
+}
+
+/// What a replay takes of the configuration: its session's, the screen's rotation, and what its
+/// exporter and evidence need (the folder is the replay's own).
+public struct ReplayOptions: Equatable, Sendable {
+    public var session = SessionOptions()
+    public var rotation = Rotation.none
+    public var export = ExportOptions()
+    public var retrySeconds = 5.0
+    public var evidence = EvidenceOptions()
+
+    public init() {}
+
+    public init(_ config: Config) {
+        session = SessionOptions(config)
+        rotation = config.display.rotation
+        export = config.export
+        retrySeconds = config.outbox.retrySeconds
+        evidence = config.evidence
     }
 }

@@ -59,7 +59,7 @@ public struct SystemCheck {
     /// The key must load; a missing one is made at start, so its folder must take it.
     /// (`SigningKeyFile.load` is where the key file itself is judged.)
     var signingKeyProblems: [SystemProblem] {
-        let key = "export.signing_key", path = config.signingKey
+        let key = "export.signing_key", path = config.evidence.signingKey
         if Self.kind(of: path) == .folder {
             return [SystemProblem(key: key, reason: "\(path): expected the signing key's file, found a folder")]
         }
@@ -77,7 +77,7 @@ public struct SystemCheck {
 
     /// The certificate must be readable, valid now and one CMS can seal to.
     var certificateProblems: [SystemProblem] {
-        guard let path = config.recipientCertificate else { return [] }
+        guard let path = config.evidence.recipientCertificate else { return [] }
         do {
             _ = try RecipientCertificateFile.load(path)
             return []

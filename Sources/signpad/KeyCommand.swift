@@ -17,7 +17,7 @@ struct Key: ParsableCommand {
 
         func run() throws {
             let config = try options.load(defaultToSystemFile: true)
-            let file = SigningKeyFile(path: config.signingKey)
+            let file = SigningKeyFile(path: config.evidence.signingKey)
             guard let key = try loadChecked(file) else {
                 FileHandle.standardError.write(Data("Error: \(file.path): no signing key yet: signpad makes it at its first start (or give export.signing_key)\n".utf8))
                 throw ExitCode(1)
@@ -41,7 +41,7 @@ struct Key: ParsableCommand {
 
         func run() throws {
             let config = try options.load(defaultToSystemFile: true)
-            let file = SigningKeyFile(path: config.signingKey)
+            let file = SigningKeyFile(path: config.evidence.signingKey)
             // A key file that is not the kiosk's alone is refused as at start, before anything is replaced.
             _ = try loadChecked(file)
             do {

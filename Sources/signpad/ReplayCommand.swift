@@ -29,7 +29,7 @@ struct Replay: ParsableCommand {
 
 func replay(recording path: String, outputDir: String, width: Int, height: Int, confirm: Bool, config: Config) throws {
     let recording = try loadRecording(path)
-    var replay = SignpadSession.Replay(config: config, width: width, height: height, painter: config.kiosk.screenPainter)
+    var replay = SignpadSession.Replay(ReplayOptions(config), width: width, height: height, painter: config.kiosk.screenPainter)
     replay.confirmAtEnd = confirm
     let outcome: SignpadSession.Replay.Outcome
     do {

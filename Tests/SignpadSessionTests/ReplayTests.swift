@@ -80,7 +80,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let recording = try EvemuRecording.parse(text, file: "protocol-a.evemu")
         let dir = scratch()
         defer { removeScratch(dir) }
-        let outcome = try Replay(config: try quietConfig(), width: 1280, height: 800, painter: cairoPainter).run(recording, outputDirectory: dir) { _ in }
+        let outcome = try Replay(ReplayOptions(try quietConfig()), width: 1280, height: 800, painter: cairoPainter).run(recording, outputDirectory: dir) { _ in }
         let id = try #require(outcome.saved.first)
         let meta = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(id).meta.json")))
         #expect(meta.strokes == 1 && meta.samples == 80, "the finger's stroke alone: \(meta.strokes) strokes, \(meta.samples) samples")
@@ -93,7 +93,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let dir = scratch()
         defer { removeScratch(dir) }
         let config = try quietConfig(["export.kiosk_name=\"desk 4\"", "ink.color=\"#0000C0\""])
-        let outcome = try Replay(config: config, width: 1280, height: 800, painter: cairoPainter).run(try demoRecording(), outputDirectory: dir) { _ in }
+        let outcome = try Replay(ReplayOptions(config), width: 1280, height: 800, painter: cairoPainter).run(try demoRecording(), outputDirectory: dir) { _ in }
         #expect(outcome.saved.count == 1)
         let id = try #require(outcome.saved.first)
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
@@ -122,7 +122,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     func replayWithTap(on button: (KioskLayout) -> PixelRect, confirmAtEnd: Bool) throws -> Replay.Outcome {
         let rect = button(KioskLayout(width: 1280, height: 800))
         let recording = appendingTap(try demoRecording(), at: Point(Double(rect.minX + 20), Double(rect.minY + 20)), screen: (1280, 800), id: 90)
-        var replay = Replay(config: try quietConfig(), width: 1280, height: 800, painter: cairoPainter)
+        var replay = Replay(ReplayOptions(try quietConfig()), width: 1280, height: 800, painter: cairoPainter)
         replay.confirmAtEnd = confirmAtEnd
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -146,7 +146,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let above = Point(640, 10)
         var recording = try demoRecording()
         for i in 0..<taps { recording = appendingTap(recording, at: above, screen: (1280, 800), id: 90 + Int32(i)) }
-        var replay = Replay(config: try quietConfig(["kiosk.double_tap_confirm=true"]), width: 1280, height: 800, painter: cairoPainter)
+        var replay = Replay(ReplayOptions(try quietConfig(["kiosk.double_tap_confirm=true"])), width: 1280, height: 800, painter: cairoPainter)
         replay.confirmAtEnd = false
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -425,7 +425,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         func replay(_ recording: EvemuRecording) throws -> Replay.Outcome {
             let dir = scratch()
             defer { removeScratch(dir) }
-            var replay = Replay(config: try quietConfig(), width: 1024, height: 768, painter: cairoPainter)
+            var replay = Replay(ReplayOptions(try quietConfig()), width: 1024, height: 768, painter: cairoPainter)
             replay.confirmAtEnd = false
             return try replay.run(recording, outputDirectory: dir) { _ in }
         }
@@ -483,7 +483,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
             let dir = scratch()
             defer { removeScratch(dir) }
-            var replay = Replay(config: try quietConfig(), width: width, height: height, painter: cairoPainter)
+            var replay = Replay(ReplayOptions(try quietConfig()), width: width, height: height, painter: cairoPainter)
             replay.confirmAtEnd = false
             return try replay.run(EvemuRecording(device: pen, events: events), outputDirectory: dir) { _ in }.session.kiosk.signature
         }

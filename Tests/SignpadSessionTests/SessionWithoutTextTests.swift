@@ -24,7 +24,7 @@ struct BoxPainter: ScreenPainter {
         let dir = scratch()
         defer { removeScratch(dir) }
         let recording = try demoRecording()
-        var replay = Replay(config: try Config.load(text: "", file: "(test)"), width: 800, height: 480) { _, _ in BoxPainter() }
+        var replay = Replay(ReplayOptions(try Config.load(text: "", file: "(test)")), width: 800, height: 480) { _, _ in BoxPainter() }
         replay.confirmAtEnd = false
         let drawn = try replay.run(recording, outputDirectory: dir) { _ in }
         let inkPixels = drawn.screen.pixels.filter { $0 != 0xFFEEEEEE }.count
