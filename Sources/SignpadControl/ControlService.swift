@@ -16,10 +16,6 @@ public final class ControlService {
     private var results: RequestResults
     /// The kiosk on the display; nil while there is none (requests are `NotReady`).
     public private(set) var session: Session?
-    /// Why a request cannot be shown now, besides no session (no input device, say).
-    public var notReady: () -> String? = { nil }
-    /// `GetStatus`'s answer, from the daemon.
-    public var status: () -> [String: JSONValue] = { [:] }
     private let exportsPNG: Bool
 
     /// What the service owes the caller of the request under way: who asked, which call waits and
@@ -105,7 +101,8 @@ public final class ControlService {
     }
 
     /// Handles what the server saw in one turn of the loop.
-    public func handle(_ events: [VarlinkEvent], now: Double) {
+    /// Answers the calls among `events`; `host` says the kiosk's status and whether it can take a request.
+    public func handle(_ events: [VarlinkEvent], now: Double, host: some ControlHost) {
         for event in events {
             switch event {
             case .call(let id, let call, let caller):
@@ -116,7 +113,7 @@ public final class ControlService {
                 if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)", "seconds": "\(Int(callLines.interval))"]) }
                 if logged { log.info("control call") }
                 do {
-                    try answer(call, id: id, caller: caller, now: now, log: log)
+                    try answer(call, id: id, caller: caller, now: now, log: log, host: host)
                 } catch {
                     log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
                     if !call.oneway { server.fail(id, error.name, error.parameters) }
@@ -154,11 +151,11 @@ public final class ControlService {
         mayAct(caller, on: active.owner) ? .busy(id: active.id, reference: active.reference) : .busy(id: nil, reference: nil)
     }
 
-    private func answer(_ call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller, now: Double, log: Logger) throws(ControlError) {
+    private func answer(_ call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller, now: Double, log: Logger, host: some ControlHost) throws(ControlError) {
         var parameters = CallParameters(call.parameters)
         switch call.methodName {
         case "RequestSignature":
-            try requestSignature(&parameters, call: call, id: id, caller: caller, now: now, log: log)
+            try requestSignature(&parameters, call: call, id: id, caller: caller, now: now, log: log, host: host)
         case "CancelRequest":
             let requestID = try parameters.string("id")
             try parameters.rejectOthers()
@@ -181,7 +178,7 @@ public final class ControlService {
             server.reply(id, answer)
         case "GetStatus":
             try parameters.rejectOthers()
-            var answer = status()
+            var answer = host.kioskStatus()
             if let active {
                 var request: [String: JSONValue] = ["since": .string(ISO8601.string(active.startedAt))]
                 if Self.mayAct(caller, on: active.owner) {
@@ -197,7 +194,7 @@ public final class ControlService {
     }
 
     private func requestSignature(_ parameters: inout CallParameters, call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller,
-                                  now: Double, log: Logger) throws(ControlError) {
+                                  now: Double, log: Logger, host: some ControlHost) throws(ControlError) {
         let reference = try parameters.string("reference")
         let title = try parameters.optionalString("title")
         let lines = try parameters.optionalStrings("lines") ?? []
@@ -209,7 +206,7 @@ public final class ControlService {
         try parameters.rejectOthers()
         if let active { throw Self.busy(active, for: caller) }
         guard let session else { throw .notReady("no display yet") }
-        if let why = notReady() { throw .notReady(why) }
+        if let why = host.notReadyReason() { throw .notReady(why) }
 
         let context = try RequestLimits.checked(SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason,
                                                                  documentSha256: hash), timeout: timeout)

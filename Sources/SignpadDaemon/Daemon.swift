@@ -51,6 +51,10 @@ public final class Daemon {
     let offscreen: Offscreen?
     /// The point of sale's API; nil without `control.socket`.
     var control: ControlService?
+    /// The exporter of this start, and the kiosk on a display with its name and whether a recording
+    /// plays into it: what the control service is told of (see `ControlHost`).
+    var exporter: Exporter?
+    var presented: (name: String, session: Session, playsRecording: Bool)?
     /// The key and certificate the exports are sealed with, once loaded at start.
     var evidence: Evidence?
     /// The export folder's failure at start, until a signature is written (`GetStatus`).
@@ -146,8 +150,7 @@ public final class Daemon {
         // Requests confirmed before a crash: their signatures are in the spool, or written.
         control?.settleUnsettled(spooled: spooled, exporter: exporter)
         defer { control?.detach(because: "signpad stopped") }
-        // Until a display shows the kiosk, a request is answered NotReady and the status says so.
-        control?.status = { [unowned self] in controlStatus(nil, session: nil, exporter: exporter) }
+        self.exporter = exporter
         let initial: DaemonStage
         if let offscreen {
             // A display in memory is never lost: the loop ends only on a signal.
@@ -235,7 +238,7 @@ public final class Daemon {
             }
             switch stage {
             case .waiting(var wait):
-                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic(), host: self) }
                 if polled.isReady(.results) { control?.bookWritten() }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
@@ -299,12 +302,7 @@ public final class Daemon {
         if config.kiosk.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
         control?.attach(session)
-        control?.status = { [unowned self] in controlStatus(shownName, session: session, exporter: exporter) }
-        control?.notReady = { [unowned self] in
-            // A customer's signature that could be neither sealed nor written is not asked for.
-            if let ended = certificateEnded(now: Date().timeIntervalSince1970) { return ended.outOfServiceReason }
-            return playback == nil && inputs.isEmpty ? "no touch device\(config.input.device.map { " matching \($0)" } ?? "") (see signpad devices)" : nil
-        }
+        presented = (shownName, session, playback != nil)
         let shown = ShownKiosk(display: display, session: session, playback: playback,
                                status: serviceStatus(shownName, session: session, exporter: exporter), now: now)
         service.ready(status: shown.status.line)
@@ -333,7 +331,7 @@ public final class Daemon {
         }
         // Each step's events before the next step: a Done pressed is the request's before a cancel is read.
         dispatch(session)
-        if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic()) }
+        if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic(), host: self) }
         if polled.isReady(.results) { control?.bookWritten() }
         if let playback = shown.playback {
             if let id = session.kiosk.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
@@ -400,7 +398,7 @@ public final class Daemon {
     /// its status says what is awaited, and the journal gets the display's latency report.
     func hide(_ shown: ShownKiosk) {
         control?.attach(nil)
-        control?.status = { [unowned self, exporter = shown.session.exporter] in controlStatus(nil, session: nil, exporter: exporter) }
+        presented = nil
         report(session: shown.session, display: shown.display)
         shown.display.close()
     }
@@ -650,4 +648,19 @@ public struct DaemonError: Error, CustomStringConvertible {
     public var description: String
 
     public init(description: String) { self.description = description }
+}
+
+extension Daemon: ControlHost {
+    /// Until a display shows the kiosk, the status says so (and requests are NotReady: no session).
+    public func kioskStatus() -> [String: JSONValue] {
+        guard let exporter else { return [:] }
+        return controlStatus(presented?.name, session: presented?.session, exporter: exporter)
+    }
+
+    public func notReadyReason() -> String? {
+        // A customer's signature that could be neither sealed nor written is not asked for.
+        if let ended = certificateEnded(now: Date().timeIntervalSince1970) { return ended.outOfServiceReason }
+        guard let presented, !presented.playsRecording, inputs.isEmpty else { return nil }
+        return "no touch device\(config.input.device.map { " matching \($0)" } ?? "") (see signpad devices)"
+    }
 }
