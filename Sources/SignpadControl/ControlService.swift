@@ -17,6 +17,7 @@ public final class ControlService {
     /// The kiosk on the display; nil while there is none (requests are `NotReady`).
     public private(set) var session: Session?
     private let exportsPNG: Bool
+    private let time: TimeSource
 
     /// What the service owes the caller of the request under way: who asked, which call waits and
     /// how, the book's ticket, the export whose result ends it, and what its result will say. What
@@ -47,7 +48,9 @@ public final class ControlService {
     /// whether more follow (a request's progress) or it is the final answer.
     private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue], continues: Bool)] = []
 
-    public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger) {
+    /// `time`: where a request's start and end are read.
+    public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger, time: TimeSource = .system) {
+        self.time = time
         self.server = server
         self.results = results
         self.exportsPNG = exportsPNG
@@ -217,7 +220,7 @@ public final class ControlService {
         }
         if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG in clear (export.formats, export.encrypt_images)") }
 
-        let wallNow = Date().timeIntervalSince1970
+        let wallNow = time.wall()
         let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
         active = Active(id: requestID, reference: context.reference, owner: caller.uid, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more,
                         returnImage: returnImage)
@@ -259,7 +262,7 @@ public final class ControlService {
     /// signature the spool gave back are signed and kept (their write's result says when they
     /// are saved); the export folder is asked about the others.
     public func settleUnsettled(spooled: [String: [Exporter.ExportedFile]], exporter: Exporter) {
-        let now = Date().timeIntervalSince1970
+        let now = time.wall()
         var lookUps: [String] = []
         for id in results.unsettled {
             if let files = spooled[id] {
@@ -296,7 +299,7 @@ public final class ControlService {
         result.reason = reason
         result.stored = stored
         result.files = files
-        result.endedAt = Date().timeIntervalSince1970
+        result.endedAt = time.wall()
         let ticket = record(result)
         logger.info("request ended", metadata: ["request": "\(active.id)", "status": "\(status.rawValue)", "stored": "\(stored?.rawValue ?? "-")"])
         guard let call = active.call else { return }
@@ -320,7 +323,7 @@ public final class ControlService {
     private func settle(_ result: Exporter.Result) {
         guard let entry = results.result(result.recordID) else { return }
         let files = result.files.map { RequestResult.File(name: $0.name, bytes: $0.bytes, sha256: $0.sha256) }
-        let now = Date().timeIntervalSince1970
+        let now = time.wall()
         do {
             switch (entry.status, entry.stored) {
             case (nil, _) where result.error == nil:
@@ -349,7 +352,7 @@ public final class ControlService {
     /// Records `result`; returns its ticket (0 when it could not be recorded: nothing to wait for).
     @discardableResult
     private func record(_ result: RequestResult) -> Int {
-        do { return try results.record(result, now: Date().timeIntervalSince1970) } catch {
+        do { return try results.record(result, now: time.wall()) } catch {
             reportBook(error)
             return 0
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SignpadCrypto
 import SignpadExport
+import SignpadVocabulary
 
 /// Writes signatures on a thread of its own, so ink stays live while files are written. A
 /// failed signature is kept and retried until it is written; results come back through `results()`.
@@ -85,7 +86,7 @@ public final class Exporter: @unchecked Sendable {
     /// What the writer thread is doing and since when (`clock.uptime`): writing a job, or
     /// preparing the folder (no job).
     private var busy: (job: Job?, since: Double, files: [ExportedFile])?
-    private let clock: ExporterClock
+    private let clock: TimeSource
     /// A preparation of the folder the writer thread is to run before its next write, with what
     /// to call on its failure (see `prepareBeforeWriting`).
     private var preparation: (@Sendable (Error) -> Void)?
@@ -108,7 +109,7 @@ public final class Exporter: @unchecked Sendable {
     }
 
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
-         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: ExporterClock = .system) {
+         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: TimeSource = .system) {
         self.retention = retention
         self.clock = clock
         let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder, role: "the export folder")

@@ -11,6 +11,7 @@ import SignpadVocabulary
 /// is what the panel shows.
 public final class Session: InputSink {
     public let options: SessionOptions
+    private let time: TimeSource
     public let display: Display
     public let exporter: Exporter
     // The properties an input event touches skip the run-time exclusivity check each access to a
@@ -86,8 +87,10 @@ public final class Session: InputSink {
     /// Where signatures wait while the folder does not answer.
     private var keptWhere: String { exporter.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
-    public init(_ options: SessionOptions, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter) throws {
+    /// `time`: where the capture's wall-clock times are read.
+    public init(_ options: SessionOptions, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter, time: TimeSource = .system) throws {
         self.options = options
+        self.time = time
         self.display = display
         self.exporter = exporter
         journal = ExportJournal(directory: exporter.directory, retrySeconds: exporter.retrySeconds)
@@ -294,7 +297,7 @@ public final class Session: InputSink {
             case .ink(let event):
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
-                        wallClockOffset = Date().timeIntervalSince1970 - max(now - sample.time, 0) - sample.time
+                        wallClockOffset = time.wall() - max(now - sample.time, 0) - sample.time
                         strokeReaches.removeAll(keepingCapacity: true)
                     }
                     strokeReaches.append(InkReach())
@@ -397,7 +400,7 @@ public final class Session: InputSink {
     private func record(for signature: Signature, devices: [String], request: KioskRequest?, now: Double) -> SignatureRecord {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
-        let start = wallClockOffset.map { $0 + first } ?? Date().timeIntervalSince1970
+        let start = wallClockOffset.map { $0 + first } ?? time.wall()
         return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
                                endedAt: start + (last - first),
                                device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),

@@ -568,7 +568,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let clock = ManualClock()
         let exporter = Exporter(directory: parent + "/signatures", options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05,
                                 spool: SignatureSpool(directory: parent + "/spool"), write: nil,
-                                prepare: { _ = answer.wait(timeout: .now() + 10) }, clock: ExporterClock(wall: clock.now, uptime: clock.now))
+                                prepare: { _ = answer.wait(timeout: .now() + 10) }, clock: TimeSource(wall: clock.now, uptime: clock.now))
         defer { exporter.stop() }
         exporter.prepareBeforeWriting { _ in }
         let session = try Session(SessionOptions(try quietConfig()), display: OffscreenDisplay(width: 800, height: 480), exporter: exporter, painter: cairoPainter)
