@@ -117,6 +117,8 @@ let package = Package(
         .testTarget(name: "SignpadDRMTests", dependencies: ["SignpadDRM", "SignpadVocabulary"]),
         .testTarget(name: "SignpadEvdevTests", dependencies: ["SignpadEvdev"]),
         .testTarget(name: "SignpadSystemdTests", dependencies: ["SignpadSystemd"]),
+        .testTarget(name: "SignpadVarlinkTests", dependencies: ["SignpadVarlink", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadVocabularyTests", dependencies: ["SignpadVocabulary", "SignpadInput"]),
         // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
         .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]

@@ -74,8 +74,8 @@ import Testing
             }
             let seconds = Double(time) / 1e6
             run.frameTimes.append(seconds)
-            for (type, code, value) in body { decoder.feed(InputEvent(microseconds: time, type: type, code: code, value: value)) { decoded.append($0) } }
-            decoder.feed(InputEvent(microseconds: time, type: C.EV_SYN, code: C.SYN_REPORT, value: 0)) { decoded.append($0) }
+            for (type, code, value) in body { decoder.feed(rawEvent(Double(time) / 1e6, type, code, value)) { decoded.append($0) } }
+            decoder.feed(rawEvent(Double(time) / 1e6, C.EV_SYN, C.SYN_REPORT, 0)) { decoded.append($0) }
             // What each contact did by the end of this frame.
             for case let contact? in slots {
                 let point = Point(Double(contact.x), Double(contact.y))

@@ -19,7 +19,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
     var t = (r.events.last?.microseconds ?? 0) + 300_000
     let x = Int32(p.x / Double(screen.0) * 4096), y = Int32(p.y / Double(screen.1) * 4096)
     for frame: [(UInt16, UInt16, Int32)] in [[(3, 0x2f, 0), (3, 0x39, id), (3, 0x35, x), (3, 0x36, y)], [(3, 0x39, -1)]] {
-        for (type, code, value) in frame + [(0, 0, 0)] { r.events.append(InputEvent(microseconds: t, type: type, code: code, value: value)) }
+        for (type, code, value) in frame + [(0, 0, 0)] { r.events.append(rawEvent(Double(t) / 1e6, type, code, value)) }
         t += 50_000
     }
     return r
@@ -412,7 +412,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         let dried: [(UInt16, UInt16, Int32)] = [(3, 0x2f, 0), (3, 0x39, -1), (1, 0x14a, 0), (0, 0, 0)]
         let start = demo.events[0].microseconds, idle = Int64(try quietConfig().kiosk.rules.idleTimeout * 1_000_000)
         var wet = demo
-        wet.events = water.map { InputEvent(microseconds: start - 1_000_000, type: $0.0, code: $0.1, value: $0.2) }
+        wet.events = water.map { rawEvent(Double(start - 1_000_000) / 1e6, $0.0, $0.1, $0.2) }
         // The customer's finger in slot 1, without the single-touch emulation the drop holds.
         for event in demo.events where !(event.type == 1 || (event.type == 3 && event.code < 2)) {
             var moved = event
@@ -420,7 +420,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
             if event.type == 3 && event.code == 0x2f { moved.value = 1 }
             wet.events.append(moved)
         }
-        wet.events += dried.map { InputEvent(microseconds: wet.events.last!.microseconds + 500_000, type: $0.0, code: $0.1, value: $0.2) }
+        wet.events += dried.map { rawEvent(Double(wet.events.last!.microseconds + 500_000) / 1e6, $0.0, $0.1, $0.2) }
 
         func replay(_ recording: EvemuRecording) throws -> Replay.Outcome {
             let dir = scratch()
@@ -450,7 +450,7 @@ func appendingTap(_ recording: EvemuRecording, at p: Point, screen: (Int, Int), 
         var t = 1.0
         func frame(_ changes: [(UInt16, UInt16, Int32)]) {
             for (type, code, value) in changes + [(C.EV_SYN, C.SYN_REPORT, 0)] {
-                events.append(InputEvent(microseconds: Int64(t * 1e6), type: type, code: code, value: value))
+                events.append(rawEvent(t, type, code, value))
             }
         }
         func panel(_ x: Double, _ y: Double) -> [(UInt16, UInt16, Int32)] {
