@@ -93,6 +93,10 @@ public final class VarlinkServer {
         /// The number of the call under way: more messages wait in the framer until it is answered.
         var awaiting: Int?
         var pending: Bool { awaiting != nil }
+        /// A call under way, or replies the client has not read yet: its next calls wait. A client
+        /// that never reads thus fills its socket and blocks, as it would with any server, and is
+        /// not read on (which would reset it at the drop, its replies lost).
+        var busy: Bool { awaiting != nil || !unread.isEmpty }
         /// Calls taken so far, which numbers the next.
         var calls = 0
         /// The client shut its side for writing (`echo … | socat`): its calls are answered, then
@@ -172,7 +176,7 @@ public final class VarlinkServer {
         for key in connections.keys.sorted() {
             let connection = connections[key]!
             // Calls already waiting are taken before more are read, so a client that pipelines holds little.
-            var events = connection.pending || connection.sentAll || connection.framer.hasMessage ? 0 : Int16(POLLIN)
+            var events = connection.busy || connection.sentAll || connection.framer.hasMessage ? 0 : Int16(POLLIN)
             if !connection.unread.isEmpty { events |= Int16(POLLOUT) }
             list.append(pollfd(fd: connection.fd.rawValue, events: events, revents: 0))
         }
@@ -182,9 +186,9 @@ public final class VarlinkServer {
     public func nextDeadline(now: Double) -> Double {
         var deadline = Double.infinity
         for connection in connections.values {
-            if !connection.pending && connection.framer.hasMessage { deadline = min(deadline, now) }
+            if !connection.busy && connection.framer.hasMessage { deadline = min(deadline, now) }
             if let since = connection.unreadSince { deadline = min(deadline, since + limits.unreadSeconds) }
-            if !connection.pending && connection.unread.isEmpty { deadline = min(deadline, connection.lastActivity + limits.idleSeconds) }
+            if !connection.busy { deadline = min(deadline, connection.lastActivity + limits.idleSeconds) }
         }
         return deadline
     }
@@ -207,20 +211,20 @@ public final class VarlinkServer {
                 // A client waiting for its answer is not read (its next call waits), but its hanging up is seen;
                 // one that hung up after its calls is read to the end, so that each is taken.
                 let hungUp = revents & Int16(POLLHUP | POLLERR) != 0
-                if !connection.pending && (!connection.framer.hasMessage || hungUp) {
+                if !connection.busy && (!connection.framer.hasMessage || hungUp) {
                     read(connection, key: key, now: now, events: &events)
                 } else if revents & Int16(POLLHUP | POLLERR) != 0 {
                     connection.closing = ""
                 }
             }
-            if connection.closing == nil && !connection.pending { process(connection, key: key, now: now, events: &events) }
-            if connection.closing == nil && connection.sentAll && !connection.pending && connection.unread.isEmpty && !connection.framer.hasMessage {
+            if connection.closing == nil && !connection.busy { process(connection, key: key, now: now, events: &events) }
+            if connection.closing == nil && connection.sentAll && !connection.busy && !connection.framer.hasMessage {
                 connection.closing = ""
             }
             if connection.closing == nil {
                 if let since = connection.unreadSince, now - since >= limits.unreadSeconds {
                     connection.closing = "left its replies unread for \(Int(limits.unreadSeconds)) s"
-                } else if !connection.pending && connection.unread.isEmpty && now - connection.lastActivity >= limits.idleSeconds {
+                } else if !connection.busy && now - connection.lastActivity >= limits.idleSeconds {
                     connection.closing = connection.framer.partialBytes > 0
                         ? "sent \(connection.framer.partialBytes) bytes of a message without its closing NUL and nothing more for \(Int(limits.idleSeconds)) s"
                         : "sent nothing for \(Int(limits.idleSeconds)) s"
@@ -315,7 +319,7 @@ public final class VarlinkServer {
         var holdings: [UInt32: Int] = [:]
         for connection in connections.values { holdings[connection.caller.uid, default: 0] += 1 }
         guard let (biggest, count) = holdings.max(by: { $0.value < $1.value }), count > held + 1 else { return }
-        let quiet = connections.filter { $0.value.caller.uid == biggest && !$0.value.pending && $0.value.unread.isEmpty && $0.value.closing == nil }
+        let quiet = connections.filter { $0.value.caller.uid == biggest && !$0.value.busy && $0.value.closing == nil }
         guard let (key, connection) = quiet.min(by: { $0.value.lastActivity < $1.value.lastActivity }) else { return }
         Self.discardUnread(connection.fd)
         try? connection.fd.close()
@@ -359,7 +363,7 @@ public final class VarlinkServer {
     /// Takes the next whole messages, while no call of the connection is under way, a few a turn.
     private func process(_ connection: Connection, key: Int, now: Double, events: inout [VarlinkEvent]) {
         for _ in 0..<limits.callsPerTurn {
-            guard !connection.pending && connection.closing == nil else { return }
+            guard !connection.busy && connection.closing == nil else { return }
             let message: [UInt8]
             do {
                 guard let next = try connection.framer.next() else { return }

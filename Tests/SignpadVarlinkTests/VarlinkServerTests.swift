@@ -137,6 +137,41 @@ import Testing
         #expect(running.dropReasons.isEmpty, "\(running.dropReasons)")
     }
 
+    /// A client that sends calls and never reads their replies: once the replies fill its socket,
+    /// signpad takes none of its calls until it reads (its sends block, as a full socket's do),
+    /// and when it is dropped it reads the replies sent and then the end, not a reset.
+    @Test func aClientThatLeavesItsRepliesUnreadIsTakenNoMoreCallsFrom() throws {
+        var limits = VarlinkLimits()
+        limits.unreadSeconds = 2
+        let running = try Running(limits: limits)
+        let client = running.connect()
+        defer { close(client) }
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        let call = Array(#"{"method":"org.varlink.service.GetInfo"}"#.utf8) + [UInt8(0)]
+        var sent = 0, blockedSince: Double?
+        while sent < 20_000, Running.now() - (blockedSince ?? Running.now()) < 0.3 {
+            if send(client, call, call.count, Int32(MSG_NOSIGNAL)) == call.count {
+                sent += 1
+                blockedSince = nil
+            } else {
+                blockedSince = blockedSince ?? Running.now()
+            }
+            running.turn(for: sent % 64 == 0 || blockedSince != nil ? 0.002 : 0)
+        }
+        #expect(sent < 20_000, "its sends block: signpad stopped reading it")
+        #expect(running.dropReasons.isEmpty, "not yet dropped")
+        running.turn(for: 2.5)
+        #expect(running.dropReasons.count == 1 && running.dropReasons[0].hasPrefix("left its replies unread"), "\(running.dropReasons)")
+        var buffer = [UInt8](repeating: 0, count: 65_536), replies = 0, end = -1
+        while true {
+            let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { end = count == 0 ? 0 : Int(errno); break }
+            replies += buffer[..<count].count { $0 == 0 }
+        }
+        #expect(end == 0, "the end of the stream, not errno \(end)")
+        #expect(replies > 0 && replies < sent, "the replies sent before the drop, \(replies) of \(sent) calls")
+    }
+
     /// varlink.org: a call with "oneway" gets no reply, whether it succeeds or fails.
     @Test func aOnewayCallGetsNoReply() throws {
         let running = try Running(limits: VarlinkLimits())
