@@ -383,10 +383,11 @@ class DisplayResizer:
         return data
 
 
-def guest_messages(vm, log, deadline):
+def guest_messages(vm, log, deadline, steps=None):
     """What the guest says on the serial console, every line of which goes to `log`: ('request',
     words, text) for each "E2E" line, ('file', name, data) for a FILE … END block, ('log', None,
-    text) for a LOG BEGIN … LOG END block, and ('timeout', None, None) once `deadline` has passed."""
+    text) for a LOG BEGIN … LOG END block, and ('timeout', None, None) once `deadline` has passed.
+    Each scenario's start ("E2E STEP name") is kept in the list `steps` with the host's time."""
     current, collecting = None, None
     while time.time() < deadline:
         line = vm.stdout.readline()
@@ -407,13 +408,23 @@ def guest_messages(vm, log, deadline):
         if not text.startswith('E2E '):
             continue
         words = text.split()
-        if words[1] == 'FILE':
+        if words[1] == 'STEP':
+            if steps is not None:
+                steps.append((words[2], time.time()))
+        elif words[1] == 'FILE':
             current, collecting = words[2], []
         elif words[1:3] == ['LOG', 'BEGIN']:
             collecting = []
         else:
             yield 'request', words, text
     yield 'timeout', None, None
+
+
+def step_times(tag, steps, end):
+    """One line naming how long each scenario ran, longest first, for trimming the VM's time."""
+    spans = [(name, (steps[i + 1][1] if i + 1 < len(steps) else end) - at) for i, (name, at) in enumerate(steps)]
+    spans.sort(key=lambda span: -span[1])
+    return f"[{tag}] scenario seconds: " + ', '.join(f'{name} {seconds:.0f}' for name, seconds in spans)
 
 
 def vm_arguments(description, expected_help, timeout=600):

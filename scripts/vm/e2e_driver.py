@@ -7,7 +7,7 @@ against the offscreen rendering of the same input by `signpad replay`.
 `e2e_driver.py --guest-script` prints the script the guest runs (the VM's /init)."""
 import os, sys, time
 
-from driver import W, H, boot_vm, guest_messages, layout, vm_arguments
+from driver import W, H, boot_vm, guest_messages, layout, step_times, vm_arguments
 import e2e_scenarios
 
 
@@ -38,13 +38,13 @@ def main():
     phase_files, markers, failures = {'main': {}, 'killed': {}, 'full': {}, 'calibrate': {}, 'bench': {}}, [], []
     files = phase_files['main']
     box, _, _ = layout(W, H)
-    booted = None
+    booted, steps = None, []
 
     def answer(word=b'ok'):
         vm.stdin.write(word + b'\n')
         vm.stdin.flush()
 
-    for kind, words, text in guest_messages(vm, log, started + args.timeout):
+    for kind, words, text in guest_messages(vm, log, started + args.timeout, steps):
         if kind == 'timeout':
             failures.append(('finished in time', f'no DONE after {args.timeout:.0f} s'))
             break
@@ -81,6 +81,7 @@ def main():
     vm.wait(timeout=60)
     elapsed = time.time() - started
     print(f"[{args.gpu}] VM ran {elapsed:.1f} s (daemon ready {booted or -1:.1f} s after start)", flush=True)
+    print(step_times(args.gpu, steps, time.time()), flush=True)
 
     all_logs = '\n'.join(logs)
     open(os.path.join(args.out, 'signpad.log'), 'w').write(all_logs)

@@ -7,7 +7,7 @@ unit runs the kiosk.
 `systemd_driver.py --guest-script` prints the script the guest runs."""
 import os, subprocess, sys, time
 
-from driver import boot_vm, guest_messages, vm_arguments, read_png
+from driver import boot_vm, guest_messages, step_times, vm_arguments, read_png
 import systemd_scenarios
 
 
@@ -20,10 +20,10 @@ def main():
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay', timeout=900)
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     tag = f'systemd {args.gpu}'
-    checks, files, journal, statuses, failures = {}, {}, '', {}, []
+    checks, files, journal, statuses, failures, steps = {}, {}, '', {}, [], []
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
 
-    for kind, words, text in guest_messages(vm, log, started + args.timeout):
+    for kind, words, text in guest_messages(vm, log, started + args.timeout, steps):
         if kind == 'timeout':
             failures.append(('finished in time', f'no DONE after {args.timeout:.0f} s'))
             vm.kill()
@@ -51,6 +51,7 @@ def main():
     except subprocess.TimeoutExpired:
         vm.kill()
     print(f"[{tag}] VM ran {time.time() - started:.1f} s", flush=True)
+    print(step_times(tag, steps, time.time()), flush=True)
     open(os.path.join(args.out, 'journal.log'), 'w').write(journal)
 
     expected = {n: read_png(os.path.join(args.expected, n + '.png'))[2] for n in ('initial', 'signed', 'reloaded')}
