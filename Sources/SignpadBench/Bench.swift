@@ -57,6 +57,13 @@ public struct Bench {
         self.pen = pen
     }
 
+    /// The bench of `recording` as a kiosk with `input` draws it on `display`: calibrated,
+    /// flipped and turned by the one `InputDeviceSetup` the daemon uses.
+    public init(recording: EvemuRecording, input: InputOptions, display: Display, pen: SmootherOptions = SmootherOptions()) throws(UnusableDeviceError) {
+        let setup = InputDeviceSetup(options: input, scanout: display.scanout)
+        self.init(events: try setup.strokeEvents(of: recording).map(\.event), display: display, pen: pen)
+    }
+
     public func run() -> [Row] {
         var rows = Strategy.allCases.map { measure($0) }
         let reference = rows.first { $0.strategy == Strategy.signpad.rawValue }!

@@ -15,7 +15,7 @@ public struct ContactDecoder: Sendable {
     }
 
     public let kind: DeviceKind
-    public let multitouch: Bool
+    public let reporting: ContactReporting
     private var frontEnd: FrontEnd
     private var policy: ContactPolicy
     /// The frame the front end fills and the policy judges; its storage kept from frame to frame.
@@ -25,26 +25,19 @@ public struct ContactDecoder: Sendable {
     /// Set once touches were seen not to move on the axes read while others moved: those axes.
     private var stuckPositionAxes: UInt64?
 
-    /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
-    /// doctored recording) has the rest ignored rather than a slot array of any size.
-    static let maxSlots = 256
     /// The most samples a waiting contact's stroke starts with when it is followed.
     public static let maxUnfollowedSamples = ContactPolicy.maxWaitingSamples
 
-    public init(device: DeviceDescription, kind: DeviceKind, multitouch: Bool, mapping: ScreenMapping) {
+    /// The front end is the classifier's choice: `kind` and `reporting` as it classified `device`.
+    init(device: DeviceDescription, kind: DeviceKind, reporting: ContactReporting, mapping: ScreenMapping) {
         self.kind = kind
-        self.multitouch = multitouch
-        if multitouch && device.absInfo[EventCode.ABS_MT_SLOT] == nil {
-            frontEnd = .multitouchA(MultitouchAFrontEnd(mapping: mapping))
-        } else if multitouch {
-            let slotCount = Int(device.absInfo[EventCode.ABS_MT_SLOT]?.maximum ?? 0) + 1
-            frontEnd = .multitouchB(MultitouchBFrontEnd(mapping: mapping, slotCount: min(max(slotCount, 0), Self.maxSlots)))
-        } else {
-            switch kind {
-            case .touchscreen: frontEnd = .singleTouch(SingleTouchFrontEnd(mapping: mapping))
-            case .pen: frontEnd = .pen(PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN)))
-            case .absolutePointer: frontEnd = .absolutePointer(AbsolutePointerFrontEnd(mapping: mapping))
-            }
+        self.reporting = reporting
+        switch (reporting, kind) {
+        case (.multitouchA, _): frontEnd = .multitouchA(MultitouchAFrontEnd(mapping: mapping))
+        case (.multitouchB(let slots), _): frontEnd = .multitouchB(MultitouchBFrontEnd(mapping: mapping, slotCount: slots))
+        case (.single, .touchscreen): frontEnd = .singleTouch(SingleTouchFrontEnd(mapping: mapping))
+        case (.single, .pen): frontEnd = .pen(PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN)))
+        case (.single, .absolutePointer): frontEnd = .absolutePointer(AbsolutePointerFrontEnd(mapping: mapping))
         }
         policy = ContactPolicy(slotCount: frontEnd.slotCount)
         frame = ContactFrame(capacity: frontEnd.slotCount)
@@ -54,12 +47,13 @@ public struct ContactDecoder: Sendable {
     public init(device: DeviceDescription, screenWidth: Int, screenHeight: Int,
                 calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
                 flipX: Bool = false, flipY: Bool = false) throws(UnusableDeviceError) {
-        let kind: DeviceKind, multitouch: Bool
+        let kind: DeviceKind, reporting: ContactReporting
         switch DeviceClassifier.classify(device) {
-        case .usable(let usableKind, let isMultitouch): (kind, multitouch) = (usableKind, isMultitouch)
+        case .usable(let usableKind, let usableReporting): (kind, reporting) = (usableKind, usableReporting)
         case .skipped(let reason): throw UnusableDeviceError(device: device.name, reason: reason)
         }
         typealias C = EventCode
+        let multitouch = reporting.isMultitouch
         let xCode = multitouch ? C.ABS_MT_POSITION_X : C.ABS_X
         let yCode = multitouch ? C.ABS_MT_POSITION_Y : C.ABS_Y
         let pressureCode = multitouch ? C.ABS_MT_PRESSURE : C.ABS_PRESSURE
@@ -68,7 +62,7 @@ public struct ContactDecoder: Sendable {
                                     pressureAxis: device.absInfo[pressureCode], screenWidth: screenWidth,
                                     screenHeight: screenHeight, calibration: calibration, rotation: rotation,
                                     flipX: flipX, flipY: flipY)
-        self.init(device: device, kind: kind, multitouch: multitouch, mapping: mapping)
+        self.init(device: device, kind: kind, reporting: reporting, mapping: mapping)
     }
 
     public var mapping: ScreenMapping { frontEnd.mapping }
@@ -93,7 +87,7 @@ public struct ContactDecoder: Sendable {
                                  penInRange: penInRange, eraserInRange: eraserInRange, x: x, y: y)
         // A device of one contact holds it itself, and only if touching.
         frame.begin(time: frame.time)
-        if multitouch { frontEnd.make(.letGo, frame: &frame) }
+        if reporting.isMultitouch { frontEnd.make(.letGo, frame: &frame) }
         policy.letGo(frame)
     }
 

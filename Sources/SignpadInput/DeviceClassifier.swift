@@ -8,8 +8,24 @@ public enum DeviceKind: String, Equatable, Sendable {
     case absolutePointer = "absolute-pointer"
 }
 
+/// How a device reports its contacts, which picks the front end that reads it.
+public enum ContactReporting: Equatable, Sendable {
+    /// One contact on ABS_X and ABS_Y: a single-touch panel, a pen or an absolute pointer.
+    case single
+    /// Multitouch protocol A: every contact in each frame, in no fixed order and without slots.
+    case multitouchA
+    /// Multitouch protocol B: ABS_MT_SLOT picks one of `slots` slots, each a tracked contact.
+    case multitouchB(slots: Int)
+
+    /// More contacts than any panel tracks; a device claiming more slots (a faulty descriptor, a
+    /// doctored recording) has the rest ignored rather than a slot array of any size.
+    public static let maxSlots = 256
+
+    public var isMultitouch: Bool { self != .single }
+}
+
 public enum DeviceClass: Equatable, Sendable {
-    case usable(DeviceKind, multitouch: Bool)
+    case usable(DeviceKind, ContactReporting)
     case skipped(reason: String)
 
     public var kind: DeviceKind? {
@@ -22,7 +38,7 @@ public enum DeviceClassifier {
     public static func classify(_ device: DeviceDescription) -> DeviceClass {
         let found = kind(of: device)
         // A pen or pointer is read through ABS_X and ABS_Y even if it also has multitouch axes.
-        if case .usable(_, multitouch: false) = found, let problem = axesProblem(device, multitouch: false) {
+        if case .usable(_, .single) = found, let problem = axesProblem(device, multitouch: false) {
             return .skipped(reason: problem)
         }
         return found
@@ -34,6 +50,7 @@ public enum DeviceClassifier {
         let multitouch = device.hasAbs(C.ABS_MT_POSITION_X) && device.hasAbs(C.ABS_MT_POSITION_Y)
             && (!device.hasAbs(C.ABS_MT_SLOT) || device.hasAbs(C.ABS_MT_TRACKING_ID))
         if let problem = axesProblem(device, multitouch: multitouch) { return .skipped(reason: problem) }
+        let touches = multitouch ? reporting(device) : .single
         // The order follows udev's input_id, which libinput relies on.
         let direct = device.hasProperty(C.INPUT_PROP_DIRECT)
         // A tablet's pad (its buttons, rings and strips) says BTN_STYLUS, for old X drivers, with
@@ -43,22 +60,28 @@ public enum DeviceClassifier {
         }
         // A pen's tip is BTN_TOUCH; without it a stylus device is judged by the rules below.
         if (device.hasKey(C.BTN_TOOL_PEN) || device.hasKey(C.BTN_STYLUS)) && device.hasKey(C.BTN_TOUCH) {
-            return .usable(.pen, multitouch: false)
+            return .usable(.pen, .single)
         }
         if device.hasKey(C.BTN_TOOL_FINGER) && !direct {
             return .skipped(reason: "a touchpad (indirect finger input moves a pointer, it does not sign)")
         }
         if direct && (multitouch || device.hasKey(C.BTN_TOUCH)) {
-            return .usable(.touchscreen, multitouch: multitouch)
+            return .usable(.touchscreen, touches)
         }
         if device.hasKey(C.BTN_LEFT) {
-            return .usable(.absolutePointer, multitouch: false)
+            return .usable(.absolutePointer, .single)
         }
         // Panels older than INPUT_PROP_DIRECT (the 3M MicroTouch) say only BTN_TOUCH or multitouch.
         if multitouch || device.hasKey(C.BTN_TOUCH) {
-            return .usable(.touchscreen, multitouch: multitouch)
+            return .usable(.touchscreen, touches)
         }
         return .skipped(reason: "absolute axes but no BTN_TOUCH, BTN_LEFT or multitouch to tell when it touches")
+    }
+
+    /// A multitouch device's protocol: slots (B) or none (A).
+    private static func reporting(_ device: DeviceDescription) -> ContactReporting {
+        guard let slot = device.absInfo[EventCode.ABS_MT_SLOT] else { return .multitouchA }
+        return .multitouchB(slots: Int(min(max(Int64(slot.maximum) + 1, 0), Int64(ContactReporting.maxSlots))))
     }
 
     /// Why the X/Y axes the decoder would read (multitouch or single) cannot place a touch, if they cannot.

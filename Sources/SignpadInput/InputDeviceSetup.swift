@@ -46,6 +46,18 @@ public struct InputDeviceSetup: Equatable, Sendable {
                            calibration: calibration(udev: udevCalibration).matrix, rotation: placement.rotation,
                            flipX: placement.flipX, flipY: placement.flipY)
     }
+
+    /// Every stroke event of `recording` as this setup draws it (a recording has no udev matrix).
+    /// One that ends with a contact still down ends with a cancel, so its stroke is closed.
+    public func strokeEvents(of recording: EvemuRecording) throws(UnusableDeviceError) -> [(time: Double, event: StrokeEvent)] {
+        var decoder = try decoder(for: recording.device)
+        var result: [(time: Double, event: StrokeEvent)] = []
+        for event in recording.events {
+            decoder.feed(event) { result.append((event.seconds, $0)) }
+        }
+        decoder.cancel { result.append((recording.events.last?.seconds ?? 0, $0)) }
+        return result
+    }
 }
 
 extension InputDeviceSetup {

@@ -5,13 +5,27 @@
 /// `touchesToTell` of them in a row, it names those axes, once.
 struct PositionWatch: Sendable {
     static let touchesToTell = 3
+
+    /// What moved during the touch under way: the position read wins over any other axis.
+    private enum Movement: Sendable {
+        case nothing
+        /// Axes that could be a position, as bits, and not the position read.
+        case others(UInt64)
+        case position
+    }
+
+    private enum Phase: Sendable {
+        case lifted
+        case touching(Movement)
+        /// The axes were named: nothing more is watched.
+        case told
+    }
+
     /// The last value of each absolute axis (the kernel has 64); `Int32.min`: not seen yet.
     private var last = [Int32](repeating: .min, count: 64)
-    private var positionMoved = false
-    private var othersMoved: UInt64 = 0
-    private var touching = false
+    private var phase = Phase.lifted
+    /// Touches in a row in which only other axes moved.
     private var stuckTouches = 0
-    private var told = false
 
     /// Axes that are never a position, as bits: pressure, distance, tilt, contact size and shape, slots and ids.
     private static let notPosition: UInt64 = [0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x20, 0x21, 0x28, 0x2e, 0x2f, 0x30, 0x31, 0x32,
@@ -21,36 +35,54 @@ struct PositionWatch: Sendable {
         .reduce(0) { $0 | 1 << UInt64($1) }
 
     mutating func saw(axis: UInt16, value: Int32) {
-        guard !told, axis < 64 else { return }
+        if case .told = phase { return }
+        guard axis < 64 else { return }
         let before = last[Int(axis)]
         last[Int(axis)] = value
-        guard touching, before != .min, before != value else { return }
+        guard case .touching(let movement) = phase, before != .min, before != value else { return }
         let bit: UInt64 = 1 << UInt64(axis)
-        if Self.read & bit != 0 {
-            positionMoved = true
-        } else if Self.couldBePosition(axis) {
-            othersMoved |= bit
+        switch movement {
+        case .position:
+            break
+        case _ where Self.read & bit != 0:
+            phase = .touching(.position)
+        case .nothing where Self.couldBePosition(axis):
+            phase = .touching(.others(bit))
+        case .others(let axes) where Self.couldBePosition(axis):
+            phase = .touching(.others(axes | bit))
+        case .nothing, .others:
+            break
         }
     }
 
     /// The end of a frame, with a contact down or not; at the touch that makes `touchesToTell`,
     /// the axes that moved instead, as a bit mask.
     mutating func frame(contactDown: Bool) -> UInt64? {
-        guard !told, contactDown != touching else { return nil }
-        touching = contactDown
-        if contactDown {
-            positionMoved = false
-            othersMoved = 0
-            return nil
+        switch (phase, contactDown) {
+        case (.lifted, true):
+            phase = .touching(.nothing)
+        case (.touching(let movement), false):
+            phase = .lifted
+            return touchEnded(movement)
+        case (.lifted, false), (.touching, true), (.told, _):
+            break
         }
-        if positionMoved || othersMoved == 0 {
-            stuckTouches = positionMoved ? 0 : stuckTouches
+        return nil
+    }
+
+    private mutating func touchEnded(_ movement: Movement) -> UInt64? {
+        switch movement {
+        case .nothing:
             return nil
+        case .position:
+            stuckTouches = 0
+            return nil
+        case .others(let axes):
+            stuckTouches += 1
+            guard stuckTouches >= Self.touchesToTell else { return nil }
+            phase = .told
+            return axes
         }
-        stuckTouches += 1
-        guard stuckTouches >= Self.touchesToTell else { return nil }
-        told = true
-        return othersMoved
     }
 
     /// An axis signpad does not read that a driver might put a position on.

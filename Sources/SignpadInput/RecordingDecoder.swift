@@ -27,15 +27,9 @@ extension EvemuRecording {
         }
     }
 
-    /// Every stroke event of the recording on a screen of the given size, through the live decoder.
-    /// A recording that ends with a contact still down ends with a cancel, so its stroke is closed.
-    public func strokeEvents(screenWidth: Int, screenHeight: Int, rotation: Rotation = .none) throws -> [(time: Double, event: StrokeEvent)] {
-        var decoder = try ContactDecoder(device: device, screenWidth: screenWidth, screenHeight: screenHeight, rotation: rotation)
-        var result: [(time: Double, event: StrokeEvent)] = []
-        for event in events {
-            decoder.feed(event) { result.append((event.seconds, $0)) }
-        }
-        decoder.cancel { result.append((events.last?.seconds ?? 0, $0)) }
-        return result
+    /// Every stroke event of the recording on a screen of the given size, through the live decoder,
+    /// neither calibrated nor flipped; `InputDeviceSetup.strokeEvents(of:)` draws as a kiosk's setup does.
+    public func strokeEvents(screenWidth: Int, screenHeight: Int, rotation: Rotation = .none) throws(UnusableDeviceError) -> [(time: Double, event: StrokeEvent)] {
+        try InputDeviceSetup(screenWidth: screenWidth, screenHeight: screenHeight, placement: ScreenPlacement(rotation: rotation)).strokeEvents(of: self)
     }
 }

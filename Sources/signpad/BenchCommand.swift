@@ -63,13 +63,14 @@ struct Bench: ParsableCommand {
             name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"
         } else {
             let (w, h) = try parseScreen(screen ?? "1920x1080")
-            display = OffscreenDisplay(width: w, height: h)
+            display = OffscreenDisplay(width: w, height: h, rotation: config.display.rotation)
             name = "\(w)x\(h) offscreen"
         }
         defer { panel?.close() }
-        let (w, h) = (display.scanout.logicalWidth, display.scanout.logicalHeight)
-        let events = try strokes.strokeEvents(screenWidth: w, screenHeight: h).map(\.event)
-        var bench = SignpadBench.Bench(events: events, display: display, pen: config.ink.pen)
+        // The panel's own size: the measures below turn it as the display is turned.
+        let (w, h) = (display.scanout.width, display.scanout.height)
+        var bench = try SignpadBench.Bench(recording: strokes, input: config.input, display: display, pen: config.ink.pen)
+        let events = bench.events
         if let signals { bench.shouldStop = { signals.received != nil } }
         let rows = bench.run()
         if let signal = signals?.received {

@@ -23,9 +23,8 @@ struct Devices: ParsableCommand {
             print("Device:      \(device.description?.name ?? "?")")
             print("Kernel:      \(device.path)")
             switch device.classification {
-            case .usable(let kind, let multitouch):
-                let protocolA = multitouch && device.description?.hasAbs(EventCode.ABS_MT_SLOT) == false
-                print("Class:       \(kind.rawValue)\(multitouch ? " (multitouch\(protocolA ? " protocol A, contacts told apart by nearness" : ""), follows the first contact)" : "")")
+            case .usable(let kind, let reporting):
+                print("Class:       \(kind.rawValue)\(Self.describe(reporting))")
             case .skipped(let reason):
                 print("Class:       skipped: \(reason)")
             }
@@ -57,4 +56,12 @@ struct Devices: ParsableCommand {
     }
 
     func hex(_ v: UInt16) -> String { String(format: "%04x", v) }
+
+    static func describe(_ reporting: ContactReporting) -> String {
+        switch reporting {
+        case .single: ""
+        case .multitouchA: " (multitouch protocol A, contacts told apart by nearness, follows the first contact)"
+        case .multitouchB(let slots): " (multitouch protocol B, \(slots) slots, follows the first contact)"
+        }
+    }
 }

@@ -8,6 +8,24 @@ import SignpadVocabulary
 import Testing
 
 @Suite struct BenchTests {
+    /// The bench draws a recording as the kiosk would: the configured calibration and flips apply.
+    @Test func theBenchDrawsCalibratedAsThePanelDoes() throws {
+        let display = OffscreenDisplay(width: 640, height: 400)
+        var input = InputOptions()
+        let plain = try Bench(recording: demoRecording(), input: input, display: display).events
+        input.calibration = [0.5, 0, 0, 0, 0.5, 0]
+        let calibrated = try Bench(recording: demoRecording(), input: input, display: display).events
+        func xs(_ events: [StrokeEvent]) -> [Double] {
+            events.compactMap { switch $0 { case .down(let sample), .move(let sample): sample.point.x; default: nil } }
+        }
+        #expect(!xs(plain).isEmpty && xs(plain).count == xs(calibrated).count)
+        for (x, halved) in zip(xs(plain), xs(calibrated)) { #expect(abs(halved - x / 2) < 1, "\(x) → \(halved)") }
+        input.calibration = nil
+        input.flipX = true
+        let flipped = try Bench(recording: demoRecording(), input: input, display: display).events
+        for (x, mirrored) in zip(xs(plain), xs(flipped)) { #expect(abs(mirrored - (640 - x)) < 1.5, "\(x) → \(mirrored)") }
+    }
+
     @Test func signpadDrawsTheLeastAndNeverLags() throws {
         let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
         let rows = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()

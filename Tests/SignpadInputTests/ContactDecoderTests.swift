@@ -334,7 +334,7 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
         d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 32767)
         d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 32767)
-        #expect(DeviceClassifier.classify(d) == .usable(.absolutePointer, multitouch: false))
+        #expect(DeviceClassifier.classify(d) == .usable(.absolutePointer, .single))
         var s = RawEventStream()
         s.frame([(C.EV_ABS, C.ABS_X, 16384), (C.EV_ABS, C.ABS_Y, 16384)])  // moving, no button: nothing
         s.frame([(C.EV_KEY, C.BTN_LEFT, 1)])
@@ -419,12 +419,12 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER, C.BTN_TOUCH, C.BTN_STYLUS]
         pen.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 15200)
         pen.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 8550)
-        #expect(DeviceClassifier.classify(pen) == .usable(.pen, multitouch: false))
+        #expect(DeviceClassifier.classify(pen) == .usable(.pen, .single))
         // A stylus without BTN_TOUCH cannot say when it touches; one with BTN_LEFT is a pointer.
         pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_STYLUS]
         #expect(DeviceClassifier.classify(pen).kind == nil)
         pen.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_LEFT]
-        #expect(DeviceClassifier.classify(pen) == .usable(.absolutePointer, multitouch: false))
+        #expect(DeviceClassifier.classify(pen) == .usable(.absolutePointer, .single))
     }
 
     /// Found by fuzzing: a pen or pointer is read through ABS_X/ABS_Y, so one with only the

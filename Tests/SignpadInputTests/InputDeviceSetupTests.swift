@@ -23,7 +23,7 @@ import Testing
         let decoder = try setup.decoder(for: panel())
         let direct = try ContactDecoder(device: panel(), screenWidth: 200, screenHeight: 100, rotation: .quarter, flipX: true)
         #expect(decoder.mapping == direct.mapping)
-        #expect(decoder.kind == .touchscreen && decoder.multitouch)
+        #expect(decoder.kind == .touchscreen && decoder.reporting.isMultitouch)
         let raw = try InputDeviceSetup.raw(screenWidth: 200, screenHeight: 100).decoder(for: panel())
         #expect(raw.mapping == (try ContactDecoder(device: panel(), screenWidth: 200, screenHeight: 100)).mapping)
         #expect(throws: UnusableDeviceError.self) { try setup.decoder(for: DeviceDescription(name: "keyboard")) }

@@ -49,6 +49,17 @@ func strokes(_ events: [StrokeEvent]) -> [[Point]] {
 @Suite struct ProtocolATests {
     /// A hand rests; a finger lands far from it and signs. Read as one contact, the two were joined
     /// by a line across the signature; tracked apart, the hand's dot is withdrawn and the finger drawn.
+    /// The protocol is the classifier's word, which picks the front end: no slots is protocol A,
+    /// slots are protocol B with their count, and a descriptor claiming thousands is held to 256.
+    @Test func theClassifierNamesEachPanelsProtocol() throws {
+        #expect(DeviceClassifier.classify(protocolAPanel(trackingIDs: true)) == .usable(.touchscreen, .multitouchA))
+        #expect(DeviceClassifier.classify(panel()) == .usable(.touchscreen, .multitouchB(slots: 4)))
+        var many = panel()
+        many.absInfo[C.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: 9999)
+        #expect(DeviceClassifier.classify(many) == .usable(.touchscreen, .multitouchB(slots: ContactReporting.maxSlots)))
+        #expect(try ContactDecoder(device: protocolAPanel(trackingIDs: false), screenWidth: 100, screenHeight: 100).reporting == .multitouchA)
+    }
+
     @Test(arguments: [false, true]) func aSecondContactFarFromARestingOneIsNeverJoinedWithInk(trackingIDs: Bool) throws {
         var s = RawEventStream()
         contactsFrame(&s, [(900, 900, 7)], trackingIDs: trackingIDs)

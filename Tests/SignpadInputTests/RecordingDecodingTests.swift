@@ -74,7 +74,7 @@ struct RecordingDecodingTests {
 
     @Test func wacomHoverDrawsNothingAndPressureIsNormalised() throws {
         let rec = try recording(SharedRecordings.wacom)
-        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, multitouch: false))
+        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, .single))
         let summary = StrokeSummary(try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event))
         #expect(summary.strokes.count == 1)
         let touchFrames = rec.events.filter { $0.type == EventCode.EV_KEY && $0.code == EventCode.BTN_TOUCH && $0.value == 1 }.first!
@@ -118,15 +118,15 @@ struct RecordingDecodingTests {
 
     @Test func ucLogicPenIsOneStroke() throws {
         let rec = try recording(SharedRecordings.uclogic)
-        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, multitouch: false))
+        #expect(DeviceClassifier.classify(rec.device) == .usable(.pen, .single))
         let summary = StrokeSummary(try rec.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event))
         #expect(summary.strokes.count == 1)
         #expect(summary.strokes[0].allSatisfy { $0.pressure != nil })
     }
 
     @Test func atmelIsATouchscreen() throws {
-        #expect(DeviceClassifier.classify(try recording(SharedRecordings.atmel).device) == .usable(.touchscreen, multitouch: true))
-        #expect(DeviceClassifier.classify(try recording(SharedRecordings.threeM).device) == .usable(.touchscreen, multitouch: true),
+        #expect(DeviceClassifier.classify(try recording(SharedRecordings.atmel).device) == .usable(.touchscreen, .multitouchB(slots: 10)))
+        #expect(DeviceClassifier.classify(try recording(SharedRecordings.threeM).device) == .usable(.touchscreen, .multitouchB(slots: 60)),
                 "the 3M panel predates INPUT_PROP_DIRECT; udev's rule still calls it a touchscreen")
     }
 }
