@@ -6,7 +6,6 @@ import SignpadOutbox
 import SignpadSession
 import SignpadVarlink
 import SignpadVocabulary
-import SystemPackage
 
 /// `org.signpad.Kiosk` served on the control socket: a point of sale's requests shown in the
 /// session, their progress and results answered, and the results kept for `GetResult`.
@@ -94,12 +93,9 @@ public final class ControlService {
         }
     }
 
-    /// The results book's wake pipe: readable once a write has ended (then call `bookWritten`).
-    public var resultsWakeFD: FileDescriptor { results.wakeFD }
-
-    /// A write of the results book has ended: the final answers it holds now go out.
+    /// A write of the results book has ended (the daemon hears it from the book's `written`):
+    /// the final answers it holds now go out.
     public func bookWritten() {
-        results.drainWake()
         sendEndings()
     }
 

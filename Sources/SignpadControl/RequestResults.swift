@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import SignpadOutbox
 import SignpadVarlink
-import SystemPackage
 
 /// How one request ended, as `GetResult` answers it.
 public struct RequestResult: Codable, Equatable, Sendable {
@@ -71,9 +70,10 @@ public struct RequestResults {
     private let writer: BookWriter
 
     /// Reads the file (none yet: no results); what cannot be read is reported and started afresh.
-    public init(path: String, now: Double) throws(RequestResultsError) {
+    /// `written` is called, on the writing thread, whenever a write has ended.
+    public init(path: String, now: Double, written: @escaping @Sendable () -> Void = {}) throws(RequestResultsError) {
         self.path = path
-        writer = BookWriter(path: path)
+        writer = BookWriter(path: path, written: written)
         var info = stat()
         if stat(path, &info) == 0, info.st_size > Self.maxBytes * 2 {
             throw RequestResultsError(path: path, reason: "expected at most \(Self.maxBytes * 2) bytes, found \(info.st_size); not read")
@@ -90,9 +90,9 @@ public struct RequestResults {
     }
 
     /// An empty book at `path` (when the file could not be read).
-    public init(emptyAt path: String) {
+    public init(emptyAt path: String, written: @escaping @Sendable () -> Void = {}) {
         self.path = path
-        writer = BookWriter(path: path)
+        writer = BookWriter(path: path, written: written)
     }
 
     public var count: Int { entries.count }
@@ -127,9 +127,6 @@ public struct RequestResults {
     /// reports): an answer that must outlive a crash is sent once its ticket is through.
     public var writtenThrough: Int { writer.writtenThrough }
 
-    /// Readable when a write has ended (a pipe), for the daemon's poll loop.
-    public var wakeFD: FileDescriptor { FileDescriptor(rawValue: writer.wakePipe.fd) }
-
     /// Settles an unsettled request: signed, in the spool (`kept`) or the export folder.
     public mutating func settle(_ id: String, kept: Bool, files: [RequestResult.File], now: Double) throws(RequestResultsError) {
         guard var entry = result(id), entry.status == nil else { return }
@@ -155,9 +152,6 @@ public struct RequestResults {
 
     /// Waits until the file holds the last `record`.
     public func flush() { writer.flush() }
-
-    /// Empties the wake pipe (see `wakeFD`).
-    public func drainWake() { writer.wakePipe.drain() }
 
     /// Keeps the last `keepCount`, and any that ended within `keepSeconds`, then drops the
     /// oldest past `maxEntries` and `maxBytes`. Unsettled and open ones are dropped last.
@@ -207,10 +201,13 @@ final class BookWriter: Sendable {
         var failure: RequestResultsError?
     }
     private let state = Mutex(State())
-    /// Readable once a write has ended.
-    let wakePipe = WakePipe()
+    /// Called once a write has ended.
+    private let written: @Sendable () -> Void
 
-    init(path: String) { self.path = path }
+    init(path: String, written: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.written = written
+    }
 
     /// Has `entries` written; returns its ticket, and why an earlier write failed, if one did
     /// since the last call.
@@ -231,7 +228,7 @@ final class BookWriter: Sendable {
                     state.writtenThrough = latest.ticket
                     if let failure { state.failure = failure }
                 }
-                wakePipe.wake()
+                written()
             }
         }
         return (ticket, failure)

@@ -136,8 +136,9 @@ public final class Daemon {
             case .failed(let reason): logger.error("retention: cannot delete", metadata: ["reason": "\(reason)"])
             }
         }
+        let wakes = try LoopWakes()
         let exporter = Exporter(directory: config.outbox.directory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds,
-                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention)
+                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention, resultsWaiting: wakes.exports.wake)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger, folderProbe] error in
@@ -146,7 +147,7 @@ public final class Daemon {
         }
         // Before the screen: what the spool holds is written even while there is none.
         let spooled = recoverSpool(exporter)
-        control = try makeControl()
+        control = try makeControl(bookWritten: wakes.book.wake)
         // Requests confirmed before a crash: their signatures are in the spool, or written.
         control?.settleUnsettled(spooled: spooled, exporter: exporter)
         defer { control?.detach(because: "signpad stopped") }
@@ -159,13 +160,13 @@ public final class Daemon {
         } else {
             initial = .waiting(DisplayWait(afterLoss: false, now: Self.monotonic(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
         }
-        return try loop(from: initial, exporter: exporter, service: service, signals: signals)
+        return try loop(from: initial, exporter: exporter, service: service, signals: signals, wakes: wakes)
     }
 
     /// The one loop: each turn it looks at its clocks (the watchdog, the display's retry, device
     /// scans, the session's deadlines), waits on the signals, the exporter, the control socket
     /// and the devices, and handles what became ready, until a signal ends it.
-    func loop(from initial: DaemonStage, exporter: Exporter, service: ServiceManager, signals: SignalWatcher) throws -> Exit {
+    func loop(from initial: DaemonStage, exporter: Exporter, service: ServiceManager, signals: SignalWatcher, wakes: LoopWakes) throws -> Exit {
         var stage = initial
         var nextWatchdog = Self.monotonic()
         var polled = PollSet()
@@ -207,11 +208,10 @@ public final class Daemon {
 
             polled.clear()
             polled.add(signals.fd, as: .signals)
-            // The core keeps C descriptors (see DEVELOPERS.md); typed here, where the loop takes it.
-            polled.add(FileDescriptor(rawValue: exporter.wakeFD), as: .exports)
+            polled.add(wakes.exports.readEnd, as: .exports)
             if let control {
                 polled.add(control.server)
-                polled.add(control.resultsWakeFD, as: .results)
+                polled.add(wakes.book.readEnd, as: .results)
             }
             if case .showing = stage {
                 for (index, input) in inputs.enumerated() { if let fd = input.device.fd { polled.add(fd, as: .input(index)) } }
@@ -219,6 +219,9 @@ public final class Daemon {
             longestTurn.end(now: Self.monotonic()) { Date().timeIntervalSince1970 }
             try polled.wait(seconds: deadline - now)
             longestTurn.begin(now: Self.monotonic(), handling: polled.woken)
+            // Emptied before the news is taken: news that comes meanwhile wakes the next turn.
+            if polled.isReady(.exports) { wakes.exports.drain() }
+            if polled.isReady(.results) { wakes.book.drain() }
 
             if polled.isReady(.signals), let signal = signals.take() {
                 if signal != SIGHUP {
@@ -437,7 +440,8 @@ public final class Daemon {
     }
 
     /// The control socket and its service, if `control.socket` is set.
-    func makeControl() throws -> ControlService? {
+    /// `bookWritten` is the results book's call when a write has ended.
+    func makeControl(bookWritten: @escaping @Sendable () -> Void) throws -> ControlService? {
         guard let path = config.control.socket else { return nil }
         let groupID = try Self.controlGroupID(config)
         let server: VarlinkServer
@@ -450,10 +454,10 @@ public final class Daemon {
         let now = Date().timeIntervalSince1970
         let results: RequestResults
         do {
-            results = try RequestResults(path: config.control.results, now: now)
+            results = try RequestResults(path: config.control.results, now: now, written: bookWritten)
         } catch {
             logger.error("request results not read; starting with none", metadata: ["path": "\(config.control.results)", "reason": "\(error.reason)"])
-            results = RequestResults(emptyAt: config.control.results)
+            results = RequestResults(emptyAt: config.control.results, written: bookWritten)
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.control.group ?? "(signpad's own)")"])
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger)

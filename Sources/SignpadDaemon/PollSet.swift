@@ -8,11 +8,11 @@ import SystemPackage
 public struct PollSet {
     public enum Source: Equatable {
         case signals
-        /// The exporter's results (see `Exporter.wakeFD`).
+        /// The exporter's results (its `LoopWakes` pipe).
         case exports
         /// The control socket's listener and connections, as many as it has this turn.
         case control
-        /// The results book's writes ending, each letting a final answer go (`ControlService.handle`).
+        /// The results book's writes ending, each letting a final answer go (`ControlService.bookWritten`).
         case results
         /// The input device at this index of the loop's inputs.
         case input(Int)

@@ -99,17 +99,20 @@ public final class Exporter: @unchecked Sendable {
     /// The writer thread, and the spool thread if there is a spool, have returned.
     private var writerDone = false
     private var spoolerDone = false
-    /// Becomes readable when results are waiting, for the daemon's poll loop.
-    private let wakePipe = WakePipe()
-    public var wakeFD: Int32 { wakePipe.fd }
+    /// Called on the export's threads when results are waiting (the daemon's loop wakes for them).
+    private let resultsWaiting: @Sendable () -> Void
 
+    /// `resultsWaiting` is called, on another thread, whenever `results()` has news.
     public convenience init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool? = nil,
-                            retention: Retention? = nil) {
-        self.init(directory: directory, options: options, evidence: evidence, retrySeconds: retrySeconds, spool: spool, retention: retention, write: nil)
+                            retention: Retention? = nil, resultsWaiting: @escaping @Sendable () -> Void = {}) {
+        self.init(directory: directory, options: options, evidence: evidence, retrySeconds: retrySeconds, spool: spool, retention: retention,
+                  write: nil, resultsWaiting: resultsWaiting)
     }
 
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
-         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: TimeSource = .system) {
+         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: TimeSource = .system,
+         resultsWaiting: @escaping @Sendable () -> Void = {}) {
+        self.resultsWaiting = resultsWaiting
         self.retention = retention
         self.clock = clock
         let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder, role: "the export folder")
@@ -238,7 +241,6 @@ public final class Exporter: @unchecked Sendable {
     }
 
     public func results() -> [Result] {
-        wakePipe.drain()
         condition.lock()
         defer { condition.unlock() }
         let out = finished
@@ -395,8 +397,8 @@ public final class Exporter: @unchecked Sendable {
         if any { wake() }
     }
 
-    /// Makes `wakeFD` readable: results are waiting.
-    private func wake() { wakePipe.wake() }
+    /// Results are waiting.
+    private func wake() { resultsWaiting() }
 
     /// A job's files, made from its record (a job without files has one).
     private func makeFiles(_ job: Job, evidence: Evidence) throws -> [ExportFile] {

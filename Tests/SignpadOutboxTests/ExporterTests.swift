@@ -4,6 +4,7 @@ import SignpadExport
 @testable import SignpadOutbox
 import SignpadTestSupport
 import SignpadVocabulary
+import Synchronization
 import Testing
 
 @Suite struct ExporterSpoolTests {
@@ -41,6 +42,22 @@ import Testing
         #expect(FileManager.default.contents(atPath: exports + "/" + expected[0].name) == Data(expected[0].bytes),
                 "the same bytes as if it had been written the first time")
         #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)
+    }
+
+    /// The daemon's loop sleeps until the exporter says it has results: each result is told.
+    @Test func theExporterSaysWhenResultsWait() throws {
+        let exports = scratch()
+        defer { removeScratch(exports) }
+        let told = Mutex(0)
+        let exporter = Exporter(directory: exports, options: ExportOptions(formats: [.json]), evidence: testEvidence, retrySeconds: 0.05,
+                                resultsWaiting: { told.withLock { $0 += 1 } })
+        defer { exporter.stop() }
+        try exporter.prepare()
+        #expect(told.withLock { $0 } == 0)
+        exporter.submit(record("told"), exportID: 1)
+        #expect(exporter.waitUntilIdle(timeout: 10))
+        #expect(told.withLock { $0 } >= 1)
+        #expect(exporter.results().map(\.exportID) == [1])
     }
 
     /// Issue 54, defect 2: a signature queued behind one the folder refuses got no result until
