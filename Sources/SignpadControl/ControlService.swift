@@ -18,27 +18,27 @@ public final class ControlService {
     private let exportsPNG: Bool
     private let time: TimeSource
 
-    /// What the service owes the caller of the request under way: who asked, which call waits and
-    /// how, the book's ticket, the export whose result ends it, and what its result will say. What
-    /// the request shows and where it stands are the kiosk's (`KioskRequest`); this outlives the
-    /// kiosk when the display goes, as the answer is still owed.
-    private struct Active {
-        var id: String
-        var reference: String
-        /// The uid that asked: its cancel and result are that user's, or root's.
-        var owner: UInt32
-        var startedAt: Double
+    /// The answer owed to the caller of the request under way: the result it will be (as the book
+    /// keeps it), the call waiting for it and how it asked. What the request shows and where it
+    /// stands on the pad are the kiosk's (`KioskRequest`); the answer outlives the kiosk when the
+    /// display goes, as it is still owed.
+    private struct Owed {
+        /// Its id, reference, start and owner (the uid that asked: its cancel and result are that
+        /// user's, or root's), and once Done sent its signature out, `confirmed`.
+        var result: RequestResult
         /// The call waiting for its result; nil once its client hung up.
         var call: VarlinkCallID?
         var more: Bool
         var returnImage: Bool
-        /// Set once Done saved it: the export whose result ends the request.
-        var exportID: Int?
         /// The book's ticket for the request's record: its progress goes out once the book holds
         /// it, so that GetResult after a crash knows a request the point of sale was told of.
         var booked = 0
+
+        var id: String { result.id }
+        var owner: UInt32? { result.owner }
+        var confirmed: Bool { result.confirmed == true }
     }
-    private var active: Active?
+    private var active: Owed?
     private var clientLines = ClientLogBudget()
     /// Lines for calls that were answered: a point of sale polling GetStatus, or a client
     /// flooding the socket, must not push the lines that matter out of the journal.
@@ -57,7 +57,7 @@ public final class ControlService {
     }
 
     /// The request under way, for `GetStatus`.
-    public var requestUnderWay: (id: String, reference: String, since: Double)? { active.map { ($0.id, $0.reference, $0.startedAt) } }
+    public var requestUnderWay: (id: String, reference: String, since: Double)? { active.map { ($0.id, $0.result.reference, $0.result.startedAt) } }
 
     /// The session requests are shown in from now on (nil: the display went away). Its events
     /// come through `consume`, from the daemon, and from this service after its own calls.
@@ -86,7 +86,7 @@ public final class ControlService {
             sendEndings(all: true)
         }
         guard let active else { return }
-        if active.exportID == nil {
+        if !active.confirmed {
             finish(.failed, reason: "\(what) during the request")
         } else {
             finish(.signed, reason: "\(what) before the export folder answered; the signature waits in the spool and is written from there (the journal says if it could not be kept)")
@@ -146,8 +146,8 @@ public final class ControlService {
     private static func mayAct(_ caller: VarlinkCaller, on owner: UInt32?) -> Bool { caller.uid == 0 || caller.uid == owner }
 
     /// Busy, naming the request under way only to whom it belongs.
-    private static func busy(_ active: Active, for caller: VarlinkCaller) -> ControlError {
-        mayAct(caller, on: active.owner) ? .busy(id: active.id, reference: active.reference) : .busy(id: nil, reference: nil)
+    private static func busy(_ active: Owed, for caller: VarlinkCaller) -> ControlError {
+        mayAct(caller, on: active.owner) ? .busy(id: active.id, reference: active.result.reference) : .busy(id: nil, reference: nil)
     }
 
     private func answer(_ call: VarlinkCall, id: VarlinkCallID, caller: VarlinkCaller, now: Double, log: Logger, host: some ControlHost) throws(ControlError) {
@@ -158,7 +158,7 @@ public final class ControlService {
         case "CancelRequest":
             let requestID = try parameters.string("id")
             try parameters.rejectOthers()
-            guard let active, active.id == requestID, Self.mayAct(caller, on: active.owner), active.exportID == nil, let session else {
+            guard let active, active.id == requestID, Self.mayAct(caller, on: active.owner), !active.confirmed, let session else {
                 throw .noSuchRequest(requestID)
             }
             session.cancelRequest(now: now)
@@ -179,10 +179,10 @@ public final class ControlService {
             try parameters.rejectOthers()
             var answer = host.kioskStatus()
             if let active {
-                var request: [String: JSONValue] = ["since": .string(ISO8601.string(active.startedAt))]
+                var request: [String: JSONValue] = ["since": .string(ISO8601.string(active.result.startedAt))]
                 if Self.mayAct(caller, on: active.owner) {
                     request["id"] = .string(active.id)
-                    request["reference"] = .string(active.reference)
+                    request["reference"] = .string(active.result.reference)
                 }
                 answer["request"] = .object(request)
             }
@@ -218,10 +218,9 @@ public final class ControlService {
 
         let wallNow = time.wall()
         let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
-        active = Active(id: requestID, reference: context.reference, owner: caller.uid, startedAt: wallNow, call: call.oneway ? nil : id, more: call.more,
-                        returnImage: returnImage)
         var started = RequestResult(id: requestID, reference: context.reference, startedAt: wallNow)
         started.owner = caller.uid
+        active = Owed(result: started, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
         active?.booked = record(started)
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
         session.beginRequest(id: requestID, context: context, timeout: timeout, now: now)
@@ -231,7 +230,7 @@ public final class ControlService {
 
     private func progress(_ name: String) {
         guard let active, active.more, let call = active.call else { return }
-        endings.append((active.booked, call, ["id": .string(active.id), "reference": .string(active.reference), "progress": .string(name)], true))
+        endings.append((active.booked, call, ["id": .string(active.id), "reference": .string(active.result.reference), "progress": .string(name)], true))
         sendEndings()
     }
 
@@ -239,15 +238,11 @@ public final class ControlService {
         switch event {
         case .progress(_, .ink): progress("ink")
         case .progress(_, .cleared): progress("cleared")
-        case .ended(_, .signed(let exportID)):
-            active?.exportID = exportID
-            // Confirmed: a stop before its answer leaves it to be settled, never failed.
-            if let active {
-                var open = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
-                open.owner = active.owner
-                open.confirmed = true
-                record(open)
-            }
+        case .ended(_, .signed):
+            // Confirmed: a stop before its answer leaves it to be settled, never failed; its
+            // export's result (of the record named by its id) is the answer.
+            active?.result.confirmed = true
+            if let active { record(active.result) }
         case .ended(_, .declined): finish(.cancelled, reason: "declined by the customer")
         case .ended(_, .timedOut): finish(.timedOut, reason: "nobody touched the pad for the request's timeout")
         case .ended(_, .cancelled): finish(.cancelled, reason: "cancelled by the point of sale")
@@ -275,7 +270,7 @@ public final class ControlService {
 
     /// An export's result: the answer of the request under way, or news of an earlier one.
     private func exportResult(_ result: Exporter.Result) {
-        guard let active, let exportID = active.exportID, result.exportID == exportID else {
+        guard let active, active.confirmed, result.recordID == active.id, !result.lookedUp else {
             settle(result)
             return
         }
@@ -289,8 +284,8 @@ public final class ControlService {
                         files: [RequestResult.File]? = nil, image: [UInt8]? = nil) {
         guard let active else { return }
         self.active = nil
-        var result = RequestResult(id: active.id, reference: active.reference, startedAt: active.startedAt)
-        result.owner = active.owner
+        var result = active.result
+        result.confirmed = nil
         result.status = status
         result.reason = reason
         result.stored = stored
