@@ -30,6 +30,8 @@ public final class Daemon {
     /// Reads the configuration again from where this one came from (file and `--set`).
     let loadConfig: () throws -> Config
     let logger: Logger
+    /// Where every time the daemon, its session, exporter and control service read comes from.
+    let time: TimeSource
     var reloadRequested = false
     /// The reload's evidence was handed to the exporter for what it holds in memory only.
     var resealedForReload = false
@@ -78,7 +80,8 @@ public final class Daemon {
         }
     }
 
-    public init(config: Config, logger: Logger, offscreen: Offscreen? = nil, loadConfig: @escaping () throws -> Config) {
+    public init(config: Config, logger: Logger, offscreen: Offscreen? = nil, time: TimeSource = .system, loadConfig: @escaping () throws -> Config) {
+        self.time = time
         self.config = config
         self.loadConfig = loadConfig
         self.logger = logger
@@ -101,12 +104,6 @@ public final class Daemon {
         }
     }
 
-    public static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     public func run() throws -> Exit {
         // Logged before anything can wait (the display may not come for minutes at boot).
         logger.info("signpad starting", metadata: ["version": "\(SignpadVersion.current)", "configuration": "\(config.source)"])
@@ -126,7 +123,7 @@ public final class Daemon {
             logger.notice("biometric data sealed to certificate",
                           metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)", "expires": "\(ISO8601.string(recipient.notAfter))"])
             certificateExpiry = CertificateExpiry(recipient)
-            warnOfCertificateExpiry(now: Date().timeIntervalSince1970)
+            warnOfCertificateExpiry(now: time.wall())
         }
         self.evidence = evidence
         let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.evidence.signingKey).retiredKeys().map(\.key)
@@ -138,7 +135,7 @@ public final class Daemon {
         }
         let wakes = try LoopWakes()
         let exporter = Exporter(directory: config.outbox.directory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds,
-                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention, resultsWaiting: wakes.exports.wake)
+                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention, clock: time, resultsWaiting: wakes.exports.wake)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger, folderProbe] error in
@@ -158,7 +155,7 @@ public final class Daemon {
             let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
             initial = .showing(try show(display, exporter: exporter, service: service))
         } else {
-            initial = .waiting(DisplayWait(afterLoss: false, now: Self.monotonic(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
+            initial = .waiting(DisplayWait(afterLoss: false, now: time.uptime(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
         }
         return try loop(from: initial, exporter: exporter, service: service, signals: signals, wakes: wakes)
     }
@@ -168,21 +165,21 @@ public final class Daemon {
     /// and the devices, and handles what became ready, until a signal ends it.
     func loop(from initial: DaemonStage, exporter: Exporter, service: ServiceManager, signals: SignalWatcher, wakes: LoopWakes) throws -> Exit {
         var stage = initial
-        var nextWatchdog = Self.monotonic()
+        var nextWatchdog = time.uptime()
         var polled = PollSet()
         var exit = Exit.stopped
 
         // The panel is handed back however the loop ends; a display closes once.
         defer { if case .showing(let shown) = stage { shown.display.close() } }
         // The first turn is the loop's first pass over its clocks.
-        longestTurn.begin(now: Self.monotonic(), handling: .clocks)
+        longestTurn.begin(now: time.uptime(), handling: .clocks)
         turns: while true {
-            let now = Self.monotonic()
+            let now = time.uptime()
             if let interval = service.watchdogInterval, now >= nextWatchdog {
                 service.watchdog()
                 nextWatchdog = now + interval
             }
-            warnOfCertificateExpiry(now: Date().timeIntervalSince1970)
+            warnOfCertificateExpiry(now: time.wall())
             var deadline = now + 1
             switch stage {
             case .waiting(var wait):
@@ -216,9 +213,9 @@ public final class Daemon {
             if case .showing = stage {
                 for (index, input) in inputs.enumerated() { if let fd = input.device.fd { polled.add(fd, as: .input(index)) } }
             }
-            longestTurn.end(now: Self.monotonic()) { Date().timeIntervalSince1970 }
+            longestTurn.end(now: time.uptime()) { time.wall() }
             try polled.wait(seconds: deadline - now)
-            longestTurn.begin(now: Self.monotonic(), handling: polled.woken)
+            longestTurn.begin(now: time.uptime(), handling: polled.woken)
             // Emptied before the news is taken: news that comes meanwhile wakes the next turn.
             if polled.isReady(.exports) { wakes.exports.drain() }
             if polled.isReady(.results) { wakes.book.drain() }
@@ -241,14 +238,14 @@ public final class Daemon {
             }
             switch stage {
             case .waiting(var wait):
-                if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic(), host: self) }
+                if let control { control.handle(control.server.handle(polled.control, now: time.uptime()), now: time.uptime(), host: self) }
                 if polled.isReady(.results) { control?.bookWritten() }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
                         control?.consume(.exportResult(result))
                         if result.lookedUp { continue }
                         if result.error == nil { folderProbe.wrote() }
-                        for notice in wait.journal.notices(for: result, now: Self.monotonic()) { logger.tell(notice) }
+                        for notice in wait.journal.notices(for: result, now: time.uptime()) { logger.tell(notice) }
                     }
                     tellStatus(&wait, service: service, exporter: exporter)
                 }
@@ -257,7 +254,7 @@ public final class Daemon {
                 if let reason = serve(shown, polled: polled, exporter: exporter, service: service) {
                     switch reason {
                     case .displayLost:
-                        stage = .waiting(DisplayWait(afterLoss: true, now: Self.monotonic(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
+                        stage = .waiting(DisplayWait(afterLoss: true, now: time.uptime(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))
                     case .reload:
                         exit = .reload
                         break turns
@@ -279,7 +276,7 @@ public final class Daemon {
         case .showing(let shown):
             if exit == .stopped { finishExports(exporter, lastFailure: shown.session.lastFailure) }
             // The results of the exports just finished answer their requests; what is left then is told as such.
-            shown.session.tick(now: Self.monotonic())
+            shown.session.tick(now: time.uptime())
             dispatch(shown.session)
             control?.detach(because: exit == .reload ? "signpad reloaded its configuration" : "signpad stopped")
             shown.session.blank()
@@ -294,13 +291,13 @@ public final class Daemon {
         let session: Session
         let playback: RecordingPlayback?
         do {
-            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: config.kiosk.screenPainter)
+            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: config.kiosk.screenPainter, time: time)
             playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
         } catch {
             display.close()
             throw error
         }
-        let now = Self.monotonic()
+        let now = time.uptime()
         if playback == nil { openInputs(session: session, now: now) }
         if config.kiosk.rules.mode == .walkUp { playback?.start(now: now) }
         let shownName = display.shownName
@@ -334,19 +331,19 @@ public final class Daemon {
         }
         // Each step's events before the next step: a Done pressed is the request's before a cancel is read.
         dispatch(session)
-        if let control { control.handle(control.server.handle(polled.control, now: Self.monotonic()), now: Self.monotonic(), host: self) }
+        if let control { control.handle(control.server.handle(polled.control, now: time.uptime()), now: time.uptime(), host: self) }
         if polled.isReady(.results) { control?.bookWritten() }
         if let playback = shown.playback {
-            if let id = session.kiosk.request?.id, id != shown.playedFor { playback.start(now: Self.monotonic()) }
+            if let id = session.kiosk.request?.id, id != shown.playedFor { playback.start(now: time.uptime()) }
             shown.playedFor = session.kiosk.request?.id
-            playback.play(until: Self.monotonic(), into: session) { latencies.record(seconds: Self.monotonic() - $0) }
+            playback.play(until: time.uptime(), into: session) { latencies.record(seconds: time.uptime() - $0) }
             dispatch(session)
         }
-        session.tick(now: Self.monotonic())
+        session.tick(now: time.uptime())
         dispatch(session)
-        if Self.monotonic() >= shown.nextPresenceCheck {
+        if time.uptime() >= shown.nextPresenceCheck {
             display.checkPresence()
-            shown.nextPresenceCheck = Self.monotonic() + 1
+            shown.nextPresenceCheck = time.uptime() + 1
             let current = serviceStatus(display.shownName, session: session, exporter: exporter)
             if current.line != shown.status.line {
                 shown.status = current
@@ -362,8 +359,8 @@ public final class Daemon {
             return .displayLost
         }
         // A walk-up customer's signature that could be neither sealed nor written is not taken.
-        if session.kiosk.outOfService == nil, session.kiosk.isBetweenCustomers, let ended = certificateEnded(now: Date().timeIntervalSince1970) {
-            session.takeOutOfService(ended.outOfServiceReason, now: Self.monotonic())
+        if session.kiosk.outOfService == nil, session.kiosk.isBetweenCustomers, let ended = certificateEnded(now: time.wall()) {
+            session.takeOutOfService(ended.outOfServiceReason, now: time.uptime())
             dispatch(session)
             logger.error("out of service: the recipient certificate has expired",
                          metadata: ["subject": "\(ended.subject)", "expired": "\(ISO8601.string(ended.notAfter))"])
@@ -451,7 +448,7 @@ public final class Daemon {
         } catch {
             throw ControlSocketError(description: "\(error)")
         }
-        let now = Date().timeIntervalSince1970
+        let now = time.wall()
         let results: RequestResults
         do {
             results = try RequestResults(path: config.control.results, now: now, written: bookWritten)
@@ -460,7 +457,8 @@ public final class Daemon {
             results = RequestResults(emptyAt: config.control.results, written: bookWritten)
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.control.group ?? "(signpad's own)")"])
-        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger)
+        return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger,
+                              time: time)
     }
 
     /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`
@@ -663,7 +661,7 @@ extension Daemon: ControlHost {
 
     public func notReadyReason() -> String? {
         // A customer's signature that could be neither sealed nor written is not asked for.
-        if let ended = certificateEnded(now: Date().timeIntervalSince1970) { return ended.outOfServiceReason }
+        if let ended = certificateEnded(now: time.wall()) { return ended.outOfServiceReason }
         guard let presented, !presented.playsRecording, inputs.isEmpty else { return nil }
         return "no touch device\(config.input.device.map { " matching \($0)" } ?? "") (see signpad devices)"
     }

@@ -75,13 +75,13 @@ extension Daemon {
         guard let index = session.input.index(of: input.path) else { return }
         let status = input.device.read { event in
             let drawn = session.movesDrawn
-            session.feed(event, from: index, now: Self.monotonic())
-            if session.movesDrawn != drawn { latencies.record(seconds: Self.monotonic() - event.seconds) }
+            session.feed(event, from: index, now: time.uptime())
+            if session.movesDrawn != drawn { latencies.record(seconds: time.uptime() - event.seconds) }
         }
         if status == .gone || hangup {
             logger.warning("an input device went away; its stroke ends, and it is looked for again", metadata: ["device": "\(input.path)"])
-            close(input, session: session, now: Self.monotonic())
-            nextRescan = Self.monotonic() + 0.5
+            close(input, session: session, now: time.uptime())
+            nextRescan = time.uptime() + 0.5
         }
     }
 

@@ -77,8 +77,9 @@ public final class Exporter: @unchecked Sendable {
     private var evidence: Evidence
     public let retrySeconds: Double
     private let retention: Retention?
-    /// When the writer next deletes what `retention` no longer keeps: at once, then hourly.
-    private var nextSweep = Date()
+    /// When (`clock.uptime`) the writer next deletes what `retention` no longer keeps: at once,
+    /// then hourly.
+    private var nextSweep = -Double.infinity
     static let sweepInterval = 3600.0
     private let condition = NSCondition()
     private var queue: [Job] = []
@@ -102,11 +103,12 @@ public final class Exporter: @unchecked Sendable {
     /// Called on the export's threads when results are waiting (the daemon's loop wakes for them).
     private let resultsWaiting: @Sendable () -> Void
 
-    /// `resultsWaiting` is called, on another thread, whenever `results()` has news.
+    /// `resultsWaiting` is called, on another thread, whenever `results()` has news; `clock` is
+    /// where the time is read (the files' stamps, stalls, retries, retention).
     public convenience init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool? = nil,
-                            retention: Retention? = nil, resultsWaiting: @escaping @Sendable () -> Void = {}) {
+                            retention: Retention? = nil, clock: TimeSource = .system, resultsWaiting: @escaping @Sendable () -> Void = {}) {
         self.init(directory: directory, options: options, evidence: evidence, retrySeconds: retrySeconds, spool: spool, retention: retention,
-                  write: nil, resultsWaiting: resultsWaiting)
+                  write: nil, clock: clock, resultsWaiting: resultsWaiting)
     }
 
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
@@ -186,7 +188,7 @@ public final class Exporter: @unchecked Sendable {
         condition.lock()
         queue += jobs
         // What retention keeps no longer is deleted before it is written.
-        if retention != nil { nextSweep = Date() }
+        if retention != nil { nextSweep = -.infinity }
         condition.broadcast()
         condition.unlock()
         var files: [String: [ExportedFile]] = [:]
@@ -285,11 +287,11 @@ public final class Exporter: @unchecked Sendable {
 
     /// Waits until everything is written, or `timeout` seconds pass; true when nothing is left.
     public func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = clock.uptime() + timeout
         condition.lock()
         defer { condition.unlock() }
         while !queue.isEmpty || busy != nil {
-            if !condition.wait(until: deadline) { return false }
+            if !wait(until: deadline) { return false }
         }
         return true
     }
@@ -298,27 +300,37 @@ public final class Exporter: @unchecked Sendable {
     /// hold yet) and waits at most `timeout` seconds for them to quit; a signature not yet
     /// written stays in the spool, if there is one.
     public func stop(timeout: Double = 5) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = clock.uptime() + timeout
         condition.lock()
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
         while !(writerDone && spoolerDone) {
-            if !condition.wait(until: deadline) { return }
+            if !wait(until: deadline) { return }
         }
+    }
+
+    /// Waits, holding the condition's lock, for a broadcast or until `deadline` on `clock.uptime`;
+    /// false once the deadline has passed. The condition sleeps on the system's clock, for as long
+    /// as `clock` says is left.
+    @discardableResult
+    private func wait(until deadline: Double) -> Bool {
+        let left = deadline - clock.uptime()
+        guard left > 0 else { return false }
+        return condition.wait(until: Date(timeIntervalSinceNow: left))
     }
 
     /// Keeps every queued signature the spool does not hold yet; after a failure, tries again
     /// every `retrySeconds`.
     private func spoolLoop(_ spool: SignatureSpool) {
-        var lastFailure: Date?
+        var lastFailure: Double?
         condition.lock()
         while true {
             let untried = queue.contains { !$0.spoolTried }
             let retryAt = queue.contains { !$0.spooled } ? lastFailure.map { $0 + retrySeconds } : nil
-            if !untried && !(retryAt.map { $0 <= Date() } ?? false) {
+            if !untried && !(retryAt.map { $0 <= clock.uptime() } ?? false) {
                 if stopping { break }
-                if let retryAt { _ = condition.wait(until: retryAt) } else { condition.wait() }
+                if let retryAt { wait(until: retryAt) } else { condition.wait() }
                 continue
             }
             let jobs = queue.filter { !$0.spooled }
@@ -335,7 +347,7 @@ public final class Exporter: @unchecked Sendable {
                 }
             }
             condition.lock()
-            lastFailure = failures.isEmpty ? nil : Date()
+            lastFailure = failures.isEmpty ? nil : clock.uptime()
             for job in jobs {
                 guard let i = queue.firstIndex(where: { $0.id == job.id }) else {
                     // Written while it was being kept: the spool's copy is not needed.
@@ -446,15 +458,15 @@ public final class Exporter: @unchecked Sendable {
                 }
                 continue
             }
-            if let retention, !stopping, Date() >= nextSweep {
-                nextSweep = Date(timeIntervalSinceNow: Self.sweepInterval)
+            if let retention, !stopping, clock.uptime() >= nextSweep {
+                nextSweep = clock.uptime() + Self.sweepInterval
                 deleteExpired(retention)
                 continue
             }
             guard let job = queue.first, job.spoolTried else {
                 // Stopping, the writer still empties the queue; it waits only for the spool's go.
                 if stopping && (queue.isEmpty || spoolerDone) { break }
-                if retention != nil { _ = condition.wait(until: nextSweep) } else { condition.wait() }
+                if retention != nil { wait(until: nextSweep) } else { condition.wait() }
                 continue
             }
             busy = (job, clock.uptime(), [])
@@ -502,7 +514,7 @@ public final class Exporter: @unchecked Sendable {
             condition.broadcast()
             if failure != nil {
                 if stopping { break }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: retrySeconds))
+                wait(until: clock.uptime() + retrySeconds)
             }
         }
         writerDone = true

@@ -1,12 +1,14 @@
 import Foundation
 
-/// Where the core reads the time: the system's clocks, or a test's. The exporter judges stalls
-/// and retention by it, the session stamps each signature's capture with it, and the control
-/// service each request's start and end. (The exporter's threads wait between tries in real time.)
+/// Where the time is read: the system's clocks, or a test's. The daemon's loop reads it each
+/// turn, the exporter judges stalls, retries and retention by it (its threads sleep for as long
+/// as it says is left), the session stamps each signature's capture with it, and the control
+/// service each request's start and end.
 public struct TimeSource: Sendable {
     /// Seconds since 1970.
     public var wall: @Sendable () -> Double
-    /// Seconds on a clock that never steps (the kernel's monotonic clock).
+    /// Seconds on a clock that never steps: the kernel's CLOCK_MONOTONIC, the clock evdev stamps
+    /// input events with (the daemon sets it), so an event's age is `uptime() - event.seconds`.
     public var uptime: @Sendable () -> Double
 
     public init(wall: @escaping @Sendable () -> Double, uptime: @escaping @Sendable () -> Double) {
@@ -14,6 +16,9 @@ public struct TimeSource: Sendable {
         self.uptime = uptime
     }
 
-    public static let system = TimeSource(wall: { Date().timeIntervalSince1970 },
-                                          uptime: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
+    public static let system = TimeSource(wall: { Date().timeIntervalSince1970 }, uptime: {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    })
 }

@@ -53,12 +53,12 @@ final class CalibrationRun {
         }
 
         var shown: Calibrator.Step?
-        var deadline = Daemon.monotonic() + timeout
+        var deadline = TimeSource.system.uptime() + timeout
         var polled = PollSet()
         while true {
             if calibrator.step != shown {
                 shown = calibrator.step
-                deadline = Daemon.monotonic() + timeout
+                deadline = TimeSource.system.uptime() + timeout
                 switch calibrator.step {
                 case .target(let index, let retry):
                     painter.paint(Self.screen(calibrator, index: index, retry: retry, style: config.kiosk.style), into: &canvas)
@@ -70,7 +70,7 @@ final class CalibrationRun {
                     throw error
                 }
             }
-            let now = Daemon.monotonic()
+            let now = TimeSource.system.uptime()
             if case .target(let index, _) = calibrator.step, now >= deadline {
                 throw CalibrationError(description: "no touch on target \(index + 1) of \(Calibrator.targets.count) within \(Int(timeout)) s")
             }

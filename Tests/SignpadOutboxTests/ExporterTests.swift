@@ -44,6 +44,33 @@ import Testing
         #expect(names(exports).filter { $0.hasSuffix(".meta.json") }.count == 2)
     }
 
+    /// The exporter reads the time from its clock, not the system's: after a failure, the spool
+    /// is tried again when the clock says `retrySeconds` have passed, however long it really took.
+    @Test func theSpoolIsTriedAgainWhenTheClockSays() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let exports = parent + "/mount/signatures", spool = parent + "/spool"  // mount/ is missing: every write fails
+        // A file where the spool's folder goes: keeping fails.
+        #expect(FileManager.default.createFile(atPath: spool, contents: Data()))
+        let uptime = Mutex(1000.0)
+        let clock = TimeSource(wall: { 1_795_000_000 }, uptime: { uptime.withLock { $0 } })
+        let exporter = Exporter(directory: exports, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool), clock: clock)
+        defer { exporter.stop() }
+        exporter.submit(record("later"), exportID: 1)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(exporter.pendingOutsideSpool == 1, "the spool failed")
+        try FileManager.default.removeItem(atPath: spool)
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(exporter.pendingOutsideSpool == 1, "ten retry times passed on the system's clock, none on the exporter's")
+        uptime.withLock { $0 += 1 }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while exporter.pendingOutsideSpool > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(exporter.pendingOutsideSpool == 0, "kept once the clock moved past the retry")
+    }
+
     /// The daemon's loop sleeps until the exporter says it has results: each result is told.
     @Test func theExporterSaysWhenResultsWait() throws {
         let exports = scratch()
