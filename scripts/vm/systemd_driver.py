@@ -15,9 +15,9 @@ def main():
     if sys.argv[1:] == ['--guest-script']:
         print(systemd_scenarios.guest_script(), end='')
         return
-    # Its scenarios run 560 s on a quiet machine and 650 s on a busy one (TCG, one CPU each);
-    # the limit only catches a VM that hangs.
-    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay', timeout=900)
+    # Its scenarios run 650 to 840 s on a quiet machine and past 930 s on a busy one (TCG, one
+    # CPU each); the limit only catches a VM that hangs.
+    args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay', timeout=1500)
     vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
     tag = f'systemd {args.gpu}'
     checks, files, journal, statuses, failures, steps = {}, {}, '', {}, [], []
