@@ -1,3 +1,4 @@
 #pragma once
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-device.h>
+#include <systemd/sd-journal.h>

@@ -113,7 +113,7 @@ public final class Daemon {
         if service.watchdogInterval != nil { service.watchdog() }
         // What check-config and a reload check: refused here before anything is made or taken.
         let check = SystemCheck(config)
-        for warning in check.warnings { logger.warning("\(warning)") }
+        for warning in check.warnings { logger.warning("a configuration warning", metadata: ["detail": "\(warning)"]) }
         try check.requireUsable()
         let signals = try SignalWatcher([SIGTERM, SIGINT, SIGHUP])
         let (evidence, createdKey) = try config.evidence.load()
@@ -511,9 +511,11 @@ public final class Daemon {
         guard let warning = certificateExpiry?.warning(now: now) else { return }
         let metadata: Logger.Metadata = ["subject": "\(warning.subject)", "expires": "\(warning.expires)", "days": "\(warning.daysLeft)"]
         if warning.expired {
-            logger.error("recipient certificate expired: nothing is sealed or written until a new one is set and signpad reloaded", metadata: metadata)
+            logger.error("recipient certificate expired: nothing is sealed or written",
+                         metadata: metadata.merging(["action": "set a new one in export.recipient_certificate and reload"]) { $1 })
         } else {
-            logger.warning("recipient certificate expires soon: put the back office's new one in export.recipient_certificate and reload", metadata: metadata)
+            logger.warning("recipient certificate expires soon",
+                           metadata: metadata.merging(["action": "put the back office's new one in export.recipient_certificate and reload"]) { $1 })
         }
     }
 
@@ -628,7 +630,11 @@ public final class Daemon {
             logger.notice("latency: no ink events")
         } else {
             let p50 = Int(latencies.quantile(0.5)), p99 = Int(latencies.quantile(0.99))
-            logger.notice("latency event→DirtyFB: n=\(latencies.total) p50=\(p50) µs p99=\(p99) µs (±9%); flushed \(Int(perEvent)) bytes/event = \(String(format: "%.4f", 100 * perEvent / frame))% of a frame; DirtyFB \(display.flushDescription)")
+            logger.notice("latency event→DirtyFB", metadata: [
+                "events": "\(latencies.total)", "p50_us": "\(p50)", "p99_us": "\(p99)", "precision": "±9%",
+                "flushed_bytes_per_event": "\(Int(perEvent))", "frame_share": "\(String(format: "%.4f", 100 * perEvent / frame))%",
+                "dirtyfb": "\(display.flushDescription)",
+            ])
         }
         reportLongestTurn()
     }

@@ -1,17 +1,25 @@
 import Foundation
 import Logging
+import SignpadSystemd
 
-/// Log lines for systemd's journal when standard error is its stream: each line starts with the
-/// syslog priority of its level (`<4>` for a warning), which journald keeps as the entry's
-/// PRIORITY, so `journalctl -p warning -u signpad` shows the warnings and worse. The journal
-/// stamps the time, the unit and the pid itself; the line is the message, then its metadata.
+/// signpad's log in systemd's journal, when standard error is its stream. Each entry goes through
+/// the journal's own protocol: MESSAGE is the short line a person reads (`journalctl -u signpad`),
+/// PRIORITY its level (`journalctl -p warning`), and each detail of the metadata a field of its
+/// own, `SIGNPAD_` and its key in capitals (`journalctl -u signpad SIGNPAD_REQUEST=…`, or
+/// `-o verbose` to see them), with CODE_FILE, CODE_LINE and CODE_FUNC for where it was said.
+/// An entry the journal does not take is written to standard error as a line instead: its
+/// priority (`<4>` for a warning), the message, then its metadata.
 public struct JournalLogHandler: LogHandler {
+    public typealias Field = (name: String, value: String)
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
+    private let send: @Sendable ([Field]) -> Bool
     private let write: @Sendable (String) -> Void
 
-    /// Writing to standard error; `write` for the tests.
-    public init(write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
+    /// Through the journal's socket, else standard error; `send` and `write` for the tests.
+    public init(send: @escaping @Sendable ([Field]) -> Bool = Journal.send,
+                write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
+        self.send = send
         self.write = write
     }
 
@@ -44,16 +52,31 @@ public struct JournalLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let fields = (event.metadata ?? [:]).merging(metadata) { own, _ in own }
-        write(Self.line(level: event.level, message: "\(event.message)", fields: fields))
+        let message = "\(event.message)"
+        if !send(Self.entry(level: event.level, message: message, fields: fields, file: event.file, function: event.function, line: event.line)) {
+            write(Self.line(level: event.level, message: message, fields: fields))
+        }
+    }
+
+    /// The journal entry's fields: the message, its priority, signpad's name, the details in key
+    /// order and where it was said. A newline in a value would make the journal store it as
+    /// binary, which `journalctl` shows as a blob.
+    public static func entry(level: Logger.Level, message: String, fields: Logger.Metadata,
+                             file: String, function: String, line: UInt) -> [Field] {
+        var entry: [Field] = [("MESSAGE", oneLine(message)), ("PRIORITY", "\(priority(level))"), ("SYSLOG_IDENTIFIER", "signpad")]
+        entry += fields.sorted { $0.key < $1.key }.map { (Journal.fieldName($0.key, prefix: "SIGNPAD_"), oneLine("\($0.value)")) }
+        entry += [("CODE_FILE", file), ("CODE_LINE", "\(line)"), ("CODE_FUNC", function)]
+        return entry
     }
 
     /// `<priority>message key=value…`, one line: a newline in the message would start an entry of
     /// its own, at the default priority.
     public static func line(level: Logger.Level, message: String, fields: Logger.Metadata) -> String {
-        let text = message.replacingOccurrences(of: "\n", with: " ")
-        let pairs = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\("\($0.value)".replacingOccurrences(of: "\n", with: " "))" }.joined()
-        return "<\(priority(level))>\(text)\(pairs)\n"
+        let pairs = fields.sorted { $0.key < $1.key }.map { " \($0.key)=\(oneLine("\($0.value)"))" }.joined()
+        return "<\(priority(level))>\(oneLine(message))\(pairs)\n"
     }
+
+    private static func oneLine(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: " ") }
 
     /// syslog's priorities (sd-daemon.h's SD_ERR and the rest).
     static func priority(_ level: Logger.Level) -> Int {

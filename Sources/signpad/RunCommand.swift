@@ -38,7 +38,7 @@ struct Run: ParsableCommand {
             let daemon = Daemon(config: config, logger: logger, offscreen: without) { try options.read(defaultToSystemFile: offscreen == nil) }
             if try daemon.run() == .reload { throw Daemon.startAgain() }
         } catch {
-            logger.critical("\(error)")
+            logger.critical("signpad stopped on an error", metadata: ["error": "\(error)"])
             throw ExitCode(Daemon.isMisconfiguration(error) ? Config.unusableExitStatus : 1)
         }
     }

@@ -1,12 +1,14 @@
+import Glibc
 import Logging
 import SignpadDaemon
 import Synchronization
 import Testing
 
 @Suite struct JournalLogHandlerTests {
+    /// An entry the journal does not take is a line on standard error, with its priority first.
     @Test func eachLevelIsTheJournalsPriorityAndTheFieldsFollowTheMessage() {
         let written = Mutex<[String]>([])
-        var logger = Logger(label: "signpad") { _ in JournalLogHandler { line in written.withLock { $0.append(line) } } }
+        var logger = Logger(label: "signpad") { _ in JournalLogHandler(send: { _ in false }, write: { line in written.withLock { $0.append(line) } }) }
         logger.logLevel = .debug
         logger[metadataKey: "pid"] = "7"
         logger.debug("turn")
@@ -23,10 +25,46 @@ import Testing
 
     @Test func aLevelBelowTheLoggersIsNotWritten() {
         let written = Mutex<[String]>([])
-        var logger = Logger(label: "signpad") { _ in JournalLogHandler { line in written.withLock { $0.append(line) } } }
+        var logger = Logger(label: "signpad") { _ in JournalLogHandler(send: { _ in false }, write: { line in written.withLock { $0.append(line) } }) }
         logger.logLevel = .warning
         logger.info("ready")
         logger.warning("stalled")
         #expect(written.withLock { $0 } == ["<4>stalled\n"])
+    }
+
+    /// Through the journal's protocol the line is the message alone, and each detail a field.
+    @Test func theJournalGetsTheMessageAloneAndEachDetailAsAField() throws {
+        let sent = Mutex<[[JournalLogHandler.Field]]>([])
+        let written = Mutex<[String]>([])
+        var logger = Logger(label: "signpad") { _ in
+            JournalLogHandler(send: { entry in sent.withLock { $0.append(entry) }; return true },
+                              write: { line in written.withLock { $0.append(line) } })
+        }
+        logger[metadataKey: "caller"] = "uid=0 pid=7"
+        logger.error("export failed, kept and retried", metadata: ["reason": "disk\nfull", "idle_seconds": "30"])
+        let entries = sent.withLock { $0 }
+        #expect(written.withLock { $0 }.isEmpty)
+        let entry = try #require(entries.first)
+        let fields = Dictionary(entry.map { ($0.name, $0.value) }) { first, _ in first }
+        #expect(entry.prefix(3).map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER"])
+        #expect(fields["MESSAGE"] == "export failed, kept and retried" && fields["PRIORITY"] == "3" && fields["SYSLOG_IDENTIFIER"] == "signpad")
+        #expect(fields["SIGNPAD_REASON"] == "disk full" && fields["SIGNPAD_IDLE_SECONDS"] == "30" && fields["SIGNPAD_CALLER"] == "uid=0 pid=7")
+        #expect(fields["CODE_FILE"]?.hasSuffix("JournalLogHandlerTests.swift") == true && fields["CODE_FUNC"] != nil && Int(fields["CODE_LINE"] ?? "") != nil)
+        #expect(entry.count == 9)
+    }
+
+    /// Under systemd, JOURNAL_STREAM names standard error's device and inode; a variable left
+    /// over from a parent whose stderr was the journal, with stderr now elsewhere, does not count.
+    @Test func standardErrorIsTheJournalOnlyWhenJournalStreamNamesIt() {
+        var status = stat()
+        #expect(fstat(STDERR_FILENO, &status) == 0)
+        let before = getenv("JOURNAL_STREAM").map { String(cString: $0) }
+        defer { if let before { setenv("JOURNAL_STREAM", before, 1) } else { unsetenv("JOURNAL_STREAM") } }
+        setenv("JOURNAL_STREAM", "\(status.st_dev):\(status.st_ino)", 1)
+        #expect(JournalLogHandler.standardErrorIsTheJournal)
+        setenv("JOURNAL_STREAM", "\(status.st_dev):\(status.st_ino + 1)", 1)
+        #expect(!JournalLogHandler.standardErrorIsTheJournal)
+        unsetenv("JOURNAL_STREAM")
+        #expect(!JournalLogHandler.standardErrorIsTheJournal)
     }
 }

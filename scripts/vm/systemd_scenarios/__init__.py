@@ -15,7 +15,7 @@ ORDER = [
 
 END = '''
 say "LOG BEGIN"
-journalctl -u signpad -o short-monotonic --no-pager
+journal
 say "LOG END"
 say "DONE"
 systemctl poweroff

@@ -25,7 +25,18 @@ state() {
         awk -F= '{ v[$1] = $2 } END { print v["ActiveState"] "/" v["SubState"], "pid", v["MainPID"], "restarts", v["NRestarts"], "result", v["Result"] }'
 }
 running() { state | grep -q '^active/running '; }
-journal() { journalctl -u signpad -o cat --no-pager; }
+# signpad's journal as lines: each entry's time since boot and message, then its details (its
+# SIGNPAD_ fields, which the journal keeps apart from the message) as key=value, as signpad
+# writes them when run by hand.
+journal() {
+    journalctl -u signpad -o export --no-pager | awk '
+        function flush() { if (message != "") printf "[%10.3f] %s%s\n", at / 1e6, message, details; message = ""; details = "" }
+        /^$/ { flush(); next }
+        /^__MONOTONIC_TIMESTAMP=/ { at = substr($0, 23); next }
+        /^MESSAGE=/ { message = substr($0, 9); next }
+        /^SIGNPAD_[A-Z0-9_]*=/ { i = index($0, "="); details = details " " tolower(substr($0, 9, i - 9)) "=" substr($0, i + 1) }
+        END { flush() }'
+}
 # The number of journal lines of signpad matching a pattern.
 logged() { journal | grep -c -- "$1"; }
 # Creates a uinput device from a recording's header, waits until signpad has taken it, plays the events.

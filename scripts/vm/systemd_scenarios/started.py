@@ -12,8 +12,8 @@ def check(run):
               started['state'] == 'active/running', started['text'])
     late = run.said('latecard')
     waiting = run.statuses.get('waiting', '')
-    # The journal's lines (short-monotonic: no level word) that say why a start failed.
-    why = [l.split(': ', 1)[-1] for l in run.journal.splitlines() if 'permission denied' in l.lower() or 'Main process exited' in l][:2]
+    # The journal's lines (guest.sh's journal: "[seconds] message details") that say why a start failed.
+    why = [l.split('] ', 1)[-1] for l in run.journal.splitlines() if 'permission denied' in l.lower() or 'Main process exited' in l][:2]
     run.check('S32 a DRM driver that loads after signpad started: signpad waits for its card and shows it, no restart',
               waiting.startswith('waiting for a display') and late['state'] == 'active/running'
               and late.get('pid') == late.get('waited') and late.get('restarts') == '0',
@@ -24,5 +24,5 @@ def check(run):
               f'{100 * d:.3f}% of pixels differ from the offscreen screen')
     console = run.said('console')
     console_ok = console.get('kdsetmode_failed') == '0' and console.get('open_failed') == '0'
-    complaint = next((l.split('] ', 2)[-1] for l in run.journal.splitlines() if 'hide the console' in l or 'KDSETMODE' in l), '')
+    complaint = next((l.split('] ', 1)[-1] for l in run.journal.splitlines() if 'hide the console' in l or 'KDSETMODE' in l), '')
     run.check('S3 the hardened unit puts the console in graphics mode', console_ok, console['text'] + (f' — {complaint}' if complaint else ''))
