@@ -466,7 +466,9 @@ public final class Exporter: @unchecked Sendable {
             guard let job = queue.first, job.spoolTried else {
                 // Stopping, the writer still empties the queue; it waits only for the spool's go.
                 if stopping && (queue.isEmpty || spoolerDone) { break }
-                if retention != nil { wait(until: nextSweep) } else { condition.wait() }
+                // Stopping, no sweep is due: a sweep's deadline already past would not wait, and
+                // the writer would spin holding the lock the spool needs to give its go.
+                if retention != nil && !stopping { wait(until: nextSweep) } else { condition.wait() }
                 continue
             }
             busy = (job, clock.uptime(), [])

@@ -71,6 +71,47 @@ import Testing
         #expect(exporter.pendingOutsideSpool == 0, "kept once the clock moved past the retry")
     }
 
+    /// A stop while the spool is still making a signature's files, with retention on and its
+    /// sweep due: the writer waited on the sweep's deadline, already past, which does not wait,
+    /// and spun holding the lock, so the spool never gave its go and `stop` never returned.
+    @Test func aStopWithASweepDueWhileTheSpoolWorksEnds() throws {
+        let parent = scratch()
+        defer { removeScratch(parent) }
+        let exports = parent + "/signatures", spool = parent + "/spool"
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: true)
+        let uptime = Mutex(1000.0)
+        let clock = TimeSource(wall: { Date().timeIntervalSince1970 }, uptime: { uptime.withLock { $0 } })
+        let retention = Retention(days: 30, keys: [testSigningKey.publicKey]) { _ in }
+        let exporter = Exporter(directory: exports, options: ExportOptions(), evidence: testEvidence, retrySeconds: 0.05,
+                                spool: SignatureSpool(directory: spool), retention: retention, clock: clock)
+        Thread.sleep(forTimeInterval: 0.3)  // its first sweep, at once
+        // A signature whose files take a while to make: a large screen, many samples.
+        var large = record("large")
+        large.screenWidth = 4000
+        large.screenHeight = 3000
+        var strokes: [[Sample]] = []
+        for s in 0..<200 {
+            var stroke: [Sample] = []
+            for i in 0..<500 {
+                let x = Double(i * 7 % 3900), y = Double((s * 13 + i) % 2900)
+                stroke.append(Sample(Point(x, y), time: 5 + Double(s) + Double(i) * 0.001))
+            }
+            strokes.append(stroke)
+        }
+        large.signature = Signature(strokes: strokes)
+        exporter.submit(large, exportID: 1)
+        // The writer back asleep until the next sweep, the spool still making the files; then
+        // the sweep comes due, and the stop.
+        Thread.sleep(forTimeInterval: 0.2)
+        uptime.withLock { $0 += 7200 }
+        let stopped = Atomic(false)
+        Thread { exporter.stop(timeout: 2); stopped.store(true, ordering: .releasing) }.start()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !stopped.load(ordering: .acquiring) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let returned = stopped.load(ordering: .acquiring)
+        #expect(returned, "stop returned")
+    }
+
     /// The daemon's loop sleeps until the exporter says it has results: each result is told.
     @Test func theExporterSaysWhenResultsWait() throws {
         let exports = scratch()
