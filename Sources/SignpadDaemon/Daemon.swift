@@ -444,7 +444,8 @@ public final class Daemon {
         let server: VarlinkServer
         do {
             server = try VarlinkServer(path: path, mode: 0o660, groupID: groupID, interfaces: [KioskInterface.varlink], vendor: "signpad",
-                                       product: "signpad kiosk signature pad", version: SignpadVersion.current, url: "https://github.com/signpad/signpad")
+                                       product: "signpad kiosk signature pad", version: SignpadVersion.current, url: "https://github.com/signpad/signpad",
+                                       uptime: time.uptime)
         } catch {
             throw ControlSocketError(description: "\(error)")
         }

@@ -84,6 +84,8 @@ public final class VarlinkServer {
     private let info: [String: JSONValue]
     private var connections: [Int: Connection] = [:]
     private var nextConnection = 0
+    /// Where the time is read (seconds on a clock that never steps), for replies sent between turns.
+    private let uptime: @Sendable () -> Double
 
     private final class Connection {
         let fd: FileDescriptor
@@ -117,8 +119,11 @@ public final class VarlinkServer {
 
     /// Listens at `path` (replacing a socket no one answers on), mode `mode`, owned by `groupID`
     /// when given, so that only members of that group (a point of sale) may connect.
+    /// `uptime` is the clock `handle`'s `now` is read from, for the replies sent between its calls.
     public init(path: String, mode: mode_t, groupID: gid_t?, limits: VarlinkLimits = VarlinkLimits(),
-                interfaces: [VarlinkInterface], vendor: String, product: String, version: String, url: String) throws(VarlinkServerError) {
+                interfaces: [VarlinkInterface], vendor: String, product: String, version: String, url: String,
+                uptime: @escaping @Sendable () -> Double) throws(VarlinkServerError) {
+        self.uptime = uptime
         self.path = path
         self.limits = limits
         self.interfaces = Dictionary(uniqueKeysWithValues: interfaces.map { ($0.name, $0) })
@@ -213,7 +218,7 @@ public final class VarlinkServer {
                 let hungUp = revents & Int16(POLLHUP | POLLERR) != 0
                 if !connection.busy && (!connection.framer.hasMessage || hungUp) {
                     read(connection, key: key, now: now, events: &events)
-                } else if revents & Int16(POLLHUP | POLLERR) != 0 {
+                } else if hungUp && connection.closing == nil {
                     connection.closing = ""
                 }
             }
@@ -434,12 +439,6 @@ public final class VarlinkServer {
             connection.unread.removeFirst(sent)
         }
         connection.unreadSince = connection.unread.isEmpty ? nil : (connection.unreadSince ?? now)
-    }
-
-    private func uptime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// org.varlink.service as varlink.org defines it.

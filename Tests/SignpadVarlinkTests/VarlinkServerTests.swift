@@ -15,7 +15,7 @@ import Testing
         init(limits: VarlinkLimits) throws {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             server = try VarlinkServer(path: dir + "/c.sock", mode: 0o600, groupID: nil, limits: limits, interfaces: [],
-                                       vendor: "test", product: "test", version: "0", url: "")
+                                       vendor: "test", product: "test", version: "0", url: "", uptime: { Running.now() })
         }
 
         deinit { removeScratch(dir) }
