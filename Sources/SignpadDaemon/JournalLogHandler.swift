@@ -59,8 +59,8 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The journal entry's fields: the message, its priority, signpad's name, the details in key
-    /// order and where it was said. A newline in a value would make the journal store it as
-    /// binary, which `journalctl` shows as a blob.
+    /// order and where it was said. A newline would split the line `journalctl` shows, and make
+    /// the journal keep the field as binary.
     public static func entry(level: Logger.Level, message: String, fields: Logger.Metadata,
                              file: String, function: String, line: UInt) -> [Field] {
         var entry: [Field] = [("MESSAGE", oneLine(message)), ("PRIORITY", "\(priority(level))"), ("SYSLOG_IDENTIFIER", "signpad")]

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Where the time is read: the system's clocks, or a test's. The daemon's loop reads it each
-/// turn, the exporter judges stalls, retries and retention by it (its threads sleep for as long
-/// as it says is left), the session stamps each signature's capture with it, and the control
-/// service each request's start and end.
+/// turn and hands it to the control socket, the exporter judges stalls, the spool's retries and
+/// retention by it (its threads sleep for as long as it says is left), the session stamps each
+/// signature's capture with it, and the control service each request's start and end.
 public struct TimeSource: Sendable {
     /// Seconds since 1970.
     public var wall: @Sendable () -> Double

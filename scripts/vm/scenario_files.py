@@ -9,16 +9,16 @@ def load(package, order):
     return [importlib.import_module(f'{package}.{name}') for name in order]
 
 
-def guest_script(package, order, end):
+def guest_script(package, order):
     """The script the guest runs: guest.sh, each scenario's steps (its .sh) in order, each after a
-    blank line, a comment naming it, another blank line and its STEP line, then `end`."""
+    blank line, a comment naming it, another blank line and its STEP line, then end.sh."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), package)
 
     def text(name):
         with open(os.path.join(folder, name)) as f:
             return f.read()
     steps = [f'\n# --- {name} ({package}/{name}.sh)\n\nsay STEP {name}\n{text(name + ".sh")}' for name in order]
-    return text('guest.sh') + ''.join(steps) + end
+    return text('guest.sh') + ''.join(steps) + '\n' + text('end.sh')
 
 
 class Checks:

@@ -14,18 +14,13 @@ ORDER = [
     'misfit', 'reload', 'calibrate', 'bench',
 ]
 
-END = '''say "DONE"
-poweroff -f
-'''
-
-
 def scenarios():
     return scenario_files.load(__name__, ORDER)
 
 
 def guest_script():
     """The VM's /init: the start and helpers, each scenario's steps, then the end."""
-    return scenario_files.guest_script(__name__, ORDER, END)
+    return scenario_files.guest_script(__name__, ORDER)
 
 
 class Shots(dict):

@@ -13,22 +13,13 @@ ORDER = [
     'share_mounted_late', 'bad_configuration', 'udev_calibration', 'key_across_upgrade', 'certificate_ended',
 ]
 
-END = '''
-say "LOG BEGIN"
-journal
-say "LOG END"
-say "DONE"
-systemctl poweroff
-'''
-
-
 def scenarios():
     return scenario_files.load(__name__, ORDER)
 
 
 def guest_script():
     """What signpad-vm-check.service runs: the helpers, each scenario's steps, then the journal."""
-    return scenario_files.guest_script(__name__, ORDER, END)
+    return scenario_files.guest_script(__name__, ORDER)
 
 
 class Run(scenario_files.Checks):

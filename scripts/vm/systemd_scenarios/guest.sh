@@ -26,8 +26,7 @@ state() {
 }
 running() { state | grep -q '^active/running '; }
 # signpad's journal as lines: each entry's time since boot and message, then its details (its
-# SIGNPAD_ fields, which the journal keeps apart from the message) as key=value, as signpad
-# writes them when run by hand.
+# SIGNPAD_ fields, which the journal keeps apart from the message) as key=value.
 journal() {
     journalctl -u signpad -o export --no-pager | awk '
         function flush() { if (message != "") printf "[%10.3f] %s%s\n", at / 1e6, message, details; message = ""; details = "" }
