@@ -27,9 +27,22 @@ public struct InputArbiter: Sendable {
         case withdrawOwnerThenPass
     }
 
+    /// Whose stroke is on the paper: a touch's gives way to a pen landing, a pen's to nothing.
+    private enum Holder: Equatable, Sendable {
+        case touch(String)
+        case pen(String)
+
+        var source: String {
+            switch self {
+            case .touch(let source), .pen(let source): source
+            }
+        }
+    }
+
+    private var holder: Holder?
     /// The device whose stroke is on the paper now.
-    public private(set) var owner: String?
-    private var ownerIsPen = false
+    public var owner: String? { holder?.source }
+    private var heldByTouch: Bool { if case .touch = holder { true } else { false } }
     /// A pen in proximity: where it last moved to, and when.
     private struct NearPen: Sendable {
         var anchor: Point?
@@ -63,14 +76,14 @@ public struct InputArbiter: Sendable {
         switch event {
         case .down:
             let isPen = kind == .pen
-            if owner == nil {
+            if holder == nil {
                 if !isPen && touchesIgnored(now: now) { return .drop }
-                take(source, isPen: isPen)
+                holder = isPen ? .pen(source) : .touch(source)
                 return .pass
             }
             // A pen landing during a touch stroke: the touch is the hand, not the signature.
-            if isPen && !ownerIsPen && owner != source {
-                take(source, isPen: true)
+            if isPen && heldByTouch && owner != source {
+                holder = .pen(source)
                 return .withdrawOwnerThenPass
             }
             if owner == source { return .pass }
@@ -79,7 +92,7 @@ public struct InputArbiter: Sendable {
             return owner == source ? .pass : .drop
         case .up, .cancel, .withdraw:
             guard owner == source else { return .drop }
-            owner = nil
+            holder = nil
             return .pass
         }
     }
@@ -97,15 +110,15 @@ public struct InputArbiter: Sendable {
             pen = NearPen(anchor: position, since: now)
         }
         nearPens[source] = pen
-        guard owner != nil, !ownerIsPen, !pen.isResting(now: now) else { return false }
-        owner = nil
+        guard heldByTouch, !pen.isResting(now: now) else { return false }
+        holder = nil
         return true
     }
 
     /// The stroke on the paper is let go of (the kiosk gave it up): the paper is free for the next
     /// contact of any device. Returns the device that held it.
     public mutating func letGo() -> String? {
-        defer { owner = nil }
+        defer { holder = nil }
         return owner
     }
 
@@ -114,12 +127,7 @@ public struct InputArbiter: Sendable {
     public mutating func remove(_ source: String, now: Double) -> Bool {
         if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
         guard owner == source else { return false }
-        owner = nil
+        holder = nil
         return true
-    }
-
-    private mutating func take(_ source: String, isPen: Bool) {
-        owner = source
-        ownerIsPen = isPen
     }
 }
