@@ -1,6 +1,6 @@
-/// Journal lines about misbehaving clients, at most `lines` per `interval`: each is worth a line,
-/// but a flood of connections must not become a flood of the journal. What was held back is
-/// counted and said when the next interval begins.
+/// Journal lines of one kind (calls, or clients dropped and refused), at most `lines` per
+/// `interval`: each is worth a line, but a flood of them must not become a flood of the journal. What was held back is
+/// counted and said once its interval has ended, whether or not another line comes.
 struct ClientLogBudget {
     let lines: Int
     let interval: Double
@@ -13,21 +13,24 @@ struct ClientLogBudget {
         self.interval = interval
     }
 
-    /// Whether a line may be logged now, and how many were held back in the interval that ended.
-    mutating func take(now: Double) -> (log: Bool, heldBack: Int) {
-        var ended = 0
+    /// Whether a line may be logged now; one that may not is counted as held back.
+    mutating func take(now: Double) -> Bool {
         if now - windowStart >= interval {
-            ended = heldBack
             windowStart = now
             used = 0
-            heldBack = 0
         }
         guard used < lines else {
             heldBack += 1
-            return (false, ended)
+            return false
         }
         used += 1
-        return (true, ended)
+        return true
+    }
+
+    /// How many lines the interval held back, once it has ended (nothing before), and not again.
+    mutating func ended(now: Double) -> Int {
+        guard heldBack > 0, now - windowStart >= interval else { return 0 }
+        return drainHeldBack()
     }
 
     /// How many lines the current interval held back, said now (at a stop) and not again.

@@ -78,8 +78,7 @@ public final class ControlService {
     /// fails; one signed whose export has not answered yet is answered signed, with where it waits.
     public func detach(because what: String) {
         session = nil
-        let heldBack = callLines.drainHeldBack()
-        if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)"]) }
+        sayHeldBack(calls: callLines.drainHeldBack(), clients: clientLines.drainHeldBack())
         defer {
             // The loop may not turn again: the book is written now and every answer sent.
             results.flush()
@@ -102,19 +101,20 @@ public final class ControlService {
     /// Handles what the server saw in one turn of the loop.
     /// Answers the calls among `events`; `host` says the kiosk's status and whether it can take a request.
     public func handle(_ events: [VarlinkEvent], now: Double, host: some ControlHost) {
+        sayHeldBack(calls: callLines.ended(now: now), clients: clientLines.ended(now: now))
         for event in events {
             switch event {
             case .call(let id, let call, let caller):
                 var log = logger
                 log[metadataKey: "caller"] = "uid=\(caller.uid) pid=\(caller.pid)"
                 log[metadataKey: "method"] = "\(call.methodName)"
-                let (logged, heldBack) = callLines.take(now: now)
-                if heldBack > 0 { logger.notice("control calls held back", metadata: ["count": "\(heldBack)", "seconds": "\(Int(callLines.interval))"]) }
-                if logged { log.info("control call") }
+                // One line per call, answered or refused, within the budget.
+                let logged = callLines.take(now: now)
                 do {
                     try answer(call, id: id, caller: caller, now: now, log: log, host: host)
+                    if logged { log.info("control call") }
                 } catch {
-                    log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
+                    if logged { log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"]) }
                     if !call.oneway { server.fail(id, error.name, error.parameters) }
                 }
             case .dropped(let caller, let reason):
@@ -132,14 +132,18 @@ public final class ControlService {
         }
     }
 
-    /// Whether a line about a bad client may go to the journal now; says how many were held back.
+    /// Whether a line about a bad client may go to the journal now.
     private func budget(_ now: Double) -> Bool {
-        let (log, heldBack) = clientLines.take(now: now)
-        if heldBack > 0 {
+        clientLines.take(now: now)
+    }
+
+    /// How many lines each budget held back in an interval now ended, or at a stop.
+    private func sayHeldBack(calls: Int, clients: Int) {
+        if calls > 0 { logger.notice("control calls held back", metadata: ["count": "\(calls)", "seconds": "\(Int(callLines.interval))"]) }
+        if clients > 0 {
             logger.warning("control clients: more lines about dropped or refused clients held back",
-                           metadata: ["count": "\(heldBack)", "seconds": "\(Int(clientLines.interval))"])
+                           metadata: ["count": "\(clients)", "seconds": "\(Int(clientLines.interval))"])
         }
-        return log
     }
 
     /// Whether `caller` may see, cancel and read a request `owner` asked for: its own, or root.

@@ -28,10 +28,11 @@ public enum KioskInterface {
         # Asks the customer to sign. title and lines (an amount, consent wording) are
         # shown above the signing box. signer, reason and documentSha256 go into the
         # record. timeoutSeconds: how long the pad may go untouched before the
-        # request ends timedOut (5 to 3600; default: the kiosk's idle_timeout, or 300
-        # where that is 0). Called with "more", progress comes first, one reply each:
-        # shown (on screen; the id is known from here on), ink (the first stroke),
-        # cleared (the customer cleared the box); the last reply has the status.
+        # request ends timedOut (5 to 3600; default: the kiosk's idle_timeout held to
+        # 5 to 3600, or 300 where that is 0). Called with "more", progress comes
+        # first, one reply each: shown (on screen; the id is known from here on), ink
+        # (the first stroke), cleared (the customer cleared the box); the last reply
+        # has the status.
         # signed: files lists what was written, stored says where (saved: in the export
         # folder; kept: in the spool, the folder failing, written once it answers;
         # held: in memory only, the folder and the spool failing); image is the PNG,

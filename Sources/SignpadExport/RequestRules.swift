@@ -85,9 +85,9 @@ public enum RequestRules {
         let reference = kept.reference
         guard (1...referenceCharacters).contains(reference.count), reference.utf8.count <= referenceBytes,
               printable(reference), !reference.allSatisfy(\.isWhitespace) else {
-            throw RequestProblem(field: "reference", expected: "1 to \(referenceCharacters) printable characters, at most \(referenceBytes) bytes of UTF-8, not all spaces (no control characters, at most \(combiningRun) combining marks in a row)")
+            throw RequestProblem(field: "reference", expected: "1 to \(referenceCharacters) printable characters, at most \(referenceBytes) bytes of UTF-8, not all spaces (no control or invisible format characters, at most \(combiningRun) combining marks in a row)")
         }
-        let textRule = "at most \(textCharacters) printable characters and \(textBytes) bytes of UTF-8 (no control characters, at most \(combiningRun) combining marks in a row and \(combiningMarks) in all)"
+        let textRule = "at most \(textCharacters) printable characters and \(textBytes) bytes of UTF-8 (no control or invisible format characters, at most \(combiningRun) combining marks in a row and \(combiningMarks) in all)"
         kept.title = try request.title.map { text throws(RequestProblem) in try checkedText(text, field: "title", rule: textRule) }
         kept.signer = try request.signer.map { text throws(RequestProblem) in try checkedText(text, field: "signer", rule: textRule) }
         kept.reason = try request.reason.map { text throws(RequestProblem) in try checkedText(text, field: "reason", rule: textRule) }

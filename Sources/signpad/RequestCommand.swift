@@ -9,7 +9,8 @@ struct Request: ParsableCommand {
         discussion: """
             With --cancel, --result or --status instead of --reference: cancel the request under way, print the \
             result of one that ended, or print the kiosk's status.
-            Exit status: 0 signed (or done), 1 cancelled or timed out, 2 failed, refused, or signpad not reached.
+            Exit status: 0 signed (or done), 1 cancelled or timed out, 2 failed, refused, or signpad not reached, \
+            64 a usage error (an option missing or out of range: nothing was asked).
             """)
     @Option(name: .long, help: "The sale or document the signature is for (1 to 64 printable characters); files are named after it.")
     var reference: String?
@@ -24,10 +25,11 @@ struct Request: ParsableCommand {
     @Option(name: .customLong("document-sha256"), help: "The SHA-256 of the document signed, for the record.") var documentSha256: String?
     // Unconditional, so that "-1" is read as a value and refused as one, not as an unknown option.
     @Option(name: .long, parsing: .unconditional,
-            help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout, or 300 where that is 0).")
+            help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout held to 5 to 3600, or 300 where that is 0).")
     var timeout: Double?
     @Option(name: .long, help: "Write the signature's PNG here when signed.", completion: .file()) var image: String?
-    @Option(name: .long, help: "The control socket.", completion: .file()) var socket = "/run/signpad/control.sock"
+    // Optional, with the default in the help's words: the manual page drops ArgumentParser's "(default: …)".
+    @Option(name: .long, help: "The control socket (default /run/signpad/control.sock).", completion: .file()) var socket: String?
     @Flag(name: .long, help: "Print each reply as one line of JSON instead.") var json = false
 
     func validate() throws {
@@ -74,7 +76,7 @@ struct Request: ParsableCommand {
     /// Calls `method` of org.signpad.Kiosk and prints its replies; exits with the result's status.
     private func call(_ method: String, _ parameters: [String: JSONValue], more: Bool = false) throws {
         do {
-            let client = try VarlinkClient(path: socket)
+            let client = try VarlinkClient(path: socket ?? "/run/signpad/control.sock")
             try client.send("org.signpad.Kiosk." + method, parameters, more: more)
             while true {
                 switch try client.next() {

@@ -55,7 +55,7 @@ import Testing
         for command in [["run"], ["demo"], ["request"], ["replay"], ["bench"], ["devices"], ["calibrate"], ["verify"], ["key", "show"],
                         ["key", "rotate"], ["check-config"], ["layout"]] {
             let help = try run(Self.signpad, command + ["--help"])
-            #expect(!help.output.contains("(default: "), "\(command): a default only --help shows: \(help.output)")
+            #expect(!help.output.contains("(default:"), "\(command): a default only --help shows: \(help.output)")
             if ["run", "request", "verify", "check-config", "replay"].contains(command[0]) {
                 #expect(help.output.contains("Exit status"), "\(command) says nothing of its exit status")
             }

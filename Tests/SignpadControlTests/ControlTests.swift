@@ -9,11 +9,13 @@ import Testing
 @Suite struct ClientLogBudgetTests {
     @Test func aFloodGetsItsLinesAndThenOneCountOfTheRest() {
         var budget = ClientLogBudget(lines: 20, interval: 60)
-        let first = (0..<25).map { budget.take(now: Double($0) * 0.01).log }
+        let first = (0..<25).map { budget.take(now: Double($0) * 0.01) }
         #expect(first.filter { $0 }.count == 20 && first.prefix(20).allSatisfy { $0 })
-        let next = budget.take(now: 61)
-        #expect(next.log && next.heldBack == 5, "the next minute says how many were held back")
-        #expect(budget.take(now: 62).heldBack == 0)
+        #expect(budget.ended(now: 30) == 0, "nothing is said before the minute ends")
+        #expect(budget.ended(now: 61) == 5, "once it ends, how many were held back, with no line after")
+        #expect(budget.ended(now: 62) == 0 && budget.take(now: 62))
+        for i in 0..<22 { _ = budget.take(now: 63 + Double(i) * 0.01) }
+        #expect(budget.drainHeldBack() == 3 && budget.drainHeldBack() == 0, "at a stop, what the minute under way held back")
     }
 }
 

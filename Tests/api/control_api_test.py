@@ -698,6 +698,26 @@ class ControlAPITest(unittest.TestCase):
         self.assertLess(journal.count("control call"), 40, "the journal is not flooded")
         self.assertIn("control calls held back", journal)
 
+    def test_refused_calls_and_clients_are_budgeted_and_what_was_held_back_is_said(self):
+        """A flood of calls refused, or of connections past a uid's share, is budgeted as answered
+        calls are; how many lines were held back is said at the latest when signpad stops, even
+        if nothing came after the flood."""
+        kiosk = self.kiosk(recording=self.quiet_recording())
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            for _ in range(300):
+                with self.assertRaises(varlink.VarlinkError):
+                    pad.GetResult("no-such-request")
+        held, _ = hold_connections(kiosk.socket, 45)
+        kiosk.stop()
+        self.kiosks.remove(kiosk)
+        for s in held:
+            s.close()
+        journal = kiosk.journal()
+        self.assertLess(journal.count("control call refused"), 40, "refused calls do not flood the journal")
+        self.assertIn("control calls held back", journal)
+        self.assertLessEqual(journal.count("control client refused"), 20, journal[-2000:])
+        self.assertTrue("more lines about dropped or refused clients held back" in journal, journal[-2000:])
+
     def quiet_recording(self):
         """The demo panel with no touch at all: a kiosk that only answers."""
         path = os.path.join(self.folder, "quiet.evemu")
