@@ -47,7 +47,7 @@ public enum SVGEncoder {
 ///
 /// X and Y are screen pixels. The specification's units have no pixel, so these channels have
 /// none; when the panel reports its size, the inkSource gives their resolution in pixels per
-/// millimetre (`1/mm`). T is milliseconds after the timestamp. F, pressure 0…1, is a channel only
+/// millimetre (`1/mm`). T is milliseconds after the timestamp (whole milliseconds). F, pressure 0…1, is a channel only
 /// of strokes whose device reports pressure: they refer to `ctxF` (X Y T F), the rest to `ctx0`
 /// (X Y T). Numbers are plain decimals that read back to the same Double.
 public enum InkMLEncoder {
@@ -74,7 +74,9 @@ public enum InkMLEncoder {
         }
         out += "    </inkSource>\n"
         if withPressure && withoutPressure { out += traceFormat(pressure: false, indent: "    ") }
-        out += "    <timestamp xml:id=\"captureStart\" time=\"\(decimal(record.startedAt * 1000))\" timeString=\"\(ISO8601.string(record.startedAt))\"/>\n"
+        // The specification's `time` is whole milliseconds (xs:unsignedLong); T makes up the rest.
+        let start = CaptureStart(record)
+        out += "    <timestamp xml:id=\"captureStart\" time=\"\(start.milliseconds)\" timeString=\"\(ISO8601.string(record.startedAt))\"/>\n"
         for pressure in [false, true] where pressure ? withPressure : withoutPressure {
             out += "    <context xml:id=\"\(context(pressure))\" inkSourceRef=\"#device\" traceFormatRef=\"#\(format(pressure))\" timestampRef=\"#captureStart\"/>\n"
         }
@@ -98,13 +100,32 @@ public enum InkMLEncoder {
         }
         for (stroke, pressure) in zip(record.signature.strokes, pressured) {
             let points = stroke.map { sample in
-                let xyt = "\(decimal(sample.point.x)) \(decimal(sample.point.y)) \(decimal(record.milliseconds(sample)))"
+                let xyt = "\(decimal(sample.point.x)) \(decimal(sample.point.y)) \(decimal(start.t(sample)))"
                 return pressure ? xyt + " \(decimal(sample.pressure!))" : xyt
             }
             out += "  <trace contextRef=\"#\(context(pressure))\">\(points.joined(separator: ", "))</trace>\n"
         }
         out += "</ink>\n"
         return out
+    }
+
+    /// The capture's start as the timestamp gives it, whole milliseconds since 1970, and each
+    /// sample's T after it, to the microsecond: T of the first sample is the start's fraction.
+    private struct CaptureStart {
+        let milliseconds: Int64
+        private let record: SignatureRecord
+        private let fractionMicroseconds: Double
+
+        init(_ record: SignatureRecord) {
+            let exact = record.startedAt * 1000
+            milliseconds = Int64(max(0, exact.rounded(.down)))
+            fractionMicroseconds = ((exact - Double(milliseconds)) * 1000).rounded()
+            self.record = record
+        }
+
+        func t(_ sample: Sample) -> Double {
+            (fractionMicroseconds + ((sample.time - record.firstSampleTime) * 1_000_000).rounded()) / 1000
+        }
     }
 
     private static func context(_ pressure: Bool) -> String { pressure ? "ctxF" : "ctx0" }
@@ -176,7 +197,8 @@ enum FileText {
 }
 
 /// signature_pad's point-group JSON, which its `fromData` loads: x, y in screen pixels, time in
-/// milliseconds since 1970, pressure 0…1.
+/// milliseconds since 1970, pressure 0…1. signature_pad draws each point as a circle of radius
+/// `minWidth`…`maxWidth` (`dotSize` for a dot), so they are half signpad's widths.
 public enum SignaturePadJSON {
     public struct Group: Codable, Equatable {
         public var penColor: String
@@ -207,7 +229,7 @@ public enum SignaturePadJSON {
         let ink = record.settings.inkColor
         let color = "rgb(\((ink >> 16) & 0xff), \((ink >> 8) & 0xff), \(ink & 0xff))"
         let groups = record.signature.strokes.map { stroke in
-            Group(penColor: color, dotSize: pen.width.dotDiameter, minWidth: lo, maxWidth: hi,
+            Group(penColor: color, dotSize: pen.width.dotDiameter / 2, minWidth: lo / 2, maxWidth: hi / 2,
                   velocityFilterWeight: weight, compositeOperation: "source-over",
                   points: stroke.map {
                       PointData(x: $0.point.x, y: $0.point.y, time: (record.startedAt * 1000).rounded() + record.milliseconds($0),

@@ -159,11 +159,13 @@ import Testing
     }
 
     @Test func inkmlRoundTripsToTheSameSamples() throws {
-        let record = sampleRecord()
+        var record = sampleRecord()
+        // A start between two milliseconds, as a real capture's is.
+        record.startedAt = 1_795_786_179.9538894
         let text = InkMLEncoder.encode(record)
         let document = try InkMLReader.read(text)
         let traces = document.traces
-        #expect(document.start == record.startedAt * 1000, "T counts from the capture start")
+        #expect(document.start == (record.startedAt * 1000).rounded(.down), "the timestamp is the capture's start in whole milliseconds")
         #expect(traces.count == record.signature.strokes.count)
         for (trace, stroke) in zip(traces, record.signature.strokes) {
             let pressure = stroke.allSatisfy { $0.pressure != nil }
@@ -173,7 +175,8 @@ import Testing
             #expect(trace.points.last?.x == stroke.last?.point.x && trace.points.last?.y == stroke.last?.point.y)
             for (p, s) in zip(trace.points, stroke) {
                 #expect(p.x == s.point.x && p.y == s.point.y)
-                #expect(abs(p.t - (s.time - record.firstSampleTime) * 1000) < 0.001)
+                // The start and T together give each sample's time to the microsecond.
+                #expect(abs(document.start + p.t - (record.startedAt * 1000 + (s.time - record.firstSampleTime) * 1000)) < 0.002)
                 #expect(p.f == s.pressure)
             }
         }
@@ -253,6 +256,13 @@ import Testing
             #expect(group.points.map(\.x) == stroke.map(\.point.x))
             #expect(group.points.map(\.y) == stroke.map(\.point.y))
             #expect(abs(group.points[0].time - (record.startedAt * 1000 + (stroke[0].time - record.firstSampleTime) * 1000)) < 1)
+        }
+        // signature_pad takes its widths as radii (it draws `arc(x, y, width)`): half signpad's.
+        for (width, expected) in [(PenWidth.constant(2.5), (1.25, 1.25, 1.25)), (.velocity(min: 1, max: 4, filterWeight: 0.6), (0.5, 2, 1.25))] {
+            var wide = record
+            wide.settings.pen.width = width
+            let group = try JSONDecoder().decode([SignaturePadJSON.Group].self, from: Data(try SignaturePadJSON.encode(wide)))[0]
+            #expect((group.minWidth, group.maxWidth, group.dotSize) == expected, "\(width)")
         }
         // The keys signature_pad's fromData reads.
         let object = try JSONSerialization.jsonObject(with: Data(data)) as! [[String: Any]]
