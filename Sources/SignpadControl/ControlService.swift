@@ -40,9 +40,11 @@ public final class ControlService {
     }
     private var active: Owed?
     private var clientLines = ClientLogBudget()
-    /// Lines for calls that were answered: a point of sale polling GetStatus, or a client
-    /// flooding the socket, must not push the lines that matter out of the journal.
+    /// Lines for calls, and apart from them for calls refused: a point of sale polling GetStatus,
+    /// or a client flooding the socket, must not push the lines that matter out of the journal,
+    /// nor the polling hide a refusal.
     private var callLines = ClientLogBudget()
+    private var refusedLines = ClientLogBudget()
     /// Replies waiting for the book to hold what they tell: its ticket, the call, the reply, and
     /// whether more follow (a request's progress) or it is the final answer.
     private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue], continues: Bool)] = []
@@ -78,7 +80,7 @@ public final class ControlService {
     /// fails; one signed whose export has not answered yet is answered signed, with where it waits.
     public func detach(because what: String) {
         session = nil
-        sayHeldBack(calls: callLines.drainHeldBack(), clients: clientLines.drainHeldBack())
+        sayHeldBack(calls: callLines.drainHeldBack(), refused: refusedLines.drainHeldBack(), clients: clientLines.drainHeldBack())
         defer {
             // The loop may not turn again: the book is written now and every answer sent.
             results.flush()
@@ -101,27 +103,27 @@ public final class ControlService {
     /// Handles what the server saw in one turn of the loop.
     /// Answers the calls among `events`; `host` says the kiosk's status and whether it can take a request.
     public func handle(_ events: [VarlinkEvent], now: Double, host: some ControlHost) {
-        sayHeldBack(calls: callLines.ended(now: now), clients: clientLines.ended(now: now))
+        sayHeldBack(calls: callLines.ended(now: now), refused: refusedLines.ended(now: now), clients: clientLines.ended(now: now))
         for event in events {
             switch event {
             case .call(let id, let call, let caller):
                 var log = logger
                 log[metadataKey: "caller"] = "uid=\(caller.uid) pid=\(caller.pid)"
                 log[metadataKey: "method"] = "\(call.methodName)"
-                // One line per call, answered or refused, within the budget.
-                let logged = callLines.take(now: now)
+                if callLines.take(now: now) { log.info("control call") }
                 do {
                     try answer(call, id: id, caller: caller, now: now, log: log, host: host)
-                    if logged { log.info("control call") }
                 } catch {
-                    if logged { log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"]) }
+                    if refusedLines.take(now: now) {
+                        log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
+                    }
                     if !call.oneway { server.fail(id, error.name, error.parameters) }
                 }
             case .dropped(let caller, let reason):
-                guard budget(now) else { continue }
+                guard clientLines.take(now: now) else { continue }
                 logger.notice("control client dropped", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .refused(let caller, let reason):
-                guard budget(now) else { continue }
+                guard clientLines.take(now: now) else { continue }
                 logger.warning("control client refused", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .hungUp(let id, let caller):
                 guard active?.call == id else { continue }
@@ -132,14 +134,10 @@ public final class ControlService {
         }
     }
 
-    /// Whether a line about a bad client may go to the journal now.
-    private func budget(_ now: Double) -> Bool {
-        clientLines.take(now: now)
-    }
-
     /// How many lines each budget held back in an interval now ended, or at a stop.
-    private func sayHeldBack(calls: Int, clients: Int) {
+    private func sayHeldBack(calls: Int, refused: Int, clients: Int) {
         if calls > 0 { logger.notice("control calls held back", metadata: ["count": "\(calls)", "seconds": "\(Int(callLines.interval))"]) }
+        if refused > 0 { logger.notice("control calls refused held back", metadata: ["count": "\(refused)", "seconds": "\(Int(refusedLines.interval))"]) }
         if clients > 0 {
             logger.warning("control clients: more lines about dropped or refused clients held back",
                            metadata: ["count": "\(clients)", "seconds": "\(Int(clientLines.interval))"])

@@ -27,8 +27,9 @@ public struct InputArbiter: Sendable {
         case withdrawOwnerThenPass
     }
 
-    /// Whose stroke is on the paper: a touch's gives way to a pen landing, a pen's to nothing.
-    private enum Holder: Equatable, Sendable {
+    /// Whose stroke is on the paper: a touch's gives way to a pen landing or moving near the
+    /// glass, a pen's to nothing.
+    private enum Holder: Sendable {
         case touch(String)
         case pen(String)
 

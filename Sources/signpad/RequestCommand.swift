@@ -29,7 +29,8 @@ struct Request: ParsableCommand {
     var timeout: Double?
     @Option(name: .long, help: "Write the signature's PNG here when signed.", completion: .file()) var image: String?
     // Optional, with the default in the help's words: the manual page drops ArgumentParser's "(default: …)".
-    @Option(name: .long, help: "The control socket (default /run/signpad/control.sock).", completion: .file()) var socket: String?
+    static let defaultSocket = "/run/signpad/control.sock"
+    @Option(name: .long, help: "The control socket (default \(defaultSocket)).", completion: .file()) var socket: String?
     @Flag(name: .long, help: "Print each reply as one line of JSON instead.") var json = false
 
     func validate() throws {
@@ -76,7 +77,7 @@ struct Request: ParsableCommand {
     /// Calls `method` of org.signpad.Kiosk and prints its replies; exits with the result's status.
     private func call(_ method: String, _ parameters: [String: JSONValue], more: Bool = false) throws {
         do {
-            let client = try VarlinkClient(path: socket ?? "/run/signpad/control.sock")
+            let client = try VarlinkClient(path: socket ?? Self.defaultSocket)
             try client.send("org.signpad.Kiosk." + method, parameters, more: more)
             while true {
                 switch try client.next() {

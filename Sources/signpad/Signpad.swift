@@ -21,7 +21,7 @@ struct Signpad: ParsableCommand {
 
 /// --config and --set, shared by the commands that read a configuration.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .long, help: "The TOML configuration file. Without it, the commands that work the kiosk's own panel (run, calibrate, key, bench --on-screen) read \(Config.defaultPath) when it exists; the offscreen ones start from signpad's defaults.", completion: .file(extensions: ["toml"]))
+    @Option(name: .long, help: "The TOML configuration file. Without it, run (but not --offscreen), calibrate, key and bench --on-screen read \(Config.defaultPath) when it exists; the other commands start from signpad's defaults.", completion: .file(extensions: ["toml"]))
     var config: String?
 
     @Option(name: .customLong("set"), help: "Override one key, e.g. --set export.directory=\\\"/srv/sig\\\" or --set display.rotation=90.")

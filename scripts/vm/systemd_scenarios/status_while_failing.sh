@@ -23,13 +23,12 @@ say "CHECK statusexport before $metas_before after $(ls "$exports"/*.meta.json |
 say "CHECK exportlog failed $(( $(logged 'failed, kept and retried') - failures_before )) mended $(( $(logged 'writes work again after') - mended_before ))"
 # Each line has its level as the journal's priority: the failure an error, the ready line info.
 say "CHECK priorities failures $(logged 'failed, kept and retried') as_error $(journalctl -u signpad -p err -o cat --no-pager | grep -c 'failed, kept and retried') ready $(logged 'ready:') ready_as_warning $(journalctl -u signpad -p warning -o cat --no-pager | grep -c 'ready:')"
-# Each entry's line is short, its details fields of their own: the failure's reason, and where in
-# signpad it was said.
+# Each entry's details are fields of their own: the failure's reason, and where in signpad it was
+# said (end.sh measures every line of the run).
 journalctl -u signpad -o verbose --no-pager > /run/journal-verbose.txt
-longest=$(journalctl -u signpad -o cat --no-pager | awk '{ if (length > n) n = length } END { print n + 0 }')
 reason=$(sed -n 's/^ *SIGNPAD_REASON=//p' /run/journal-verbose.txt | head -1)
 selected=$(journalctl -u signpad -o cat --no-pager SIGNPAD_REASON="$reason" | wc -l)
-say "CHECK journalfields longest $longest reasons $(grep -c '^ *SIGNPAD_REASON=' /run/journal-verbose.txt) code $(grep -c '^ *CODE_FILE=' /run/journal-verbose.txt) selected $selected inline $(logged ' reason=')"
+say "CHECK journalfields reasons $(grep -c '^ *SIGNPAD_REASON=' /run/journal-verbose.txt) code $(grep -c '^ *CODE_FILE=' /run/journal-verbose.txt) selected $selected inline $(logged ' reason=')"
 kill "$status_pid"; wait "$status_pid" 2>/dev/null
 status_has 10 'waiting for a touch device'
 say "STATUS gone $(prop StatusText)"
