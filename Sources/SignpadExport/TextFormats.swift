@@ -42,18 +42,21 @@ public enum SVGEncoder {
 }
 
 /// W3C InkML as its specification describes captured ink: an `inkSource` (the device) holding
-/// its `traceFormat`, a `timestamp` at the first sample, and contexts tying them together, to
-/// which each trace refers.
+/// its `traceFormat`, a `timestamp` at the first sample, and one context tying them together, to
+/// which every trace refers: a reader that keeps a single context reads them all.
 ///
 /// X and Y are screen pixels. The specification's units have no pixel, so these channels have
 /// none; when the panel reports its size, the inkSource gives their resolution in pixels per
-/// millimetre (`1/mm`). T is milliseconds after the timestamp (whole milliseconds). F, pressure 0…1, is a channel only
-/// of strokes whose device reports pressure: they refer to `ctxF` (X Y T F), the rest to `ctx0`
-/// (X Y T). Numbers are plain decimals that read back to the same Double.
+/// millimetre (`1/mm`). T is milliseconds after the timestamp (whole milliseconds). F, pressure
+/// 0…1, is a regular channel when every sample has pressure and absent when none has; when only
+/// some have (a pen and a finger on one signature), F is an intermittent channel, its value `?`
+/// (none given) on the samples without, so no touch gets a pressure. Numbers are plain decimals
+/// that read back to the same Double.
 public enum InkMLEncoder {
     public static func encode(_ record: SignatureRecord) -> String {
-        let pressured = record.signature.strokes.map { !$0.isEmpty && $0.allSatisfy { $0.pressure != nil } }
-        let withPressure = pressured.contains(true), withoutPressure = pressured.contains(false)
+        let samples = record.signature.strokes.joined()
+        let pressure: PressureChannel = !samples.contains { $0.pressure != nil } ? .none
+            : samples.allSatisfy { $0.pressure != nil } ? .regular : .intermittent
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <ink xmlns="http://www.w3.org/2003/InkML" documentID="\(FileText.xmlEscaped(record.id))">
@@ -61,8 +64,7 @@ public enum InkMLEncoder {
             <inkSource xml:id="device" model="\(FileText.xmlEscaped(record.device))">
 
         """
-        // The source's own format has every channel it gives; the other is a subset of it.
-        out += traceFormat(pressure: withPressure, indent: "      ")
+        out += traceFormat(pressure, indent: "      ")
         if let density = record.pixelDensity {
             out += """
                   <channelProperties>
@@ -73,13 +75,10 @@ public enum InkMLEncoder {
             """
         }
         out += "    </inkSource>\n"
-        if withPressure && withoutPressure { out += traceFormat(pressure: false, indent: "    ") }
         // The specification's `time` is whole milliseconds (xs:unsignedLong); T makes up the rest.
         let start = CaptureStart(record)
         out += "    <timestamp xml:id=\"captureStart\" time=\"\(start.milliseconds)\" timeString=\"\(ISO8601.string(record.startedAt))\"/>\n"
-        for pressure in [false, true] where pressure ? withPressure : withoutPressure {
-            out += "    <context xml:id=\"\(context(pressure))\" inkSourceRef=\"#device\" traceFormatRef=\"#\(format(pressure))\" timestampRef=\"#captureStart\"/>\n"
-        }
+        out += "    <context xml:id=\"\(context)\" inkSourceRef=\"#device\" traceFormatRef=\"#\(format)\" timestampRef=\"#captureStart\"/>\n"
         out += """
           </definitions>
           <annotation type="captureStart">\(ISO8601.string(record.startedAt))</annotation>
@@ -98,12 +97,15 @@ public enum InkMLEncoder {
             if let hash = request.documentSha256 { fields.append(("documentSha256", hash)) }
             for (type, value) in fields { out += "  <annotation type=\"\(type)\">\(FileText.xmlEscaped(value))</annotation>\n" }
         }
-        for (stroke, pressure) in zip(record.signature.strokes, pressured) {
+        for stroke in record.signature.strokes {
             let points = stroke.map { sample in
                 let xyt = "\(decimal(sample.point.x)) \(decimal(sample.point.y)) \(decimal(start.t(sample)))"
-                return pressure ? xyt + " \(decimal(sample.pressure!))" : xyt
+                switch pressure {
+                case .none: return xyt
+                case .regular, .intermittent: return xyt + " " + (sample.pressure.map(decimal) ?? "?")
+                }
             }
-            out += "  <trace contextRef=\"#\(context(pressure))\">\(points.joined(separator: ", "))</trace>\n"
+            out += "  <trace contextRef=\"#\(context)\">\(points.joined(separator: ", "))</trace>\n"
         }
         out += "</ink>\n"
         return out
@@ -128,15 +130,23 @@ public enum InkMLEncoder {
         }
     }
 
-    private static func context(_ pressure: Bool) -> String { pressure ? "ctxF" : "ctx0" }
-    private static func format(_ pressure: Bool) -> String { pressure ? "tfF" : "tf0" }
+    /// Where F stands in the one trace format every stroke shares.
+    private enum PressureChannel { case none, regular, intermittent }
 
-    private static func traceFormat(pressure: Bool, indent: String) -> String {
-        var out = "\(indent)<traceFormat xml:id=\"\(format(pressure))\">\n"
+    private static let context = "ctx"
+    private static let format = "tf"
+
+    private static func traceFormat(_ pressure: PressureChannel, indent: String) -> String {
+        let f = "<channel name=\"F\" type=\"decimal\" min=\"0\" max=\"1\"/>"
+        var out = "\(indent)<traceFormat xml:id=\"\(format)\">\n"
         out += "\(indent)  <channel name=\"X\" type=\"decimal\"/>\n"
         out += "\(indent)  <channel name=\"Y\" type=\"decimal\"/>\n"
         out += "\(indent)  <channel name=\"T\" type=\"decimal\" units=\"ms\" respectTo=\"#captureStart\"/>\n"
-        if pressure { out += "\(indent)  <channel name=\"F\" type=\"decimal\" min=\"0\" max=\"1\"/>\n" }
+        switch pressure {
+        case .none: break
+        case .regular: out += "\(indent)  \(f)\n"
+        case .intermittent: out += "\(indent)  <intermittentChannels>\n\(indent)    \(f)\n\(indent)  </intermittentChannels>\n"
+        }
         return out + "\(indent)</traceFormat>\n"
     }
 

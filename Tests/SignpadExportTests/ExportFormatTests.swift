@@ -168,8 +168,8 @@ import Testing
         #expect(document.start == (record.startedAt * 1000).rounded(.down), "the timestamp is the capture's start in whole milliseconds")
         #expect(traces.count == record.signature.strokes.count)
         for (trace, stroke) in zip(traces, record.signature.strokes) {
-            let pressure = stroke.allSatisfy { $0.pressure != nil }
-            #expect(trace.channels == (pressure ? ["X", "Y", "T", "F"] : ["X", "Y", "T"]), "F only where the device gave pressure")
+            // Some strokes have pressure and some not: F is intermittent, with no value where none was given.
+            #expect(trace.channels == ["X", "Y", "T"] && trace.intermittentChannels == ["F"])
             #expect(trace.points.count == stroke.count)
             #expect(trace.points.first?.x == stroke.first?.point.x && trace.points.first?.y == stroke.first?.point.y)
             #expect(trace.points.last?.x == stroke.last?.point.x && trace.points.last?.y == stroke.last?.point.y)
@@ -178,6 +178,35 @@ import Testing
                 // The start and T together give each sample's time to the microsecond.
                 #expect(abs(document.start + p.t - (record.startedAt * 1000 + (s.time - record.firstSampleTime) * 1000)) < 0.002)
                 #expect(p.f == s.pressure)
+            }
+        }
+    }
+
+    /// A pen and a finger on one signature: one trace format and one context serve every stroke,
+    /// so a reader that keeps only one context still reads each trace by its channels. F is
+    /// the pen's pressure as captured; the touch stroke gets none. A pen or a finger alone keeps
+    /// F regular or leaves it out.
+    @Test func aPenAndATouchStrokeShareOneContextAndOneTraceFormat() throws {
+        let pen = (0..<6).map { i in Sample(Point(50 + Double(i) * 2.5, 80), time: 3 + Double(i) * 0.01, pressure: Double(i) / 8) }
+        let touch = (0..<4).map { i in Sample(Point(70, 60 + Double(i) * 3.75), time: 4 + Double(i) * 0.012) }
+        let cases: [(strokes: [[Sample]], regular: [String], intermittent: [String])] = [
+            ([pen, touch], ["X", "Y", "T"], ["F"]), ([pen, pen], ["X", "Y", "T", "F"], []), ([touch, touch], ["X", "Y", "T"], []),
+        ]
+        for (strokes, regular, intermittent) in cases {
+            var record = sampleRecord()
+            record.signature.strokes = strokes
+            let document = try InkMLReader.read(InkMLEncoder.encode(record))
+            #expect(document.contexts.count == 1 && document.traceFormats.count == 1,
+                    "contexts \(document.contexts), trace formats \(document.traceFormats)")
+            #expect(document.traces.count == strokes.count)
+            for (trace, stroke) in zip(document.traces, strokes) {
+                #expect(trace.contextRef == "#" + (document.contexts.first ?? ""))
+                #expect(trace.channels == regular && trace.intermittentChannels == intermittent)
+                #expect(trace.points.count == stroke.count)
+                for (p, s) in zip(trace.points, stroke) {
+                    #expect(p.x == s.point.x && p.y == s.point.y && p.f == s.pressure)
+                    #expect(abs(document.start + p.t - (record.startedAt * 1000 + (s.time - record.firstSampleTime) * 1000)) < 0.002)
+                }
             }
         }
     }
@@ -215,18 +244,28 @@ import Testing
         #expect(throws: InkMLReader.Failure.self) { try InkMLReader.read(before) }
         let text = InkMLEncoder.encode(sampleRecord())
         _ = try InkMLReader.read(text)
-        let broken = [
+        // A pen alone: F is a regular channel, which every point must give.
+        var penOnly = sampleRecord()
+        penOnly.signature.strokes = [penOnly.signature.strokes[0]]
+        let penText = InkMLEncoder.encode(penOnly)
+        _ = try InkMLReader.read(penText)
+        let broken: [(String, String)] = [
             ("units px", text.replacingOccurrences(of: "<channel name=\"X\" type=\"decimal\"/>", with: "<channel name=\"X\" type=\"decimal\" units=\"px\"/>")),
-            ("a dangling context", text.replacingOccurrences(of: "contextRef=\"#ctx0\"", with: "contextRef=\"#ctx9\"")),
+            ("a dangling context", text.replacingOccurrences(of: "contextRef=\"#ctx\"", with: "contextRef=\"#ctx9\"")),
             ("T from no timestamp", text.replacingOccurrences(of: "respectTo=\"#captureStart\"", with: "respectTo=\"#device\"")),
-            ("a missing F", text.replacingOccurrences(of: "<trace contextRef=\"#ctxF\">100.0 200.0 0.0 0.0,", with: "<trace contextRef=\"#ctxF\">100.0 200.0 0.0,")),
-            ("an exponent", text.replacingOccurrences(of: "<trace contextRef=\"#ctxF\">100.0 200.0", with: "<trace contextRef=\"#ctxF\">1e2 200.0")),
+            ("a missing T", text.replacingOccurrences(of: "<trace contextRef=\"#ctx\">100.0 200.0 0.0 0.0,", with: "<trace contextRef=\"#ctx\">100.0 200.0,")),
+            ("a missing regular F", penText.replacingOccurrences(of: "<trace contextRef=\"#ctx\">100.0 200.0 0.0 0.0,", with: "<trace contextRef=\"#ctx\">100.0 200.0 0.0,")),
+            ("no value for a regular channel", text.replacingOccurrences(of: "<trace contextRef=\"#ctx\">100.0 200.0", with: "<trace contextRef=\"#ctx\">100.0 ?")),
+            ("a value beyond the channels", text.replacingOccurrences(of: "<trace contextRef=\"#ctx\">100.0 200.0 0.0 0.0,", with: "<trace contextRef=\"#ctx\">100.0 200.0 0.0 0.0 0.0,")),
+            ("F both regular and intermittent", text.replacingOccurrences(of: "<intermittentChannels>", with: "<channel name=\"F\" type=\"decimal\"/><intermittentChannels>")),
+            ("intermittent channels first", text.replacingOccurrences(of: "<channel name=\"X\" type=\"decimal\"/>", with: "<intermittentChannels><channel name=\"B1\"/></intermittentChannels><channel name=\"X\" type=\"decimal\"/>")),
+            ("an exponent", text.replacingOccurrences(of: "<trace contextRef=\"#ctx\">100.0 200.0", with: "<trace contextRef=\"#ctx\">1e2 200.0")),
             ("an inkSource without its format", text.replacingOccurrences(of: "<inkSource xml:id=\"device\"", with: "<inkSource").replacingOccurrences(of: "inkSourceRef=\"#device\"", with: "")),
-            ("the same id twice", text.replacingOccurrences(of: "xml:id=\"tf0\"", with: "xml:id=\"ctx0\"")),
+            ("the same id twice", text.replacingOccurrences(of: "xml:id=\"tf\"", with: "xml:id=\"ctx\"")),
             ("a channel outside", text.replacingOccurrences(of: "</definitions>", with: "</definitions><channel name=\"Q\"/>")),
         ]
         for (what, file) in broken {
-            #expect(file != text, "\(what): the edit applies")
+            #expect(file != text && file != penText, "\(what): the edit applies")
             #expect(throws: InkMLReader.Failure.self, "\(what)") { try InkMLReader.read(file) }
         }
     }

@@ -6,20 +6,25 @@ import SignpadTestSupport
 /// first validates the file against `Tests/schemas/inkml-strict.xsd` (the specification's
 /// elements, attributes and unit lists), then every reference must name an element of the file,
 /// each trace is read by the channels of the trace format its context names, in their order,
-/// with one value per channel, and T counts from the timestamp its channel is `respectTo`.
+/// and T counts from the timestamp its channel is `respectTo`. A point gives a value for every
+/// regular channel; of the intermittent ones it may give `?` (no value) or leave trailing ones
+/// out, which carries the trace's last value on (the channel's default before any), as the
+/// InkML toolkit of the specification's HP authors reads it.
 enum InkMLReader {
     struct Point {
         var x: Double
         var y: Double
         /// Milliseconds after the timestamp T refers to.
         var t: Double
-        /// Absent: the trace's format has no F channel.
+        /// Absent: the trace's format has no F channel, or the point gives F no value (`?`).
         var f: Double?
     }
 
     struct Trace {
         var contextRef: String
+        /// The format's regular channels, then its intermittent ones.
         var channels: [String]
+        var intermittentChannels: [String]
         var points: [Point]
     }
 
@@ -33,6 +38,9 @@ enum InkMLReader {
         var resolution: (x: Double, y: Double)?
         /// The channels of the inkSource's own trace format.
         var sourceChannels: [String]
+        /// The `xml:id` of every context and every trace format in the file.
+        var contexts: [String]
+        var traceFormats: [String]
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -62,36 +70,60 @@ enum InkMLReader {
         }
         let source = try require(root.first { $0.name == "inkSource" }, "an inkSource")
         let sourceFormat = try require(source.children.first { $0.name == "traceFormat" }, "the inkSource's traceFormat")
-        let sourceChannels = sourceFormat.children.map { $0.attributes["name"] ?? "?" }
+        func channels(_ format: Element) -> (regular: [Element], intermittent: [Element]) {
+            (format.children.filter { $0.name == "channel" },
+             format.children.first { $0.name == "intermittentChannels" }?.children ?? [])
+        }
+        func names(_ channels: [Element]) -> [String] { channels.map { $0.attributes["name"] ?? "?" } }
+        let sourceChannels = names(channels(sourceFormat).regular + channels(sourceFormat).intermittent)
         var start: Double?
         var traces: [Trace] = []
         for trace in root.children where trace.name == "trace" {
             let context = try resolve(trace.attributes["contextRef"], "context")
             _ = try resolve(context.attributes["inkSourceRef"], "inkSource")
             let format = try resolve(context.attributes["traceFormatRef"], "traceFormat")
-            let channels = format.children.map { $0.attributes["name"] ?? "?" }
-            guard Set(channels).isSubset(of: sourceChannels) else {
-                throw Failure(message: "trace format \(channels) has channels its inkSource \(sourceChannels) does not give")
+            let (regular, intermittent) = channels(format)
+            let regularNames = names(regular), intermittentNames = names(intermittent)
+            guard Set(regularNames + intermittentNames).isSubset(of: sourceChannels) else {
+                throw Failure(message: "trace format \(regularNames + intermittentNames) has channels its inkSource \(sourceChannels) does not give")
             }
-            guard channels.prefix(3) == ["X", "Y", "T"], channels.count == 3 || channels == ["X", "Y", "T", "F"] else {
-                throw Failure(message: "channels \(channels), expected X Y T or X Y T F")
+            guard regularNames == ["X", "Y", "T"] && (intermittentNames.isEmpty || intermittentNames == ["F"])
+                || regularNames == ["X", "Y", "T", "F"] && intermittentNames.isEmpty else {
+                throw Failure(message: "channels \(regularNames), intermittent \(intermittentNames): expected X Y T, then F or none")
             }
-            let t = format.children[2]
+            let t = regular[2]
             guard t.attributes["units"] == "ms" else { throw Failure(message: "T in \(t.attributes["units"] ?? "no units"), expected ms") }
             let timestamp = try resolve(t.attributes["respectTo"], "timestamp")
             guard context.attributes["timestampRef"] == t.attributes["respectTo"] else { throw Failure(message: "the context's timestamp is not T's") }
             let time = try require(timestamp.attributes["time"].flatMap(Double.init), "the timestamp's time")
             if let start, start != time { throw Failure(message: "traces count T from different timestamps") }
             start = time
-            let points = try trace.text.split(separator: ",").map { point in
-                let words = point.split(separator: " ")
-                let values = words.compactMap { word in word.contains(where: { $0 == "e" || $0 == "E" }) ? nil : Double(word) }
-                guard words.count == channels.count, values.count == channels.count else {
-                    throw Failure(message: "expected \(channels.joined(separator: " ")) as plain decimals, got \(point)")
-                }
-                return Point(x: values[0], y: values[1], t: values[2], f: values.count == 4 ? values[3] : nil)
+            func plainDecimal(_ word: Substring) -> Double? { word.contains { $0 == "e" || $0 == "E" } ? nil : Double(word) }
+            var lastF = try intermittent.first.map { channel in
+                try require(plainDecimal(Substring(channel.attributes["default"] ?? "0")), "a decimal default for F")
             }
-            traces.append(Trace(contextRef: trace.attributes["contextRef"]!, channels: channels, points: points))
+            let points = try trace.text.split(separator: ",").map { point in
+                let words = point.split(whereSeparator: \.isWhitespace)
+                let expected = "\((regularNames + intermittentNames).joined(separator: " ")) as plain decimals"
+                guard (regular.count...regular.count + intermittent.count).contains(words.count) else {
+                    throw Failure(message: "expected \(expected), got \(point)")
+                }
+                let given = words.prefix(regular.count).compactMap(plainDecimal)
+                guard given.count == regular.count else { throw Failure(message: "expected \(expected), got \(point)") }
+                var f = given.count == 4 ? given[3] : nil
+                if let word = words.dropFirst(regular.count).first {
+                    if word == "?" {
+                        f = nil
+                    } else {
+                        f = try require(plainDecimal(word), "\(expected) (an intermittent one may be ?) in \(point)")
+                        lastF = f
+                    }
+                } else if !intermittent.isEmpty {
+                    f = lastF
+                }
+                return Point(x: given[0], y: given[1], t: given[2], f: f)
+            }
+            traces.append(Trace(contextRef: trace.attributes["contextRef"]!, channels: regularNames, intermittentChannels: intermittentNames, points: points))
         }
         var annotations: [String: String] = [:]
         for annotation in root.children where annotation.name == "annotation" { annotations[annotation.attributes["type"] ?? "?"] = annotation.text }
@@ -102,8 +134,14 @@ enum InkMLReader {
             return Double(property.attributes["value"] ?? "")
         }
         let resolutionXY = try (resolution("X"), resolution("Y"))
+        var contexts: [String] = [], traceFormats: [String] = []
+        root.forEach { element in
+            if element.name == "context" { contexts.append(element.attributes["xml:id"] ?? "") }
+            if element.name == "traceFormat" { traceFormats.append(element.attributes["xml:id"] ?? "") }
+        }
         return Document(traces: traces, annotations: annotations, start: start ?? 0,
-                        resolution: resolutionXY.0.flatMap { x in resolutionXY.1.map { (x, $0) } }, sourceChannels: sourceChannels)
+                        resolution: resolutionXY.0.flatMap { x in resolutionXY.1.map { (x, $0) } }, sourceChannels: sourceChannels,
+                        contexts: contexts, traceFormats: traceFormats)
     }
 
     private static func validate(_ text: String) throws {
