@@ -1,6 +1,7 @@
-/// Journal lines of one kind (calls, or clients dropped and refused), at most `lines` per
-/// `interval`: each is worth a line, but a flood of them must not become a flood of the journal. What was held back is
-/// counted and said once its interval has ended, whether or not another line comes.
+/// Journal lines of one kind (calls, calls refused, or clients dropped and refused), at most
+/// `lines` per `interval`: each is worth a line, but a flood of them must not become a flood of
+/// the journal. What was held back is counted and said once its interval has ended, whether or
+/// not another line comes.
 struct ClientLogBudget {
     let lines: Int
     let interval: Double
