@@ -24,14 +24,14 @@ cp /etc/signpad/signpad.toml /run/signpad.toml.before-certificate
 sed -i 's|^recipient_certificate = .*|recipient_certificate = "/etc/signpad/office-ended.pem"|' /etc/signpad/signpad.toml
 readies=$(logged "ready:")
 systemctl restart signpad
-wait_for 40 test "$(logged "ready:")" -gt "$readies"
+wait_for 40 above "$readies" logged "ready:"
 wait_for 10 running
 sleep 2
 ask "screendump sd-before-certificate-end"
 # The clock past the certificate's end, as if the kiosk had run on for years.
 clock_before=$(date +%s)
 date -s "2030-06-01 00:00:00" > /dev/null
-wait_for 60 test "$(logged "out of service")" -gt 0
+wait_for 60 above 0 logged "out of service"
 sleep 2
 ask "screendump sd-out-of-service"
 play /usr/share/signpad-vm/signature.evemu
@@ -44,7 +44,7 @@ sed -i 's|^recipient_certificate = .*|recipient_certificate = "/etc/signpad/offi
 readies=$(logged "ready:")
 pid_before=$(prop MainPID)
 systemctl reload signpad
-wait_for 40 test "$(logged "ready:")" -gt "$readies"
+wait_for 40 above "$readies" logged "ready:"
 wait_for 10 running
 sleep 2
 ask "screendump sd-certificate-renewed"

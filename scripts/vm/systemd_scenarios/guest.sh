@@ -18,6 +18,9 @@ wait_for() {
     for _ in $(seq "$limit"); do "$@" && return 0; sleep 0.1; done
     return 1
 }
+# above COUNT COMMAND…: true when COMMAND prints a number above COUNT. Given to wait_for, the
+# command runs anew each time; a "$(…)" in wait_for's arguments would be counted only once.
+above() { local count=$1; shift; test "$("$@")" -gt "$count"; }
 # What systemd says of the unit: its state, then key value pairs. One systemctl call, as each
 # takes a while under TCG.
 state() {
@@ -38,6 +41,7 @@ journal() {
 }
 # The number of journal lines of signpad matching a pattern.
 logged() { journal | grep -c -- "$1"; }
+exported_records() { ls "$exports"/*.meta.json 2>/dev/null | wc -l; }
 # Creates a uinput device from a recording's header, waits until signpad has taken it, plays the events.
 play() {
     local seen node pid
@@ -46,7 +50,7 @@ play() {
     pid=$!
     wait_for 5 grep -q '/dev/input/event' /run/evemu-device.out
     node=$(sed -n 's/.*: \(\/dev\/input\/event[0-9]*\)$/\1/p' /run/evemu-device.out)
-    wait_for 10 test "$(logged "input device taken")" -gt "$seen"
+    wait_for 10 above "$seen" logged "input device taken"
     evemu-play "$node" < "$1"
     sleep 1
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null

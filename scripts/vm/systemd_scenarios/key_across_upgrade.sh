@@ -9,10 +9,10 @@ dpkg -i /usr/share/signpad-vm/signpad-upgrade.deb > /run/upgrade.out 2>&1
 upgrade_exit=$?
 wait_for 60 running
 upgraded=$(signpad key show 2>&1 >/dev/null | sed -n 's/^sha256 //p')
-before=$(ls "$exports"/*.meta.json | wc -l)
+before=$(exported_records)
 play /usr/share/signpad-vm/signature.evemu
 play /usr/share/signpad-vm/tap-done.evemu
-wait_for 10 test "$(ls "$exports"/*.meta.json | wc -l)" -gt "$before"
+wait_for 10 above "$before" exported_records
 sleep 0.5
 signpad verify --key /run/kiosk.pem "$exports" > /run/verify-after.out 2>&1
 verify_exit=$?

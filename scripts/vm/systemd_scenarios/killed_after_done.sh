@@ -19,7 +19,7 @@ answered=$(grep -c '"status"' /run/reqkill.json)
 restarts=$(prop NRestarts)
 kill -KILL "$(prop MainPID)"
 wait "$reqkill"
-wait_for 40 test "$(prop NRestarts)" -gt "$restarts"
+wait_for 40 above "$restarts" prop NRestarts
 wait_for 30 running
 result=
 for _ in $(seq 100); do

@@ -47,7 +47,7 @@ id5=$(head -1 /run/req5.json | field id)
 restarts=$(prop NRestarts)
 kill -KILL "$(prop MainPID)"
 wait "$req5"
-wait_for 40 test "$(prop NRestarts)" -gt "$restarts"
+wait_for 40 above "$restarts" prop NRestarts
 wait_for 30 running
 wait_for 30 sh -c "signpad request --socket $sock --status >/dev/null 2>&1"
 # NotReady while the restarted kiosk looks for the request's signature, then its result.

@@ -7,7 +7,7 @@ refusals=$(logged "not reloading")
 pid_before=$(prop MainPID)
 systemctl reload signpad
 reload_status=$?
-wait_for 30 test "$(logged "not reloading")" -gt "$refusals"
+wait_for 30 above "$refusals" logged "not reloading"
 sleep 2
 answers=silent
 signpad request --socket /run/signpad/control.sock --status > /dev/null 2>&1 && answers=yes

@@ -4,7 +4,7 @@ sed -i -e 's/^background_color = .*/background_color = "#D0E8FF"/' -e 's/^prompt
 reloads=$(logged "ready:")
 systemctl reload signpad
 reload_status=$?
-wait_for 30 test "$(logged "ready:")" -gt "$reloads"
+wait_for 30 above "$reloads" logged "ready:"
 wait_for 10 running
 say "CHECK reload $(state) status $reload_status ready_before $reloads ready_after $(logged "ready:") first $first_pid"
 ask "screendump sd-reloaded"

@@ -19,7 +19,7 @@ say "CHECK shareaway $(state) local $(ls -A /srv/share | wc -l) spool $(ls /var/
 sed -i -e 's/^kiosk_name = .*/kiosk_name = "renamed-kiosk"/' -e 's/^color = "#000000"/color = "#C00000"/' /etc/signpad/signpad.toml
 reloads=$(logged "ready:")
 systemctl reload signpad
-wait_for 30 test "$(logged "ready:")" -gt "$reloads"
+wait_for 30 above "$reloads" logged "ready:"
 wait_for 10 running
 mount -t tmpfs -o mode=0755 share /srv/share
 install -d -o signpad -g signpad -m 0750 /srv/share/signatures

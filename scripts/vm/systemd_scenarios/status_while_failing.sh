@@ -1,5 +1,5 @@
 # systemctl status tells a failing export folder: made unwritable for a signature, then writable.
-metas_before=$(ls "$exports"/*.meta.json | wc -l)
+metas_before=$(exported_records)
 evemu-device /usr/share/signpad-vm/signature.evemu > /run/evemu-status.out 2>&1 &
 status_pid=$!
 wait_for 5 grep -q '/dev/input/event' /run/evemu-status.out

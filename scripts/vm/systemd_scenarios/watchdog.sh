@@ -2,7 +2,7 @@
 hung_pid=$(prop MainPID)
 restarts=$(prop NRestarts)
 kill -STOP "$hung_pid"
-wait_for 40 test "$(prop NRestarts)" -gt "$restarts"
+wait_for 40 above "$restarts" prop NRestarts
 wait_for 30 running
 say "CHECK watchdog $(state) hung $hung_pid restarts_before $restarts"
 ask "screendump sd-restarted"
