@@ -21,7 +21,7 @@ public func fuzzSpoolFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         switch item {
         case .record(let record):
             // Small, so a screen of 32768 pixels a side exports in a moment: the point is every encoder.
-            _ = try? SignatureEncoder.files(for: record, options: ExportOptions(margin: 2, scale: 0.02), evidence: FuzzSpool.evidence)
+            _ = try? SignatureEncoder.files(for: record, options: ExportOptions(formats: ExportFormat.allCases, margin: 2, scale: 0.02), evidence: FuzzSpool.evidence)
         case .sealed(let sealed):
             // What verify would read of it, written as the folder gets it.
             try? FolderWriter(directory: directory + "/out").write(sealed.files.map { ($0.name, $0.bytes) })

@@ -138,12 +138,12 @@ public struct Config: Sendable {
         outbox.directory = try r.string("export.directory", default: outbox.directory)
         // A relative folder would be relative to wherever the daemon was started (/ under systemd).
         guard outbox.directory.hasPrefix("/") else { throw r.error("export.directory", "expected an absolute path (starting with /), got \"\(outbox.directory)\"") }
-        let formats = try r.strings("export.formats", default: ExportFormat.allCases.map(\.rawValue))
+        let formats = try r.strings("export.formats", default: ExportFormat.defaults.map(\.rawValue))
         // With none, a confirmed signature would be "saved" as a manifest with no samples: lost.
-        guard !formats.isEmpty else { throw r.error("export.formats", "expected at least one of png, svg, inkml or json, got []") }
+        guard !formats.isEmpty else { throw r.error("export.formats", "expected at least one of \(Self.formatNames), got []") }
         export.formats = []
         for name in formats {
-            guard let format = ExportFormat(rawValue: name) else { throw r.error("export.formats", "unknown format \"\(name)\"; expected png, svg, inkml or json") }
+            guard let format = ExportFormat(rawValue: name) else { throw r.error("export.formats", "unknown format \"\(name)\"; expected \(Self.formatNames)") }
             export.formats.append(format)
         }
         export.margin = try r.integer("export.margin", default: 16)
@@ -197,8 +197,12 @@ public struct Config: Sendable {
         }
     }
 
+    /// The formats `export.formats` takes, as its mistakes name them.
+    static let formatNames = ExportFormat.allCases.map(\.rawValue).dropLast().joined(separator: ", ") + " or " + ExportFormat.allCases.last!.rawValue
+
     /// Equal once repeated and trailing slashes, `.` and `..` are resolved: by the text alone,
     /// as Foundation's `URL` would look at the file system.
+
     static func samePath(_ a: String, _ b: String) -> Bool {
         func resolved(_ path: String) -> [Substring] {
             var parts: [Substring] = []

@@ -23,12 +23,12 @@ public struct Evidence: Sendable {
         return recipient
     }
 
-    /// Whether a format's file is sealed to the recipient. InkML and signature_pad JSON hold the
-    /// pen's path in time (x, y, t, pressure): biometric data.
+    /// Whether a format's file is sealed to the recipient. InkML, signature_pad JSON and the ISO
+    /// record (bare or in CBEFF) hold the pen's path in time (x, y, t, pressure): biometric data.
     public func seals(_ format: ExportFormat) -> Bool {
         guard recipient != nil else { return false }
         switch format {
-        case .inkml, .json: return true
+        case .inkml, .json, .iso19794_7, .cbeff: return true
         case .png, .svg: return encryptsImages
         }
     }

@@ -3,6 +3,20 @@ import SignpadVocabulary
 
 public enum ExportFormat: String, CaseIterable, Sendable {
     case png, svg, inkml, json
+    /// ISO/IEC 19794-7's binary record, and the same in a CBEFF XML record.
+    case iso19794_7 = "iso19794-7", cbeff
+
+    /// What the configuration asks for when it names none: the four signpad has always written.
+    public static let defaults: [ExportFormat] = [.png, .svg, .inkml, .json]
+
+    /// The name a format's file gets after the signature's id and a dot.
+    public var fileSuffix: String {
+        switch self {
+        case .png, .svg, .inkml, .json: rawValue
+        case .iso19794_7: "sig.bin"
+        case .cbeff: "cbeff.xml"
+        }
+    }
 }
 
 /// What the files are like: which formats, and how the images are framed. How the ink looks
@@ -20,7 +34,7 @@ public struct ExportOptions: Equatable, Sendable {
     /// not mounted, one made would be on local disk, hidden under the share once it is.
     public var createsFolder: Bool
 
-    public init(formats: [ExportFormat] = ExportFormat.allCases, margin: Int = 16, scale: Double = 1, transparent: Bool = false,
+    public init(formats: [ExportFormat] = ExportFormat.defaults, margin: Int = 16, scale: Double = 1, transparent: Bool = false,
                 group: String? = nil, createsFolder: Bool = true) {
         self.formats = formats
         self.margin = margin

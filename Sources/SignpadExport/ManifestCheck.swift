@@ -92,14 +92,14 @@ public struct ManifestCheck: Equatable, Sendable {
         return check
     }
 
-    /// Whether `name` is one of the files signpad makes for the signature `id`: `<id>.<format>`,
-    /// or sealed, `<id>.<format>.p7m`. Compared byte for byte, as the file system does (Swift's
+    /// Whether `name` is one of the files signpad makes for the signature `id`: `<id>.<suffix>`,
+    /// or sealed, `<id>.<suffix>.p7m` (`ExportFormat.fileSuffix`). Compared byte for byte, as the file system does (Swift's
     /// `==` takes canonically equivalent text as equal). Such a name never leaves the folder.
     public static func isNamed(_ name: String, from id: String) -> Bool {
         guard let format = suffix(of: name, after: id) else { return false }
         let sealed = Array(Evidence.envelopeSuffix.utf8)
         let plain = format.count > sealed.count && format.suffix(sealed.count).elementsEqual(sealed) ? format.dropLast(sealed.count) : format[...]
-        return ExportFormat.allCases.contains { plain.elementsEqual($0.rawValue.utf8) }
+        return ExportFormat.allCases.contains { plain.elementsEqual($0.fileSuffix.utf8) }
     }
 
     /// Whether `name` is the manifest of the signature `id`: `<id>.meta.json`.

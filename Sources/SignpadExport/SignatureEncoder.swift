@@ -33,6 +33,7 @@ public enum SignatureEncoder {
         var files: [ExportFile] = []
         let image = SignatureImage(record.signature, pen: record.settings.pen, options: options, inkArea: record.inkArea)
         let ink = record.settings.inkColor
+        lazy var isoRecord = ISOSignatureEncoder.record(record).bytes()
         for format in options.formats {
             var bytes: [UInt8]
             switch format {
@@ -40,8 +41,10 @@ public enum SignatureEncoder {
             case .svg: bytes = Array(SVGEncoder.encode(image, ink: ink, transparent: options.transparent, text: imageText(record)).utf8)
             case .inkml: bytes = Array(InkMLEncoder.encode(record).utf8)
             case .json: bytes = try SignaturePadJSON.encode(record)
+            case .iso19794_7: bytes = isoRecord
+            case .cbeff: bytes = Array(CBEFFRecord.xml(wrapping: isoRecord, record: record).utf8)
             }
-            var name = "\(record.id).\(format.rawValue)"
+            var name = "\(record.id).\(format.fileSuffix)"
             if evidence.seals(format), let recipient {
                 bytes = try recipient.envelope(bytes)
                 name += Evidence.envelopeSuffix

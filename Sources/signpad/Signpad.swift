@@ -16,7 +16,7 @@ struct Signpad: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A Linux kiosk signature pad: evdev in, smooth ink on a DRM screen, signatures to a folder.",
         version: SignpadVersion.current,
-        subcommands: [Run.self, Request.self, Replay.self, Demo.self, Verify.self, Key.self, Bench.self, Devices.self, Calibrate.self, CheckConfig.self, Layout.self])
+        subcommands: [Run.self, Request.self, Replay.self, Demo.self, Verify.self, Key.self, ISO.self, Bench.self, Devices.self, Calibrate.self, CheckConfig.self, Layout.self])
 }
 
 /// --config and --set, shared by the commands that read a configuration.

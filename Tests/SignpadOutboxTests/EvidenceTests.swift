@@ -22,7 +22,7 @@ struct EvidenceTests {
     static func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
 
     static func exportAll(_ record: SignatureRecord, evidence: Evidence, into folder: String) throws -> [ExportFile] {
-        let files = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: evidence)
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(formats: ExportFormat.allCases), evidence: evidence)
         try FolderWriter(directory: folder).write(files.map { ($0.name, $0.bytes) }, durableBeforeLast: SignatureEncoder.sealCount)
         return files
     }
@@ -70,8 +70,9 @@ struct EvidenceTests {
         let recipient = try RecipientCertificateFile.load(office.certificate)
         let record = sampleRecord()
         let files = try Self.exportAll(record, evidence: Evidence(signingKey: testSigningKey, recipient: recipient, encryptsImages: encryptsImages), into: dir + "/out")
-        let clear = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: testEvidence)
-        let sealed = encryptsImages ? ["png", "svg", "inkml", "json"] : ["inkml", "json"]
+        let clear = try SignatureEncoder.files(for: record, options: ExportOptions(formats: ExportFormat.allCases), evidence: testEvidence)
+        // By their names' last part: the ISO record is .sig.bin, in CBEFF .cbeff.xml.
+        let sealed = (encryptsImages ? ["png", "svg"] : []) + ["inkml", "json", "bin", "xml"]
         #expect(files.map(\.name) == clear.dropLast(2).map { name in sealed.contains { name.name.hasSuffix(".\($0)") } ? name.name + ".p7m" : name.name }
                                       + ["\(record.id).meta.json.sig", "\(record.id).meta.json"])
         for file in clear.dropLast(2) {
