@@ -5,6 +5,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <openssl/cms.h>
+#include <openssl/ts.h>
+#include <openssl/rand.h>
 
 // What Swift cannot import: macros over BIO_ctrl and the typed-stack macros.
 
@@ -33,3 +35,15 @@ static inline void signpad_certificates_free(STACK_OF(X509) *stack) {
 
 /// XN_FLAG_RFC2253, a macro of other macros.
 static inline unsigned long signpad_name_format_rfc2253(void) { return XN_FLAG_RFC2253; }
+
+/// A copy of `bytes` in OpenSSL's allocator, which TS_VERIFY_CTX_set_imprint takes and frees.
+static inline unsigned char *signpad_openssl_copy(const unsigned char *bytes, size_t count) {
+    unsigned char *copy = OPENSSL_malloc(count);
+    if (copy != NULL) memcpy(copy, bytes, count);
+    return copy;
+}
+
+/// The certificates PEM_X509_INFO_read_bio found (a stack of X509_INFO, which Swift cannot index).
+static inline int signpad_x509_infos_count(STACK_OF(X509_INFO) *infos) { return sk_X509_INFO_num(infos); }
+static inline X509 *signpad_x509_info_certificate(STACK_OF(X509_INFO) *infos, int i) { return sk_X509_INFO_value(infos, i)->x509; }
+static inline void signpad_x509_infos_free(STACK_OF(X509_INFO) *infos) { sk_X509_INFO_pop_free(infos, X509_INFO_free); }
