@@ -47,6 +47,7 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd", .product(name: "SystemPackage", package: "swift-system")]),
@@ -56,6 +57,8 @@ let package = Package(
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
+        // Trusted time stamps (RFC 3161) from an authority over HTTP, by libcurl.
+        .target(name: "SignpadTimestamp", dependencies: ["CCurl", "SignpadCrypto"]),
 
         // The point of sale's way in: Varlink on a Unix socket, framed and served without blocking.
         .target(name: "SignpadVarlink", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -96,6 +99,7 @@ let package = Package(
         .testTarget(name: "SignpadExportTests", dependencies: [
             "SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadOutbox", "SignpadCrypto", "SignpadTestSupport",
         ]),
+        .testTarget(name: "SignpadTimestampTests", dependencies: ["SignpadTimestamp", "SignpadCrypto", "SignpadTestSupport"]),
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadCrypto", "SignpadVocabulary", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
