@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "SignpadKiosk", dependencies: ["SignpadVocabulary"]),
         .target(name: "SignpadExport", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadCrypto", "SignpadZlib"]),
         // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
-        .target(name: "SignpadOutbox", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadCrypto"]),
+        .target(name: "SignpadOutbox", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadCrypto", "SignpadTimestamp"]),
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
         .target(name: "SignpadSession", dependencies: [
             "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadConfig", "SignpadCrypto",
@@ -75,7 +75,7 @@ let package = Package(
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadExport",
-            "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink",
+            "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink", "SignpadTimestamp",
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.

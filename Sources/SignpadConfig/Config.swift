@@ -182,6 +182,14 @@ public struct Config: Sendable {
         }
         outbox.retentionDays = try r.integer("export.retention_days", default: 0)
         guard (0...36_500).contains(outbox.retentionDays) else { throw r.error("export.retention_days", "expected days from 0 (keep for ever) to 36500, got \(outbox.retentionDays)") }
+        outbox.timestampURL = try r.optionalString("export.timestamp_url", default: "")
+        if let url = outbox.timestampURL {
+            let scheme = url.lowercased()
+            guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://"), url.utf8.count <= 2048,
+                  !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+                throw r.error("export.timestamp_url", "expected an http:// or https:// URL of a time-stamp authority (RFC 3161), without spaces, at most 2048 bytes, or \"\" for none")
+            }
+        }
 
         control.socket = try r.optionalString("control.socket", default: "/run/signpad/control.sock")
         if let socket = control.socket, !socket.hasPrefix("/") {
@@ -202,7 +210,6 @@ public struct Config: Sendable {
 
     /// Equal once repeated and trailing slashes, `.` and `..` are resolved: by the text alone,
     /// as Foundation's `URL` would look at the file system.
-
     static func samePath(_ a: String, _ b: String) -> Bool {
         func resolved(_ path: String) -> [Substring] {
             var parts: [Substring] = []

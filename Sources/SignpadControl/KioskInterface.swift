@@ -83,7 +83,8 @@ public enum KioskInterface {
         # sealed, and requests are answered NotReady. longestTurnMs is the longest the
         # kiosk's loop worked in one go since start (ink, replies and the watchdog wait
         # on it), longestTurnAt when that turn ended, longestTurnHandled what woke it
-        # (signals, exports, control, input, clocks).
+        # (signals, exports, control, input, clocks). With a time-stamp authority,
+        # timestampsAwaited counts written signatures whose token has not come yet.
         method GetStatus() -> (
           kiosk: string,
           mode: (walkUp, requested),
@@ -98,7 +99,8 @@ public enum KioskInterface {
           certificateExpires: ?string,
           longestTurnMs: float,
           longestTurnAt: ?string,
-          longestTurnHandled: ?[]string
+          longestTurnHandled: ?[]string,
+          timestampsAwaited: ?int
         )
 
         # A request is under way; one at a time. id and reference only for the user

@@ -32,4 +32,25 @@ public enum Hex {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The bytes of even-length hexadecimal text (either case); nil for anything else.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ d: UInt8) -> UInt8? {
+            switch d {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
 }

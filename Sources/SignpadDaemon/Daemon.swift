@@ -10,6 +10,7 @@ import SignpadOutbox
 import SignpadSession
 import SignpadSystemCheck
 import SignpadSystemd
+import SignpadTimestamp
 import SignpadText
 import SignpadVarlink
 import SignpadVocabulary
@@ -63,6 +64,8 @@ public final class Daemon {
     let folderProbe = ExportFolderProbe()
     /// When the recipient certificate ends, for the journal's warnings ahead of it.
     var certificateExpiry: CertificateExpiry?
+    /// Asks `export.timestamp_url` for each written signature's token; nil without one.
+    var timeStamper: TimeStamper?
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -134,8 +137,12 @@ public final class Daemon {
             }
         }
         let wakes = try LoopWakes()
+        let timeStamper = config.outbox.timestampURL.map { makeTimeStamper(url: $0) }
+        defer { timeStamper?.stop() }
+        self.timeStamper = timeStamper
         let exporter = Exporter(directory: config.outbox.directory, options: config.export, evidence: evidence, retrySeconds: config.outbox.retrySeconds,
-                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention, clock: time, resultsWaiting: wakes.exports.wake)
+                                spool: config.outbox.spoolDirectory.map(SignatureSpool.init), retention: retention, timeStamper: timeStamper,
+                                clock: time, resultsWaiting: wakes.exports.wake)
         defer { exporter.stop() }
         // Not here: a share that does not answer would keep the kiosk dark.
         exporter.prepareBeforeWriting { [logger, folderProbe] error in
@@ -492,12 +499,32 @@ public final class Daemon {
                 status["certificateExpires"] = .string(ISO8601.string(recipient.notAfter))
             }
         }
+        if let timeStamper { status["timestampsAwaited"] = .number(Double(timeStamper.awaiting)) }
         if let failure = session?.lastFailure, exporter.pending > 0 {
             status["exportFailing"] = .string(failure)
         } else if let failure = folderProbe.current {
             status["exportFailing"] = .string(failure)
         }
         return status
+    }
+
+    /// The time stamper of this start: tokens go beside the manifests, what awaits one waits in
+    /// the spool; what it does goes to the journal, a failing authority once an hour.
+    func makeTimeStamper(url: String) -> TimeStamper {
+        let folder = FolderWriter(directory: config.outbox.directory, group: config.export.group, createsFolder: false, role: "the export folder")
+        let queue = config.outbox.spoolDirectory.map { FolderWriter(directory: $0, fileMode: 0o600, role: "the spool") }
+        return TimeStamper(authority: TimeStampAuthority(url: url), folder: folder, queueFolder: queue) { [logger] event in
+            switch event {
+            case .stamped(let id, let time):
+                logger.info("time stamp received", metadata: ["signature": "\(id)", "time": "\(ISO8601.string(time))"])
+            case .failing(let id, let reason, let awaiting):
+                logger.warning("time stamps failing; retried", metadata: ["signature": "\(id)", "reason": "\(reason)", "awaiting": "\(awaiting)"])
+            case .resumed(let awaiting):
+                logger.notice("time stamps resumed", metadata: ["awaiting": "\(awaiting)"])
+            case .unkept(let id, let reason):
+                logger.error("time stamp request not kept", metadata: ["signature": "\(id)", "reason": "\(reason)"])
+            }
+        }
     }
 
     /// The recipient certificate, once it has ended at `now` (seconds since 1970).

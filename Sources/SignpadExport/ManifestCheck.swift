@@ -17,6 +17,9 @@ public struct ManifestCheck: Equatable, Sendable {
         /// The manifest's own name, or a file it lists, is not `<id>.…`: a signed record copied
         /// under another sale's name, or one claiming another's file.
         case notNamedFromID(name: String, id: String)
+        /// Asked to check its time stamp (`--tsa-ca`): none beside the manifest, or one that fails.
+        case timeStampMissing
+        case timeStampInvalid(String)
 
         public var description: String {
             switch self {
@@ -27,6 +30,8 @@ public struct ManifestCheck: Equatable, Sendable {
             case .fileMissing(let name): return "\(name) is missing"
             case .fileChanged(let name): return "\(name) does not match its size and SHA-256 in the manifest: changed after signing"
             case .notNamedFromID(let name, let id): return "\(name) is not named from the manifest's id \(id): renamed, or copied from another record"
+            case .timeStampMissing: return "no time-stamp token (\(SignatureEncoder.manifestSuffix)\(ManifestCheck.tokenSuffix)) beside the manifest: not stamped yet, or no authority was set"
+            case .timeStampInvalid(let reason): return "the time-stamp token does not verify: \(reason)"
             }
         }
     }
@@ -36,26 +41,41 @@ public struct ManifestCheck: Equatable, Sendable {
     public var key: PublicKey?
     public var files: Int
     public var problems: [Problem]
+    /// The time its time-stamp token gives, once verified.
+    public var timeStamped: Double?
+
+    /// A token's name after its manifest's.
+    public static let tokenSuffix = ".tsr"
 
     public var passed: Bool { problems.isEmpty }
 
     /// One line: the manifest, then OK and the signing key's fingerprint, or FAILED with each problem and what to do.
     public var line: String {
-        if passed { return "OK      \(manifest): signed by \(key?.fingerprint.prefix(16) ?? "")…, \(files) file(s) as signed" }
+        if passed {
+            return "OK      \(manifest): signed by \(key?.fingerprint.prefix(16) ?? "")…, \(files) file(s) as signed"
+                + (timeStamped.map { ", time-stamped \(ISO8601.string($0))" } ?? "")
+        }
         let advice: String
         if problems.contains(.signatureInvalid) || problems.contains(.signatureMissing) {
             advice = "do not rely on this record; check it with every key this kiosk has had (signpad key show --all on it)"
         } else if problems.contains(where: { if case .notNamedFromID = $0 { return true } else { return false } }) {
             advice = "the record is not the one its names say: find the signature its id names, or treat this one as unproven"
+        } else if problems.allSatisfy({ $0 == .timeStampMissing }) {
+            advice = "its time is unproven until the kiosk has its token (GetStatus gives timestampsAwaited), or it had no time-stamp authority when it was written"
+        } else if problems.allSatisfy({ if case .timeStampInvalid = $0 { true } else { $0 == .timeStampMissing } }) {
+            advice = "the token is not this record's, or not from that authority: do not rely on its time"
         } else {
             advice = "the record is not the one signed: restore the named files from a backup, or treat the signature as unproven"
         }
         return "FAILED  \(manifest): " + problems.map(\.description).joined(separator: "; ") + "; " + advice
     }
 
-    /// Checks the manifest at `path` (its signature is `path + ".sig"`; the files it names lie beside it).
-    public static func check(manifest path: String, keys: [PublicKey]) -> ManifestCheck {
+    /// Checks the manifest at `path` (its signature is `path + ".sig"`; the files it names lie
+    /// beside it). With `timeStampCA` (the authority's CA certificates, PEM), also its token
+    /// (`path + ".tsr"`), over the SHA-256 of the signature.
+    public static func check(manifest path: String, keys: [PublicKey], timeStampCA: [UInt8]? = nil) -> ManifestCheck {
         var check = ManifestCheck(manifest: path, key: nil, files: 0, problems: [])
+        if let timeStampCA { check.checkTimeStamp(caPEM: timeStampCA) }
         let bytes: [UInt8]
         do { bytes = try BoundedFile.read(path, limit: BoundedFile.manifestBytes) } catch {
             check.problems.append(.manifestUnreadable(error.isMissing ? "it is missing" : "\(error)"))
@@ -90,6 +110,19 @@ public struct ManifestCheck: Equatable, Sendable {
             if data.count != entry.bytes || SHA256.hex(data) != entry.sha256 { check.problems.append(.fileChanged(name)) }
         }
         return check
+    }
+
+    private mutating func checkTimeStamp(caPEM: [UInt8]) {
+        guard let token = try? BoundedFile.read(manifest + Self.tokenSuffix, limit: BoundedFile.signatureBytes * 16) else {
+            problems.append(.timeStampMissing)
+            return
+        }
+        guard let signature = try? BoundedFile.read(manifest + Evidence.signatureSuffix, limit: BoundedFile.signatureBytes) else { return }
+        do {
+            timeStamped = try TimeStampReply(der: token).verify(sha256: SHA256.digest(signature), caPEM: caPEM)
+        } catch {
+            problems.append(.timeStampInvalid("\(error)"))
+        }
     }
 
     /// Whether `name` is one of the files signpad makes for the signature `id`: `<id>.<suffix>`,

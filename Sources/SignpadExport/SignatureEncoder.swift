@@ -62,11 +62,14 @@ public enum SignatureEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let manifest = Array(try encoder.encode(metadata))
-        let name = "\(record.id).meta.json"
+        let name = record.id + manifestSuffix
         files.append(ExportFile(name: name + Evidence.signatureSuffix, bytes: try evidence.signingKey.sign(manifest)))
         files.append(ExportFile(name: name, bytes: manifest))
         return files
     }
+
+    /// The manifest's name after the signature's id.
+    public static let manifestSuffix = ".meta.json"
 
     /// The files at the end of `files(for:)` that go in only once every file before them is durable.
     public static let sealCount = 2

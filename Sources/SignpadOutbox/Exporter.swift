@@ -77,6 +77,8 @@ public final class Exporter: @unchecked Sendable {
     private var evidence: Evidence
     public let retrySeconds: Double
     private let retention: Retention?
+    /// Asks for each written signature's time stamp; nil without an authority.
+    private let timeStamper: TimeStamper?
     /// When (`clock.uptime`) the writer next deletes what `retention` no longer keeps: at once,
     /// then hourly.
     private var nextSweep = -Double.infinity
@@ -106,15 +108,17 @@ public final class Exporter: @unchecked Sendable {
     /// `resultsWaiting` is called, on another thread, whenever `results()` has news; `clock` is
     /// where the time is read (the files' stamps, stalls, retries, retention).
     public convenience init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool? = nil,
-                            retention: Retention? = nil, clock: TimeSource = .system, resultsWaiting: @escaping @Sendable () -> Void = {}) {
+                            retention: Retention? = nil, timeStamper: TimeStamper? = nil, clock: TimeSource = .system,
+                            resultsWaiting: @escaping @Sendable () -> Void = {}) {
         self.init(directory: directory, options: options, evidence: evidence, retrySeconds: retrySeconds, spool: spool, retention: retention,
-                  write: nil, clock: clock, resultsWaiting: resultsWaiting)
+                  timeStamper: timeStamper, write: nil, clock: clock, resultsWaiting: resultsWaiting)
     }
 
     init(directory: String, options: ExportOptions, evidence: Evidence, retrySeconds: Double, spool: SignatureSpool?, retention: Retention? = nil,
-         write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: TimeSource = .system,
+         timeStamper: TimeStamper? = nil, write: (([ExportFile]) throws -> Void)?, prepare: (() throws -> Void)? = nil, clock: TimeSource = .system,
          resultsWaiting: @escaping @Sendable () -> Void = {}) {
         self.resultsWaiting = resultsWaiting
+        self.timeStamper = timeStamper
         self.retention = retention
         self.clock = clock
         let writer = FolderWriter(directory: directory, group: options.group, createsFolder: options.createsFolder, role: "the export folder")
@@ -477,8 +481,10 @@ public final class Exporter: @unchecked Sendable {
             var failure: String?
             var listed: [ExportedFile] = []
             var image: [UInt8]?
+            var manifestSignature: [UInt8]?
             do {
                 let files = try job.files ?? makeFiles(job, evidence: evidence)
+                manifestSignature = files.first { $0.name == job.id + SignatureEncoder.manifestSuffix + Evidence.signatureSuffix }?.bytes
                 image = files.first { $0.name.hasSuffix(".png") }?.bytes
                 listed = files.map { ExportedFile(name: $0.name, bytes: $0.bytes.count, sha256: SHA256.hex($0.bytes)) }
                 condition.lock()
@@ -510,6 +516,7 @@ public final class Exporter: @unchecked Sendable {
             }
             finished.append(Result(exportID: job.exportID, recordID: job.id, error: failure, spoolError: spoolError,
                                    files: listed, spooled: spooledNow, image: image))
+            if failure == nil, let timeStamper, let manifestSignature { timeStamper.submit(id: job.id, manifestSignature: manifestSignature) }
             writeFailure = failure.map { (job.id, $0) }
             if let failure { answerWaiting(behind: job.id, reason: failure) }
             wake()

@@ -9,6 +9,9 @@ public struct OutboxOptions: Equatable, Sendable {
     public var spoolDirectory: String? = "/var/lib/signpad/spool"
     /// Signatures older than this are deleted from the export folder; 0: kept for ever.
     public var retentionDays = 0
+    /// The RFC 3161 time-stamp authority asked for a token over each written signature
+    /// (`export.timestamp_url`); nil: none.
+    public var timestampURL: String?
 
     public init() {}
 }

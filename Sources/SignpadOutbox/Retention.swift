@@ -68,6 +68,7 @@ public struct Retention: Sendable {
             do {
                 for listed in metadata.files.keys.sorted() where ManifestCheck.isNamed(listed, from: metadata.id) { try folder.remove(listed) }
                 try folder.remove(name + Evidence.signatureSuffix)
+                try folder.remove(name + ManifestCheck.tokenSuffix)
                 try folder.remove(name)
                 report(.deleted(id: metadata.id, from: folder.directory))
             } catch {

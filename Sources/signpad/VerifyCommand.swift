@@ -8,10 +8,12 @@ struct Verify: ParsableCommand {
         abstract: "Check exported signatures: each manifest's signature against the kiosks' public keys, and every file's size and SHA-256.",
         // The usage ArgumentParser would write shows --key as optional: it is not, but a missing one is
         // verify's usage error, status 2, not ArgumentParser's.
-        usage: "signpad verify --key <keys.pem> [--key <keys.pem> ...] <path> ...",
+        usage: "signpad verify --key <keys.pem> [--key <keys.pem> ...] [--tsa-ca <ca.pem>] <path> ...",
         discussion: "Prints one line per signature. Exit status 0 when all pass, 1 when any fails, 2 when nothing could be checked (no key, or a path that is no signature's manifest nor a folder).")
     @Option(name: .long, help: "Required: a PEM file of one or more public keys (signpad key show prints a kiosk's); repeat for more.", completion: .file())
     var key: [String] = []
+    @Option(name: .customLong("tsa-ca"), help: "A PEM file of the time-stamp authority's CA certificates: each signature must then have a time-stamp token (.meta.json.tsr) over its manifest's signature that verifies against them; its time is printed.", completion: .file())
+    var tsaCA: String?
     @Argument(help: "A signature's .meta.json, or a folder of signatures.", completion: .file()) var paths: [String] = []
 
     func run() throws {
@@ -30,6 +32,15 @@ struct Verify: ParsableCommand {
         guard !keys.isEmpty else {
             FileHandle.standardError.write(Data("Error: --key: expected at least one public key; on the kiosk, signpad key show --all > kiosk.pem prints its keys\n".utf8))
             throw ExitCode(2)
+        }
+        var authorities: [UInt8]?
+        if let tsaCA {
+            do {
+                authorities = try BoundedFile.read(tsaCA, limit: BoundedFile.certificateBytes)
+            } catch {
+                FileHandle.standardError.write(Data("Error: --tsa-ca \(tsaCA): \(error)\n".utf8))
+                throw ExitCode(2)
+            }
         }
         guard !paths.isEmpty else {
             FileHandle.standardError.write(Data("Error: expected a signature's .meta.json, or a folder of signatures, to check\n".utf8))
@@ -50,7 +61,7 @@ struct Verify: ParsableCommand {
         for (path, found) in manifests {
             if found.isEmpty { FileHandle.standardError.write(Data("signpad verify: \(path): no .meta.json in it\n".utf8)) }
             for manifest in found {
-                let check = ManifestCheck.check(manifest: manifest, keys: keys)
+                let check = ManifestCheck.check(manifest: manifest, keys: keys, timeStampCA: authorities)
                 print(check.line)
                 checked += 1
                 if !check.passed { failed += 1 }

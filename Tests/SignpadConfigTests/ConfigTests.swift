@@ -56,6 +56,8 @@ import Testing
         ("[display]\nmode = \"01920x1080\"\n", 2, "display.mode", "expected WIDTHxHEIGHT"),
         // No format: a signature "saved" as a manifest with no samples, and so lost.
         ("[export]\nformats = []\n", 2, "export.formats", "expected at least one of png, svg, inkml, json, iso19794-7 or cbeff, got []"),
+        ("[export]\ntimestamp_url = \"ftp://tsa.example/\"\n", 2, "export.timestamp_url", "expected an http:// or https:// URL"),
+        ("[export]\ntimestamp_url = \"http://tsa.example/a b\"\n", 2, "export.timestamp_url", "without spaces"),
         ("[kiosk]\nprompt = \"unclosed\n", 2, "kiosk.prompt", "closing \""),
         ("[nosuch]\nkey = 1\n", 2, "nosuch.key", "unknown table"),
         ("[ink]\nwidth = 2\nwidth = 3\n", 3, "ink.width", "defined twice"),

@@ -1,0 +1,150 @@
+import Foundation
+import SignpadCrypto
+import SignpadExport
+import SignpadTimestamp
+import Synchronization
+
+/// Fetches a trusted time stamp (RFC 3161) for each written signature, on a thread of its own,
+/// after its files are safe: a request is never held up for the authority. Its token goes beside
+/// the manifest as `<id>.meta.json.tsr`, over the SHA-256 of the manifest's signature. What awaits
+/// a token is kept in the spool folder (`<id>.tsq`, the digest), so an authority down for days
+/// or a restart loses none; tries back off from 5 s to 10 min.
+public final class TimeStamper: Sendable {
+    public enum Event: Sendable, Equatable {
+        case stamped(id: String, time: Double)
+        /// The first failure after a success (or at start), and then one an hour while it lasts.
+        case failing(id: String, reason: String, awaiting: Int)
+        case resumed(awaiting: Int)
+        case unkept(id: String, reason: String)
+    }
+
+    static let pendingSuffix = ".tsq"
+
+    private struct Pending: Sendable {
+        var id: String
+        var digest: [UInt8]
+        var nextTry: Double
+        var failures: Int
+        /// Its `.tsq` is in the queue folder (or there is none).
+        var kept: Bool
+    }
+
+    private struct State: Sendable {
+        var pending: [Pending] = []
+        var stopping = false
+        var failingSince: Double?
+        var lastFailureReport = -Double.infinity
+    }
+
+    public let authority: TimeStampAuthority
+    private let folder: FolderWriter
+    private let queueFolder: FolderWriter?
+    private let report: @Sendable (Event) -> Void
+    private let state = Mutex(State())
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let clock: @Sendable () -> Double
+
+    /// `folder`: where the tokens go (the export folder); `queueFolder`: where what awaits one is
+    /// kept (the spool's), nil for memory only.
+    public init(authority: TimeStampAuthority, folder: FolderWriter, queueFolder: FolderWriter?,
+                clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+                report: @escaping @Sendable (Event) -> Void) {
+        self.authority = authority
+        self.folder = folder
+        self.queueFolder = queueFolder
+        self.report = report
+        self.clock = clock
+        var recovered: [Pending] = []
+        if let queueFolder, let names = try? queueFolder.names() {
+            for name in names.sorted() where name.hasSuffix(Self.pendingSuffix) {
+                let id = String(name.dropLast(Self.pendingSuffix.count))
+                guard let text = try? BoundedFile.read("\(queueFolder.directory)/\(name)", limit: 256),
+                      let digest = Hex.bytes(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+                      digest.count == 32 else {
+                    report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal; left in place"))
+                    continue
+                }
+                recovered.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, kept: true))
+            }
+        }
+        state.withLock { $0.pending = recovered }
+        let thread = Thread { [self] in
+            loop()
+            done.signal()
+        }
+        thread.name = "signpad-timestamp"
+        thread.start()
+    }
+
+    /// How many written signatures await their token.
+    public var awaiting: Int { state.withLock { $0.pending.count } }
+
+    /// A signature whose files are written: its token is asked for. Returns at once (the
+    /// exporter calls it holding its lock); the thread keeps it in the queue folder first.
+    public func submit(id: String, manifestSignature: [UInt8]) {
+        let digest = SHA256.digest(manifestSignature)
+        state.withLock { $0.pending.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, kept: queueFolder == nil)) }
+        wakeUp.signal()
+    }
+
+    private func keep(_ unkept: [Pending]) {
+        guard let queueFolder else { return }
+        for item in unkept {
+            do {
+                try queueFolder.write([(item.id + Self.pendingSuffix, Array((Hex.string(item.digest) + "\n").utf8))])
+            } catch {
+                report(.unkept(id: item.id, reason: "kept in memory only: \(error)"))
+            }
+        }
+        let ids = Set(unkept.map(\.id))
+        state.withLock { s in for i in s.pending.indices where ids.contains(s.pending[i].id) { s.pending[i].kept = true } }
+    }
+
+    /// Ends the thread. An exchange under way (up to the authority's time limit) is waited
+    /// for at most a second: a stop or a reload must not wait on a slow authority, and what it
+    /// has not finished is still in the queue folder for the next start.
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        wakeUp.signal()
+        _ = done.wait(timeout: .now() + 1)
+    }
+
+    private func loop() {
+        while true {
+            keep(state.withLock { s in s.pending.filter { !$0.kept } })
+            let now = clock()
+            let (next, stopping) = state.withLock { s in (s.pending.filter { $0.nextTry <= now }.first, s.stopping) }
+            if stopping { return }
+            guard let next else {
+                let soonest = state.withLock { $0.pending.map(\.nextTry).min() }
+                if let soonest { _ = wakeUp.wait(timeout: .now() + max(0.05, soonest - now)) } else { wakeUp.wait() }
+                continue
+            }
+            do {
+                let reply = try authority.stamp(sha256: next.digest)
+                try folder.write([(next.id + SignatureEncoder.manifestSuffix + ManifestCheck.tokenSuffix, reply.der)])
+                try? queueFolder?.remove(next.id + Self.pendingSuffix)
+                let (resumed, left) = state.withLock { s -> (Bool, Int) in
+                    s.pending.removeAll { $0.id == next.id }
+                    defer { s.failingSince = nil }
+                    return (s.failingSince != nil, s.pending.count)
+                }
+                if resumed { report(.resumed(awaiting: left)) }
+                report(.stamped(id: next.id, time: reply.time))
+            } catch {
+                let (tell, left) = state.withLock { s -> (Bool, Int) in
+                    if let i = s.pending.firstIndex(where: { $0.id == next.id }) {
+                        s.pending[i].failures += 1
+                        s.pending[i].nextTry = clock() + min(600, 5 * pow(2, Double(min(s.pending[i].failures - 1, 10))))
+                    }
+                    let tell = s.failingSince == nil || clock() - s.lastFailureReport >= 3600
+                    if s.failingSince == nil { s.failingSince = clock() }
+                    if tell { s.lastFailureReport = clock() }
+                    return (tell, s.pending.count)
+                }
+                if tell { report(.failing(id: next.id, reason: "\(error)", awaiting: left)) }
+            }
+        }
+    }
+}

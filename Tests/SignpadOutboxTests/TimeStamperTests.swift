@@ -1,0 +1,119 @@
+import Foundation
+import SignpadCrypto
+import SignpadExport
+import SignpadOutbox
+import SignpadTestSupport
+import SignpadTimestamp
+import Synchronization
+import Testing
+
+/// Each written signature gets its authority's token beside its manifest, which OpenSSL and
+/// `verify` accept; an authority that is down never holds up the signature, and what awaits a
+/// token survives a restart.
+@Suite struct TimeStamperTests {
+    static func until(_ seconds: Double, _ done: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !done() {
+            if Date() > deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// What a time stamper reported, in order.
+    final class Events: Sendable {
+        private let list = Mutex<[TimeStamper.Event]>([])
+        func append(_ event: TimeStamper.Event) { list.withLock { $0.append(event) } }
+        var all: [TimeStamper.Event] { list.withLock { $0 } }
+    }
+
+    static func stamper(_ url: String, dir: String, events: Events) -> TimeStamper {
+        TimeStamper(authority: TimeStampAuthority(url: url, timeoutSeconds: 2), folder: FolderWriter(directory: dir + "/out"),
+                    queueFolder: FolderWriter(directory: dir + "/spool", fileMode: 0o600)) { events.append($0) }
+    }
+
+    @Test func aWrittenSignatureGetsATokenOpenSSLAndVerifyAccept() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let server = try TestTimeStampServer(TestTimeStampAuthority(in: dir + "/tsa"))
+        defer { server.stop() }
+        let events = Events()
+        let stamper = Self.stamper(server.url(), dir: dir, events: events)
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"), timeStamper: stamper)
+        let record = sampleRecord()
+        exporter.submit(record, exportID: 1)
+        let manifest = "\(dir)/out/\(record.id).meta.json"
+        #expect(Self.until(20) { FileManager.default.fileExists(atPath: manifest + ".tsr") }, "\(names(dir + "/out"))")
+        exporter.stop()
+        stamper.stop()
+        #expect(stamper.awaiting == 0 && !names(dir + "/spool").contains { $0.hasSuffix(".tsq") }, "\(names(dir + "/spool"))")
+        let verified = try run("openssl", ["ts", "-verify", "-data", manifest + ".sig", "-in", manifest + ".tsr", "-CAfile", server.authority.caPEM])
+        #expect(verified.status == 0 && verified.output.contains("Verification: OK"), "\(verified.output)")
+        let ca = Array(try Data(contentsOf: URL(fileURLWithPath: server.authority.caPEM)))
+        let check = ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey], timeStampCA: ca)
+        #expect(check.passed && check.timeStamped != nil && check.line.contains("time-stamped 20"), "\(check.line)")
+        #expect(events.all.contains { if case .stamped(record.id, _) = $0 { true } else { false } }, "\(events.all)")
+    }
+
+    /// The authority is down: the signature is written as quickly as without one, and its token
+    /// waits in the spool folder; the next start, with the authority back, fetches it.
+    @Test func anAuthorityDownHoldsNothingUpAndItsTokenComesAfterARestart() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let server = try TestTimeStampServer(TestTimeStampAuthority(in: dir + "/tsa"))
+        defer { server.stop() }
+        let events = Events()
+        let down = Self.stamper(server.url("/slow"), dir: dir, events: events)
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60,
+                                spool: SignatureSpool(directory: dir + "/spool"), timeStamper: down)
+        let record = sampleRecord()
+        let started = Date()
+        exporter.submit(record, exportID: 1)
+        let results = EvidenceTests.firstResults(of: exporter)
+        #expect(results.first?.error == nil && Date().timeIntervalSince(started) < 1.5, "written without waiting for the authority: \(results)")
+        #expect(Self.until(10) { names(dir + "/spool").contains("\(record.id).tsq") }, "\(names(dir + "/spool"))")
+        #expect(Self.until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
+        #expect(down.awaiting == 1)
+        exporter.stop()
+        down.stop()
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/\(record.id).meta.json.tsr"))
+
+        let back = Self.stamper(server.url(), dir: dir, events: events)
+        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(dir)/out/\(record.id).meta.json.tsr") })
+        back.stop()
+        #expect(back.awaiting == 0 && !names(dir + "/spool").contains("\(record.id).tsq"))
+        #expect(events.all.contains { if case .stamped = $0 { true } else { false } }, "\(events.all)")
+    }
+
+    /// verify with --tsa-ca: a record without its token, or with another record's, fails by name.
+    @Test func verifyNamesAMissingOrAnotherRecordsToken() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let server = try TestTimeStampServer(TestTimeStampAuthority(in: dir + "/tsa"))
+        defer { server.stop() }
+        let events = Events()
+        let stamper = Self.stamper(server.url(), dir: dir, events: events)
+        let exporter = Exporter(directory: dir + "/out", options: ExportOptions(), evidence: testEvidence, retrySeconds: 60, timeStamper: stamper)
+        let a = record("a"), b = record("b")
+        exporter.submit(a, exportID: 1)
+        exporter.submit(b, exportID: 2)
+        let path = { (r: SignatureRecord) in "\(dir)/out/\(r.id).meta.json" }
+        #expect(Self.until(20) { FileManager.default.fileExists(atPath: path(a) + ".tsr") && FileManager.default.fileExists(atPath: path(b) + ".tsr") })
+        exporter.stop()
+        stamper.stop()
+        let ca = Array(try Data(contentsOf: URL(fileURLWithPath: server.authority.caPEM)))
+        try FileManager.default.removeItem(atPath: path(a) + ".tsr")
+        let missing = ManifestCheck.check(manifest: path(a), keys: [testSigningKey.publicKey], timeStampCA: ca)
+        #expect(missing.problems == [.timeStampMissing] && missing.line.contains("timestampsAwaited"), "\(missing.line)")
+        try FileManager.default.copyItem(atPath: path(b) + ".tsr", toPath: path(a) + ".tsr")
+        let copied = ManifestCheck.check(manifest: path(a), keys: [testSigningKey.publicKey], timeStampCA: ca)
+        #expect(copied.problems.count == 1 && copied.line.contains("the time-stamp token does not verify") && copied.line.contains("do not rely on its time"),
+                "\(copied.line)")
+        #expect(ManifestCheck.check(manifest: path(b), keys: [testSigningKey.publicKey], timeStampCA: ca).passed)
+        #expect(ManifestCheck.check(manifest: path(a), keys: [testSigningKey.publicKey]).passed, "without --tsa-ca the token is not looked at")
+    }
+}
