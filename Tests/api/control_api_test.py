@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import sys
 import threading
 import time
 import unittest
@@ -191,6 +192,45 @@ def read_replies(s, count, timeout=30):
     return [json.loads(m) for m in data.split(b"\0")[:-1]]
 
 
+def time_stamp_authority(folder):
+    """An RFC 3161 authority made with OpenSSL (a CA, the authority's certificate with the
+    timeStamping purpose) behind Tests/tsa/tsa_server.py; returns (process, url, CA file)."""
+    os.makedirs(folder)
+    run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=folder)
+    run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+        "-subj", "/CN=API test TSA CA", "-days", "30")
+    run("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "tsa.key", "-out", "tsa.csr",
+        "-subj", "/CN=API test TSA")
+    with open(os.path.join(folder, "ext.cnf"), "w") as f:
+        f.write("extendedKeyUsage=critical,timeStamping\nkeyUsage=critical,digitalSignature\n")
+    run("x509", "-req", "-in", "tsa.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tsa.pem", "-days", "30",
+        "-extfile", "ext.cnf")
+    with open(os.path.join(folder, "serial"), "w") as f:
+        f.write("01\n")
+    with open(os.path.join(folder, "tsa.cnf"), "w") as f:
+        f.write(f"""[ tsa ]
+default_tsa = tsa_config
+[ tsa_config ]
+serial = {folder}/serial
+crypto_device = builtin
+signer_cert = {folder}/tsa.pem
+certs = {folder}/tsa.pem
+signer_key = {folder}/tsa.key
+signer_digest = sha256
+default_policy = 1.2.3.4.1
+other_policies = 1.2.3.4.2
+digests = sha256
+accuracy = secs:1
+ordering = no
+tsa_name = no
+ess_cert_id_chain = no
+ess_cert_id_alg = sha256
+""")
+    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests/tsa/tsa_server.py"), folder], stdout=subprocess.PIPE)
+    port = int(server.stdout.readline())
+    return server, f"http://127.0.0.1:{port}/", os.path.join(folder, "ca.pem")
+
+
 class ControlAPITest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp(prefix="signpad-api-")
@@ -217,6 +257,55 @@ class ControlAPITest(unittest.TestCase):
             self.assertEqual(described, f.read())
         # The client's own parser reads it (varlink.Interface raises on a bad definition).
         self.assertIn("RequestSignature", varlink.Interface(described).members)
+
+    def test_a_time_stamp_authority_down_delays_no_request_and_its_token_follows(self):
+        """Issue 56: with export.timestamp_url, a request is answered when the files are written,
+        whatever the authority does; GetStatus counts the tokens awaited; the token follows once
+        the authority answers, and OpenSSL and signpad verify accept it."""
+        server, url, ca = time_stamp_authority(os.path.join(self.folder, "tsa"))
+        try:
+            kiosk = self.kiosk(extra=["--set", f'export.timestamp_url="{url}slow"'])
+            with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+                started = time.time()
+                last = list(pad.RequestSignature(reference="TSA-1", _more=True))[-1]
+                answered = time.time() - started
+                self.assertEqual(last["status"], "signed")
+                deadline = time.time() + 10
+                while pad.GetStatus().get("timestampsAwaited") != 1 and time.time() < deadline:
+                    time.sleep(0.1)
+                self.assertEqual(pad.GetStatus().get("timestampsAwaited"), 1)
+            # The recording takes about six seconds; the authority's twenty were not waited for.
+            self.assertLess(answered, 20)
+            manifest = os.path.join(kiosk.exports, last["id"] + ".meta.json")
+            self.assertFalse(os.path.exists(manifest + ".tsr"))
+            kiosk.stop()
+            self.kiosks.remove(kiosk)
+            # The next start, with the authority answering, fetches the token that was awaited.
+            kiosk = self.kiosk(extra=["--set", f'export.timestamp_url="{url}"'])
+            deadline = time.time() + 30
+            while not os.path.exists(manifest + ".tsr") and time.time() < deadline:
+                time.sleep(0.1)
+            with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+                deadline = time.time() + 10
+                while pad.GetStatus().get("timestampsAwaited") != 0 and time.time() < deadline:
+                    time.sleep(0.1)
+                self.assertEqual(pad.GetStatus().get("timestampsAwaited"), 0)
+            verified = subprocess.run(["openssl", "ts", "-verify", "-data", manifest + ".sig", "-in", manifest + ".tsr", "-CAfile", ca],
+                                      capture_output=True, text=True)
+            self.assertIn("Verification: OK", verified.stdout + verified.stderr)
+            key = subprocess.run([SIGNPAD, "key", "show", "--set", f'export.signing_key="{self.folder}/signing.key"'],
+                                 capture_output=True, check=True).stdout
+            with open(os.path.join(self.folder, "kiosk.pem"), "wb") as f:
+                f.write(key)
+            checked = subprocess.run([SIGNPAD, "verify", "--key", os.path.join(self.folder, "kiosk.pem"), "--tsa-ca", ca, manifest],
+                                     capture_output=True, text=True)
+            self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+            self.assertIn("time-stamped 20", checked.stdout)
+            self.assertIn("time stamp received", kiosk.journal())
+        finally:
+            server.kill()
+            server.wait()
+            server.stdout.close()
 
     def test_a_signed_request_streams_progress_and_names_files_that_exist(self):
         kiosk = self.kiosk()

@@ -2,7 +2,7 @@
 """A time-stamp authority for the tests: RFC 3161 over HTTP, answered by `openssl ts -reply`
 with the authority TestTimeStampAuthority made in DIRECTORY. Prints its port, then serves until
 killed. Paths other than / answer as broken authorities do:
-  /slow      the right reply, 5 s late        /garbage  bytes that are no reply
+  /slow      the right reply, 20 s late       /garbage  bytes that are no reply
   /html      an HTML page (a captive portal)  /other    a reply to another request
   /down      503 Service Unavailable
 Usage: tsa_server.py DIRECTORY [PORT]"""
@@ -41,7 +41,7 @@ class Authority(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         if self.path == '/slow':
-            time.sleep(5)
+            time.sleep(20)
         if self.path == '/garbage':
             body = b'\x30\x03garbage'
         elif self.path == '/html':
