@@ -83,7 +83,8 @@ public struct TimeStampReply: Sendable, Equatable, CustomStringConvertible {
 
     /// Checks the token against `digest` (its imprint) and the authority's CA certificates
     /// (PEM): its signature, the authority's certificate chain to one of them, and that the
-    /// certificate is for time stamping. Returns the token's time.
+    /// certificate is for time stamping, all as at the token's own time: a token stays good
+    /// after the authority's certificate has ended. Returns the token's time.
     public func verify(sha256 digest: [UInt8], caPEM: [UInt8]) throws(CryptoError) -> Double {
         let response = try Self.decode(der)
         defer { TS_RESP_free(response) }
@@ -100,11 +101,23 @@ public struct TimeStampReply: Sendable, Equatable, CustomStringConvertible {
             if let certificate = signpad_x509_info_certificate(authorities, i), X509_STORE_add_cert(store, certificate) == 1 { added += 1 }
         }
         guard added > 0 else { throw CryptoError("reading the time-stamp authority's CA certificates", reason: "expected PEM certificates, found none") }
+        if let parameters = X509_STORE_get0_param(store) { X509_VERIFY_PARAM_set_time(parameters, time_t(time)) }
         guard let copy = digest.withUnsafeBufferPointer({ signpad_openssl_copy($0.baseAddress, $0.count) }) else { throw .openSSL("verifying the time-stamp token") }
         TS_VERIFY_CTX_set_imprint(context, copy, digest.count)
         TS_VERIFY_CTX_set_flags(context, Int32(TS_VFY_VERSION | TS_VFY_SIGNATURE | TS_VFY_IMPRINT))
         guard TS_RESP_verify_response(context, response) == 1 else { throw .openSSL("verifying the time-stamp token") }
         return time
+    }
+
+    /// How many certificates a PEM file of an authority's CA holds; throws when it holds none.
+    public static func authorityCertificates(_ pem: [UInt8]) throws(CryptoError) -> Int {
+        let infos = try withReadBIO(pem) { bio in PEM_X509_INFO_read_bio(bio, nil, nil, nil) }
+        guard let infos else { throw .openSSL("reading the time-stamp authority's CA certificates") }
+        defer { signpad_x509_infos_free(infos) }
+        let count = (0..<signpad_x509_infos_count(infos)).filter { signpad_x509_info_certificate(infos, $0) != nil }.count
+        guard count > 0 else { throw CryptoError("reading the time-stamp authority's CA certificates", reason: "expected PEM certificates, found none") }
+        ERR_clear_error()
+        return count
     }
 
     fileprivate static func decode(_ der: [UInt8]) throws(CryptoError) -> OpaquePointer {

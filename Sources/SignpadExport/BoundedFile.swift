@@ -22,6 +22,8 @@ public enum BoundedFile {
     public static let signatureBytes = 4 << 10
     public static let keyBytes = 64 << 10
     public static let certificateBytes = 1 << 20
+    /// A time-stamp authority's reply, as much as the daemon takes from one.
+    public static let timeStampBytes = 1 << 20
     public static let configurationBytes = 1 << 20
     public static let recordingBytes = 512 << 20
     /// A signature's exported file (a PNG at scale 4 of a 4K screen is a few MiB).

@@ -113,8 +113,11 @@ public struct ManifestCheck: Equatable, Sendable {
     }
 
     private mutating func checkTimeStamp(caPEM: [UInt8]) {
-        guard let token = try? BoundedFile.read(manifest + Self.tokenSuffix, limit: BoundedFile.signatureBytes * 16) else {
-            problems.append(.timeStampMissing)
+        let token: [UInt8]
+        do {
+            token = try BoundedFile.read(manifest + Self.tokenSuffix, limit: BoundedFile.timeStampBytes)
+        } catch {
+            problems.append(error.isMissing ? .timeStampMissing : .timeStampInvalid("\(error)"))
             return
         }
         guard let signature = try? BoundedFile.read(manifest + Evidence.signatureSuffix, limit: BoundedFile.signatureBytes) else { return }

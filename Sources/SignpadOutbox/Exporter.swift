@@ -492,6 +492,8 @@ public final class Exporter: @unchecked Sendable {
                 if let i = queue.firstIndex(where: { $0.id == job.id }), queue[i].files == nil { queue[i].files = files }
                 condition.unlock()
                 try writeFiles(files)
+                // Before the spool lets it go: what awaits a token is on disk from now on.
+                if let timeStamper, let manifestSignature { timeStamper.submit(id: job.id, manifestSignature: manifestSignature) }
             } catch {
                 failure = "\(error)"
             }
@@ -516,7 +518,6 @@ public final class Exporter: @unchecked Sendable {
             }
             finished.append(Result(exportID: job.exportID, recordID: job.id, error: failure, spoolError: spoolError,
                                    files: listed, spooled: spooledNow, image: image))
-            if failure == nil, let timeStamper, let manifestSignature { timeStamper.submit(id: job.id, manifestSignature: manifestSignature) }
             writeFailure = failure.map { (job.id, $0) }
             if let failure { answerWaiting(behind: job.id, reason: failure) }
             wake()

@@ -25,8 +25,9 @@ public final class TimeStamper: Sendable {
         var digest: [UInt8]
         var nextTry: Double
         var failures: Int
-        /// Its `.tsq` is in the queue folder (or there is none).
-        var kept: Bool
+        /// The authority's reply once it came, while its write to the folder fails: only the
+        /// write is tried again, so no second token is asked for (some authorities charge).
+        var reply: TimeStampReply?
     }
 
     private struct State: Sendable {
@@ -65,7 +66,8 @@ public final class TimeStamper: Sendable {
                     report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal; left in place"))
                     continue
                 }
-                recovered.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, kept: true))
+                guard !recovered.contains(where: { $0.id == id }) else { continue }
+                recovered.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0))
             }
         }
         state.withLock { $0.pending = recovered }
@@ -80,25 +82,23 @@ public final class TimeStamper: Sendable {
     /// How many written signatures await their token.
     public var awaiting: Int { state.withLock { $0.pending.count } }
 
-    /// A signature whose files are written: its token is asked for. Returns at once (the
-    /// exporter calls it holding its lock); the thread keeps it in the queue folder first.
+    /// A signature whose files are written: its token is asked for. Called on the exporter's
+    /// writer thread before the spool lets the signature go, so what awaits a token is on disk
+    /// first (`<id>.tsq`); a signature already awaiting one is not asked for twice.
     public func submit(id: String, manifestSignature: [UInt8]) {
         let digest = SHA256.digest(manifestSignature)
-        state.withLock { $0.pending.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, kept: queueFolder == nil)) }
-        wakeUp.signal()
-    }
-
-    private func keep(_ unkept: [Pending]) {
-        guard let queueFolder else { return }
-        for item in unkept {
+        guard !state.withLock({ s in s.pending.contains { $0.id == id } }) else { return }
+        if let queueFolder {
             do {
-                try queueFolder.write([(item.id + Self.pendingSuffix, Array((Hex.string(item.digest) + "\n").utf8))])
+                try queueFolder.write([(id + Self.pendingSuffix, Array((Hex.string(digest) + "\n").utf8))])
             } catch {
-                report(.unkept(id: item.id, reason: "kept in memory only: \(error)"))
+                report(.unkept(id: id, reason: "kept in memory only: \(error)"))
             }
         }
-        let ids = Set(unkept.map(\.id))
-        state.withLock { s in for i in s.pending.indices where ids.contains(s.pending[i].id) { s.pending[i].kept = true } }
+        state.withLock { s in
+            if !s.pending.contains(where: { $0.id == id }) { s.pending.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0)) }
+        }
+        wakeUp.signal()
     }
 
     /// Ends the thread. An exchange under way (up to the authority's time limit) is waited
@@ -112,18 +112,23 @@ public final class TimeStamper: Sendable {
 
     private func loop() {
         while true {
-            keep(state.withLock { s in s.pending.filter { !$0.kept } })
             let now = clock()
-            let (next, stopping) = state.withLock { s in (s.pending.filter { $0.nextTry <= now }.first, s.stopping) }
+            let (next, stopping) = state.withLock { s in (s.pending.first { $0.nextTry <= now }, s.stopping) }
             if stopping { return }
             guard let next else {
                 let soonest = state.withLock { $0.pending.map(\.nextTry).min() }
                 if let soonest { _ = wakeUp.wait(timeout: .now() + max(0.05, soonest - now)) } else { wakeUp.wait() }
                 continue
             }
+            let token = next.id + SignatureEncoder.manifestSuffix + ManifestCheck.tokenSuffix
+            var reply = next.reply
             do {
-                let reply = try authority.stamp(sha256: next.digest)
-                try folder.write([(next.id + SignatureEncoder.manifestSuffix + ManifestCheck.tokenSuffix, reply.der)])
+                // One it already has (a crash between the token and the queue's file) keeps its
+                // earliest proof of time: no second token replaces it.
+                if !FileManager.default.fileExists(atPath: folder.directory + "/" + token) {
+                    if reply == nil { reply = try authority.stamp(sha256: next.digest) }
+                    try folder.write([(token, reply!.der)])
+                }
                 try? queueFolder?.remove(next.id + Self.pendingSuffix)
                 let (resumed, left) = state.withLock { s -> (Bool, Int) in
                     s.pending.removeAll { $0.id == next.id }
@@ -131,11 +136,12 @@ public final class TimeStamper: Sendable {
                     return (s.failingSince != nil, s.pending.count)
                 }
                 if resumed { report(.resumed(awaiting: left)) }
-                report(.stamped(id: next.id, time: reply.time))
+                if let reply { report(.stamped(id: next.id, time: reply.time)) }
             } catch {
                 let (tell, left) = state.withLock { s -> (Bool, Int) in
                     if let i = s.pending.firstIndex(where: { $0.id == next.id }) {
                         s.pending[i].failures += 1
+                        s.pending[i].reply = reply
                         s.pending[i].nextTry = clock() + min(600, 5 * pow(2, Double(min(s.pending[i].failures - 1, 10))))
                     }
                     let tell = s.failingSince == nil || clock() - s.lastFailureReport >= 3600

@@ -36,7 +36,9 @@ struct Verify: ParsableCommand {
         var authorities: [UInt8]?
         if let tsaCA {
             do {
-                authorities = try BoundedFile.read(tsaCA, limit: BoundedFile.certificateBytes)
+                let pem = try BoundedFile.read(tsaCA, limit: BoundedFile.certificateBytes)
+                _ = try TimeStampReply.authorityCertificates(pem)
+                authorities = pem
             } catch {
                 FileHandle.standardError.write(Data("Error: --tsa-ca \(tsaCA): \(error)\n".utf8))
                 throw ExitCode(2)
