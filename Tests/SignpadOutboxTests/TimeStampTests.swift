@@ -61,6 +61,24 @@ import Testing
         #expect(throws: CryptoError.self) { try TimeStampRequest(sha256: [1, 2, 3]) }
     }
 
+    /// A token stays good once its authority's certificate has ended: it is checked as at its own
+    /// time, as a record is kept for years. (`openssl ts -verify` checks at today's, and refuses it.)
+    @Test func aTokenVerifiesAfterItsAuthoritysCertificateHasEnded() throws {
+        try requirePeer(.tool("openssl"))
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        let authority = try TestTimeStampAuthority(in: dir, endsAfter: 3)
+        let request = try TimeStampRequest(sha256: Self.digest)
+        let reply = try request.accept(authority.reply(to: request.der))
+        let ca = Array(try Data(contentsOf: URL(fileURLWithPath: authority.caPEM)))
+        #expect(throws: Never.self) { try reply.verify(sha256: Self.digest, caPEM: ca) }
+        sleep(5)
+        #expect(throws: Never.self) { try reply.verify(sha256: Self.digest, caPEM: ca) }
+        try Data(reply.der).write(to: URL(fileURLWithPath: dir + "/r.tsr"))
+        let today = try run("openssl", ["ts", "-verify", "-digest", Hex.string(Self.digest), "-in", dir + "/r.tsr", "-CAfile", authority.caPEM])
+        #expect(today.status != 0 && today.output.contains("expired"), "the certificate has ended by today's date: \(today.output)")
+    }
+
     /// The token verifies only against its authority's CA and for its own digest.
     @Test func theTokenVerifiesOnlyWithItsCAAndItsDigest() throws {
         try requirePeer(.tool("openssl"))

@@ -8,8 +8,10 @@ public struct TestTimeStampAuthority {
     public var caPEM: String { directory + "/ca.pem" }
     public var certificatePEM: String { directory + "/tsa.pem" }
 
-    /// `digests`: what it accepts (a query for another gets a rejection, badAlg).
-    public init(in directory: String, digests: String = "sha256") throws {
+    /// `digests`: what it accepts (a query for another gets a rejection, badAlg). `endsAfter`:
+    /// seconds from now when the authority's certificate ends (OpenSSL's CA command issues it
+    /// then, as `x509 -days` cannot), else 30 days.
+    public init(in directory: String, digests: String = "sha256", endsAfter seconds: Int? = nil) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = """
@@ -35,13 +37,41 @@ public struct TestTimeStampAuthority {
         try config.write(toFile: directory + "/tsa.cnf", atomically: true, encoding: .utf8)
         try "01\n".write(toFile: directory + "/serial", atomically: true, encoding: .utf8)
         try "extendedKeyUsage=critical,timeStamping\nkeyUsage=critical,digitalSignature\n".write(toFile: directory + "/ext.cnf", atomically: true, encoding: .utf8)
+        var issue = ["x509", "-req", "-in", directory + "/tsa.csr", "-CA", caPEM, "-CAkey", directory + "/ca.key", "-CAcreateserial",
+                     "-out", certificatePEM, "-days", "30", "-extfile", directory + "/ext.cnf"]
+        if let seconds {
+            let ca = """
+            [ ca ]
+            default_ca = test
+            [ test ]
+            database = \(directory)/index.txt
+            new_certs_dir = \(directory)
+            serial = \(directory)/ca.serial
+            default_md = sha256
+            policy = any
+            [ any ]
+            commonName = supplied
+
+            """
+            try ca.write(toFile: directory + "/ca.cnf", atomically: true, encoding: .utf8)
+            try "".write(toFile: directory + "/index.txt", atomically: true, encoding: .utf8)
+            try "1000\n".write(toFile: directory + "/ca.serial", atomically: true, encoding: .utf8)
+            let stamp = { (t: Date) -> String in
+                let f = DateFormatter()
+                f.dateFormat = "yyMMddHHmmss'Z'"
+                f.timeZone = TimeZone(identifier: "UTC")
+                return f.string(from: t)
+            }
+            issue = ["ca", "-batch", "-notext", "-config", directory + "/ca.cnf", "-cert", caPEM, "-keyfile", directory + "/ca.key",
+                     "-in", directory + "/tsa.csr", "-out", certificatePEM, "-extfile", directory + "/ext.cnf",
+                     "-startdate", stamp(Date(timeIntervalSinceNow: -3600)), "-enddate", stamp(Date(timeIntervalSinceNow: Double(seconds)))]
+        }
         for step in [
             ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", directory + "/ca.key", "-out", caPEM,
              "-subj", "/CN=signpad test TSA CA", "-days", "30"],
             ["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", directory + "/tsa.key",
              "-out", directory + "/tsa.csr", "-subj", "/CN=signpad test TSA"],
-            ["x509", "-req", "-in", directory + "/tsa.csr", "-CA", caPEM, "-CAkey", directory + "/ca.key", "-CAcreateserial",
-             "-out", certificatePEM, "-days", "30", "-extfile", directory + "/ext.cnf"],
+            issue,
         ] {
             let made = try run("openssl", step)
             guard made.status == 0 else { throw MissingPeer(description: "openssl \(step[0]) failed: \(made.output)") }
