@@ -36,7 +36,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The configuration: its file, its checks and its edits; no device adapter and no look at the system, so the fuzz target covers it whole.
-        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox"]),
+        .target(name: "SignpadConfig", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadCrypto"]),
 
         // C libraries, one system library each, with a shim for what Swift cannot import.
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -48,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The TPM 2.0 software stack, to make a key in the TPM (signing goes through OpenSSL's tpm2 provider).
+        .systemLibrary(name: "CTPM", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
 
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd", .product(name: "SystemPackage", package: "swift-system")]),
@@ -59,6 +61,7 @@ let package = Package(
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
         // Trusted time stamps (RFC 3161) from an authority over HTTP, by libcurl.
         .target(name: "SignpadTimestamp", dependencies: ["CCurl", "SignpadCrypto"]),
+        .target(name: "SignpadTPM", dependencies: ["CTPM"]),
 
         // The point of sale's way in: Varlink on a Unix socket, framed and served without blocking.
         .target(name: "SignpadVarlink", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -81,7 +84,7 @@ let package = Package(
         // The command line, one file per command.
         .executableTarget(name: "signpad", dependencies: [
             "SignpadBench", "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
-            "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadVarlink", "SignpadText", "SignpadExport", "SignpadCrypto",
+            "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadVarlink", "SignpadText", "SignpadExport", "SignpadCrypto", "SignpadTPM",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], linkerSettings: [

@@ -7,6 +7,9 @@
 #include <openssl/cms.h>
 #include <openssl/ts.h>
 #include <openssl/rand.h>
+#include <openssl/provider.h>
+#include <openssl/store.h>
+#include <openssl/ec.h>
 
 // What Swift cannot import: macros over BIO_ctrl and the typed-stack macros.
 
@@ -47,3 +50,23 @@ static inline unsigned char *signpad_openssl_copy(const unsigned char *bytes, si
 static inline int signpad_x509_infos_count(STACK_OF(X509_INFO) *infos) { return sk_X509_INFO_num(infos); }
 static inline X509 *signpad_x509_info_certificate(STACK_OF(X509_INFO) *infos, int i) { return sk_X509_INFO_value(infos, i)->x509; }
 static inline void signpad_x509_infos_free(STACK_OF(X509_INFO) *infos) { sk_X509_INFO_pop_free(infos, X509_INFO_free); }
+
+/// Adds an extension given as openssl.cnf would (`critical,digitalSignature`) to a certificate
+/// (`certificate`, issued by itself) or a request (`request`): X509V3_CTX is a struct of
+/// OpenSSL's internals, and a request's extensions go in a typed stack.
+static inline int signpad_add_extension(X509 *certificate, X509_REQ *request, int nid, const char *value) {
+    X509V3_CTX context;
+    X509V3_set_ctx(&context, certificate, certificate, request, NULL, 0);
+    X509_EXTENSION *extension = X509V3_EXT_nconf_nid(NULL, &context, nid, value);
+    if (extension == NULL) return 0;
+    int ok;
+    if (certificate != NULL) {
+        ok = X509_add_ext(certificate, extension, -1);
+    } else {
+        STACK_OF(X509_EXTENSION) *extensions = sk_X509_EXTENSION_new_null();
+        ok = extensions != NULL && sk_X509_EXTENSION_push(extensions, extension) > 0 && X509_REQ_add_extensions(request, extensions);
+        sk_X509_EXTENSION_free(extensions);
+    }
+    X509_EXTENSION_free(extension);
+    return ok;
+}

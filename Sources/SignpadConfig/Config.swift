@@ -1,4 +1,5 @@
 import Foundation
+import SignpadCrypto
 import SignpadExport
 import SignpadInk
 import SignpadInput
@@ -170,7 +171,11 @@ public struct Config: Sendable {
         }
 
         evidence.signingKey = try r.string("export.signing_key", default: evidence.signingKey)
-        guard evidence.signingKey.hasPrefix("/") else { throw r.error("export.signing_key", "expected an absolute path (starting with /), got \"\(evidence.signingKey)\"") }
+        if evidence.signingKey.hasPrefix(TPMHandle.prefix) {
+            guard evidence.signingKeyTPM != nil else { throw r.error("export.signing_key", "expected \(TPMHandle.expected), got \"\(evidence.signingKey)\"") }
+        } else if !evidence.signingKey.hasPrefix("/") {
+            throw r.error("export.signing_key", "expected an absolute path (starting with /), or a TPM's key as \(TPMHandle.standard), got \"\(evidence.signingKey)\"")
+        }
         evidence.signingKeyGiven = r.entries["export.signing_key"] != nil
         evidence.recipientCertificate = try r.optionalString("export.recipient_certificate", default: "")
         if let path = evidence.recipientCertificate, !path.hasPrefix("/") {

@@ -17,10 +17,14 @@ public struct CryptoError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The error with OpenSSL's queued reasons, which it takes (so none is left for the next call).
     static func openSSL(_ operation: String) -> CryptoError {
         var reasons: [String] = []
-        while case let code = ERR_get_error(), code != 0 {
+        var data: UnsafePointer<CChar>?, flags: Int32 = 0
+        while case let code = ERR_get_error_all(nil, nil, nil, &data, &flags), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            var reason = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A provider's own words (the TPM's "tcti:IO failure") come as the error's data.
+            if flags & ERR_TXT_STRING != 0, let data, data.pointee != 0 { reason += " (\(String(cString: data)))" }
+            reasons.append(reason)
         }
         return CryptoError(operation, reason: reasons.isEmpty ? "libcrypto gave no reason" : reasons.joined(separator: "; "))
     }

@@ -129,7 +129,7 @@ public final class Daemon {
             warnOfCertificateExpiry(now: time.wall())
         }
         self.evidence = evidence
-        let kioskKeys = [evidence.signingKey.publicKey] + SigningKeyFile(path: config.evidence.signingKey).retiredKeys().map(\.key)
+        let kioskKeys = [evidence.signingKey.publicKey] + config.evidence.retiredKeys.map(\.key)
         let retention = config.outbox.retentionDays == 0 ? nil : Retention(days: config.outbox.retentionDays, keys: kioskKeys) { [logger] event in
             switch event {
             case .deleted(let id, let from): logger.notice("signature deleted: retention", metadata: ["id": "\(id)", "folder": "\(from)"])

@@ -57,7 +57,7 @@ public enum SignatureEncoder {
             strokes: record.signature.strokes.count, samples: record.signature.sampleCount,
             files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }),
             request: record.request,
-            signingKey: .init(algorithm: SignatureMetadata.SigningKey.ed25519, sha256: evidence.signingKey.publicKey.fingerprint),
+            signingKey: .init(algorithm: evidence.signingKey.publicKey.algorithm.rawValue, sha256: evidence.signingKey.publicKey.fingerprint),
             encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -286,7 +286,7 @@ public struct SignatureMetadata: Codable, Equatable {
     public var encryptedTo: Recipient?
 
     public struct SigningKey: Codable, Equatable {
-        public static let ed25519 = "Ed25519"
+        /// `PublicKey.Algorithm`'s name: Ed25519, or ECDSA-P256-SHA256 for a TPM's key.
         public var algorithm: String
         /// SHA-256 of the public key's DER SubjectPublicKeyInfo, hexadecimal.
         public var sha256: String

@@ -13,7 +13,24 @@ extension EvidenceOptions {
     /// made if missing, and the recipient certificate.
     public func load(keyPath: String? = nil) throws(EvidenceError) -> (evidence: Evidence, createdKey: Bool) {
         let recipient = try recipient()
-        let (key, created) = try SigningKeyFile(path: keyPath ?? signingKey).loadOrCreate()
+        let (key, created) = try Self.signingKey(at: keyPath ?? signingKey)
         return (Evidence(signingKey: key, recipient: recipient, encryptsImages: encryptImages), created)
+    }
+
+    /// The key `location` names: a TPM's (`tpm2:handle:…`), which must answer, as a file is
+    /// never put in its place; or a file's, made if missing (`SigningKeyFile`).
+    public static func signingKey(at location: String) throws(EvidenceError) -> (key: SigningKey, created: Bool) {
+        guard let handle = TPMHandle(configured: location) else { return try SigningKeyFile(path: location).loadOrCreate() }
+        do {
+            return (try SigningKey(tpm: handle), false)
+        } catch {
+            throw EvidenceError(path: location, reason: "\(error)")
+        }
+    }
+
+    /// The public keys of the keys `key rotate` replaced, oldest first; none for a TPM's key,
+    /// which is not rotated.
+    public var retiredKeys: [(path: String, key: PublicKey)] {
+        signingKeyTPM == nil ? SigningKeyFile(path: signingKey).retiredKeys() : []
     }
 }

@@ -120,8 +120,7 @@ public struct SigningKeyFile: Sendable {
     /// A new key, written where nothing is: to a temporary file, then linked to its name, which
     /// fails if anything (a link to nowhere included) appeared there meanwhile.
     private func makeNew() throws(EvidenceError) -> SigningKey {
-        let key: SigningKey
-        do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
+        let (key, pem) = try generate()
         let directory = folder.directory
         func failed(_ doing: String, _ code: Int32) -> EvidenceError {
             let why = code == ENOENT ? "its folder \(directory) is missing" : code == EACCES || code == EROFS ? "its folder \(directory) is not writable" : String(cString: strerror(code))
@@ -133,7 +132,6 @@ public struct SigningKeyFile: Sendable {
         guard fd >= 0 else { throw failed("creating \(temporary)", errno) }
         defer { unlink(temporary) }
         var written = 0
-        let pem = key.pem
         while written < pem.count {
             let n = pem[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
@@ -166,14 +164,24 @@ public struct SigningKeyFile: Sendable {
     /// A new key, written in place of the one `rotate` retired (owned by `owner` when given);
     /// `failing` says what a failed write means.
     private func writeNew(failing: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(EvidenceError) -> SigningKey {
-        let key: SigningKey
-        do { key = try SigningKey.generate() } catch { throw EvidenceError(path: path, reason: "\(error)") }
+        let (key, pem) = try generate()
         do {
-            try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner, role: "the key's folder").write([(name, key.pem)])
+            try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner, role: "the key's folder").write([(name, pem)])
         } catch {
             throw EvidenceError(path: path, reason: "\(failing): \(error)")
         }
         return key
+    }
+
+    /// A new Ed25519 key and its file's bytes.
+    private func generate() throws(EvidenceError) -> (SigningKey, [UInt8]) {
+        do {
+            let key = try SigningKey.generate()
+            guard let pem = key.pem else { throw CryptoError("writing the new key", reason: "it has no PEM form") }
+            return (key, pem)
+        } catch {
+            throw EvidenceError(path: path, reason: "\(error)")
+        }
     }
 
     /// The public keys of the keys `rotate` replaced, the oldest retired first.

@@ -1,5 +1,6 @@
 import Foundation
 import SignpadConfig
+import SignpadExport
 import SignpadOutbox
 import SignpadText
 
@@ -60,6 +61,10 @@ public struct SystemCheck {
     /// (`SigningKeyFile.load` is where the key file itself is judged.)
     var signingKeyProblems: [SystemProblem] {
         let key = "export.signing_key", path = config.evidence.signingKey
+        if config.evidence.signingKeyTPM != nil {
+            do { _ = try EvidenceOptions.signingKey(at: path) } catch { return [SystemProblem(key: key, reason: "\(error)")] }
+            return []
+        }
         if Self.kind(of: path) == .folder {
             return [SystemProblem(key: key, reason: "\(path): expected the signing key's file, found a folder")]
         }

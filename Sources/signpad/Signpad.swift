@@ -17,6 +17,13 @@ struct Signpad: ParsableCommand {
         abstract: "A Linux kiosk signature pad: evdev in, smooth ink on a DRM screen, signatures to a folder.",
         version: SignpadVersion.current,
         subcommands: [Run.self, Request.self, Replay.self, Demo.self, Verify.self, Key.self, ISO.self, Bench.self, Devices.self, Calibrate.self, CheckConfig.self, Layout.self])
+
+    static func main() {
+        // The TPM's software stack writes warnings of its own to standard error, the journal
+        // under systemd, where signpad says what failed itself. Set before any thread starts.
+        setenv("TSS2_LOG", "all+none", 0)
+        main(Array(CommandLine.arguments.dropFirst()))
+    }
 }
 
 /// --config and --set, shared by the commands that read a configuration.

@@ -53,7 +53,7 @@ import Testing
     /// own words, and every command that ends with a status of its own says which.
     @Test func helpSaysWhatTheManualSays() throws {
         for command in [["run"], ["demo"], ["request"], ["replay"], ["bench"], ["devices"], ["calibrate"], ["verify"], ["key", "show"],
-                        ["key", "rotate"], ["check-config"], ["layout"], ["iso", "inspect"]] {
+                        ["key", "rotate"], ["key", "create"], ["key", "certificate"], ["key", "csr"], ["check-config"], ["layout"], ["iso", "inspect"]] {
             let help = try run(Self.signpad, command + ["--help"])
             #expect(!help.output.contains("(default:"), "\(command): a default only --help shows: \(help.output)")
             if ["run", "request", "verify", "check-config", "replay", "iso"].contains(command[0]) {

@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    /// `export.signing_key` names a key file by its absolute path, or a TPM's key by its
+    /// persistent handle in the owner's range; anything else that starts with tpm2: is refused.
+    @Test func theSigningKeyIsAFileOrATPMHandle() throws {
+        let tpm = try Config.load(text: "[export]\nsigning_key = \"tpm2:handle:0x81000001\"\n", file: "f")
+        #expect(tpm.evidence.signingKeyTPM?.value == 0x8100_0001)
+        #expect(try Config.load(text: "[export]\nsigning_key = \"/k/signing.key\"\n", file: "f").evidence.signingKeyTPM == nil)
+        for value in ["tpm2:handle:0x01000001", "tpm2:handle:0x81800000", "tpm2:handle:81000001", "tpm2:0x81000001", "tpm2:handle:0x8100000g", "tpm2:handle:0x810000011"] {
+            #expect(throws: ConfigError(file: "f", line: 2, key: "export.signing_key",
+                                        message: "expected tpm2:handle: and a persistent handle, 0x81000000 to 0x817fffff (for example tpm2:handle:0x81000001), got \"\(value)\"")) {
+                try Config.load(text: "[export]\nsigning_key = \"\(value)\"\n", file: "f")
+            }
+        }
+        #expect(throws: ConfigError(file: "f", line: 2, key: "export.signing_key",
+                                    message: "expected an absolute path (starting with /), or a TPM's key as tpm2:handle:0x81000001, got \"signing.key\"")) {
+            try Config.load(text: "[export]\nsigning_key = \"signing.key\"\n", file: "f")
+        }
+    }
+
     /// Empty, the kiosk is the machine's host name as the kernel has it (what `hostname` prints).
     @Test func theKioskNameIsTheOneSetElseLeftForTheHostName() throws {
         // The file's reader looks at nothing but the file: the command line fills in the host name.

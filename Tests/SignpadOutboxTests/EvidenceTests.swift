@@ -95,6 +95,41 @@ struct EvidenceTests {
     }
 
     /// `verify` names each file that was changed, whichever kind it is.
+    /// A TPM's key is ECDSA P-256: a signature openssl makes with such a key verifies with the
+    /// public key read from its PEM, one byte changed does not, and keys of other curves or
+    /// kinds are refused by name.
+    @Test func aP256SignatureMadeByOpenSSLVerifiesAndOtherKindsAreRefused() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let message = Array("{\"id\": \"x\"}".utf8)
+        try Self.write(message, dir + "/message")
+        for (curve, accepted) in [("P-256", true), ("P-384", false)] {
+            let made = try run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", dir + "/\(curve).key"])
+            #expect(made.status == 0, "\(made.output)")
+            let pub = try run("openssl", ["pkey", "-in", dir + "/\(curve).key", "-pubout", "-out", dir + "/\(curve).pem"])
+            #expect(pub.status == 0, "\(pub.output)")
+            let pem = Array(try #require(FileManager.default.contents(atPath: dir + "/\(curve).pem")))
+            guard accepted else {
+                #expect(throws: CryptoError("reading public key 1", reason: "expected an Ed25519 or ECDSA P-256 key (signpad key show prints one), found another kind")) {
+                    try PublicKey.all(inPEM: pem)
+                }
+                continue
+            }
+            let key = try #require(try PublicKey.all(inPEM: pem).first)
+            #expect(key.algorithm == .ecdsaP256)
+            let signed = try run("openssl", ["dgst", "-sha256", "-sign", dir + "/\(curve).key", "-out", dir + "/message.sig", dir + "/message"])
+            #expect(signed.status == 0, "\(signed.output)")
+            var signature = Array(try #require(FileManager.default.contents(atPath: dir + "/message.sig")))
+            #expect(key.verifies(signature, of: message))
+            #expect(!key.verifies(signature, of: message + [0x20]))
+            signature[signature.count - 3] ^= 0x01
+            #expect(!key.verifies(signature, of: message))
+            let fingerprint = try run("sh", ["-c", "openssl pkey -pubin -in '\(dir)/\(curve).pem' -outform DER | sha256sum"])
+            #expect(fingerprint.output.hasPrefix(key.fingerprint + " "), "\(fingerprint.output)")
+        }
+    }
+
     @Test func aBitFlippedInAnyFileIsNamed() throws {
         let dir = scratch()
         defer { removeScratch(dir) }

@@ -92,46 +92,32 @@ public struct TestTimeStampAuthority {
 }
 
 /// `TestTimeStampAuthority` behind HTTP on a free port of 127.0.0.1 (`Tests/tsa/tsa_server.py`),
-/// until `stop()`. Started with posix_spawn, not Foundation's `Process`: Foundation waits for
-/// each child it started, blocking, whenever any of them ends, so a server it knew of would hold
-/// up every `run` until the server stopped.
+/// until `stop()` (a `SpawnedChild`).
 public final class TestTimeStampServer {
     public let authority: TestTimeStampAuthority
     public let port: Int
-    private var pid: pid_t = 0
+    private let child: SpawnedChild
 
     public init(_ authority: TestTimeStampAuthority) throws {
         self.authority = authority
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tsa/tsa_server.py")
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw MissingPeer(description: "pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        // The test's threads block signals; the server (and the openssl it runs) must not.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let scriptPath: String = script.path
-        let words: [String] = ["/usr/bin/env", "python3", scriptPath, authority.directory]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { word in strdup(word) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ)
+        do {
+            child = try SpawnedChild(["python3", scriptPath, authority.directory], output: ends[1])
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
         close(ends[1])
         defer { close(ends[0]) }
-        guard spawned == 0 else { throw MissingPeer(description: "python3 \(script.path) did not start: \(String(cString: strerror(spawned)))") }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(ends[0], &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
+            child.stop()
             throw MissingPeer(description: "the test time-stamp server did not start (python3 \(scriptPath))")
         }
         self.port = port
@@ -145,13 +131,5 @@ public final class TestTimeStampServer {
         ((try? String(contentsOfFile: authority.directory + "/queries.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    public func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        pid = 0
-    }
-
-    deinit { stop() }
+    public func stop() { child.stop() }
 }

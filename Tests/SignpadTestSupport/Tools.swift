@@ -1,11 +1,12 @@
 import Foundation
 
 /// Runs `tool` (a path, or a name looked up on PATH) and returns its exit status and its
-/// standard output and error together.
-public func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+/// standard output and error together. `environment` is added to the test's own.
+public func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [tool] + arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe

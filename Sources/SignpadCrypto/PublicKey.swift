@@ -1,0 +1,91 @@
+import CCrypto
+
+/// A kiosk's public key: what a back office pins to check its signatures. Ed25519 for a key
+/// in a file; ECDSA P-256 for one a TPM holds, as TPMs have no Ed25519.
+public struct PublicKey: Equatable, Hashable, Sendable {
+    public enum Algorithm: String, Sendable {
+        /// Pure Ed25519 over the message (`openssl pkeyutl -verify -rawin`).
+        case ed25519 = "Ed25519"
+        /// ECDSA over the message's SHA-256, signature DER (`openssl dgst -sha256 -verify`).
+        case ecdsaP256 = "ECDSA-P256-SHA256"
+    }
+
+    public let algorithm: Algorithm
+    /// SubjectPublicKeyInfo, DER: what `openssl pkey -pubin -outform DER` writes.
+    public let der: [UInt8]
+
+    /// The public half of a loaded key of either kind; other kinds are refused.
+    init(_ key: OpaquePointer, reading what: String = "reading a public key") throws(CryptoError) {
+        if EVP_PKEY_get_base_id(key) == EVP_PKEY_ED25519 {
+            algorithm = .ed25519
+        } else if EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, Self.curve(of: key) == "prime256v1" {
+            algorithm = .ecdsaP256
+        } else {
+            throw CryptoError(what, reason: "expected an Ed25519 or ECDSA P-256 key (signpad key show prints one), found another kind")
+        }
+        var out: UnsafeMutablePointer<UInt8>?
+        let count = i2d_PUBKEY(key, &out)
+        guard count > 0, let out else { throw .openSSL(what) }
+        defer { CRYPTO_free(out, #fileID, #line) }
+        der = Array(UnsafeBufferPointer(start: out, count: Int(count)))
+    }
+
+    private static func curve(of key: OpaquePointer) -> String {
+        var name = [CChar](repeating: 0, count: 64), length = 0
+        guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else { return "" }
+        return String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func withKey<T>(_ body: (OpaquePointer) throws(CryptoError) -> T) throws(CryptoError) -> T {
+        let loaded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var start = buffer.baseAddress
+            return d2i_PUBKEY(nil, &start, buffer.count)
+        }
+        guard let loaded else { throw .openSSL("loading a public key") }
+        defer { EVP_PKEY_free(loaded) }
+        return try body(loaded)
+    }
+
+    /// SubjectPublicKeyInfo, PEM (`-----BEGIN PUBLIC KEY-----`).
+    public var pem: String {
+        let bytes = (try? withKey { key throws(CryptoError) in writtenBytes { PEM_write_bio_PUBKEY($0, key) == 1 } }) ?? nil
+        return String(decoding: bytes ?? [], as: UTF8.self)
+    }
+
+    /// The SHA-256 of `der`, in hexadecimal: what `openssl pkey -pubin -in KEY.pem -outform DER | sha256sum` prints.
+    public var fingerprint: String { SHA256.hex(der) }
+
+    /// Whether `signature` is this key's signature of exactly `message`, by its algorithm.
+    public func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        (try? withKey { key throws(CryptoError) -> Bool in
+            guard let context = EVP_MD_CTX_new() else { return false }
+            defer { EVP_MD_CTX_free(context) }
+            let digest = algorithm == .ed25519 ? nil : EVP_sha256()
+            guard EVP_DigestVerifyInit(context, nil, digest, nil, key) == 1 else { return false }
+            let ok = EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+            ERR_clear_error()
+            return ok
+        }) ?? false
+    }
+
+    /// Every public key in a PEM text (several `PUBLIC KEY` blocks may follow one another: a
+    /// back office's pinned keys in one file). Keys of other kinds than signpad's are refused.
+    public static func all(inPEM text: [UInt8]) throws(CryptoError) -> [PublicKey] {
+        try withReadBIO(text) { bio throws(CryptoError) in
+            var keys: [PublicKey] = []
+            while let key = PEM_read_bio_PUBKEY(bio, nil, nil, nil) {
+                defer { EVP_PKEY_free(key) }
+                keys.append(try PublicKey(key, reading: "reading public key \(keys.count + 1)"))
+            }
+            ERR_clear_error()
+            // Reading stops at the first block that does not parse, or at the end.
+            let marker = Array("-----BEGIN PUBLIC KEY-----".utf8)
+            let blocks = text.indices.filter { text[$0...].starts(with: marker) }.count
+            if keys.isEmpty || keys.count < blocks {
+                throw CryptoError("reading public keys", reason: keys.isEmpty ? "expected PEM blocks \"-----BEGIN PUBLIC KEY-----\", found none"
+                                                                             : "public key \(keys.count + 1) is damaged")
+            }
+            return keys
+        }
+    }
+}
