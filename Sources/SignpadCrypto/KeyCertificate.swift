@@ -54,8 +54,9 @@ public enum KeyCertificate {
     }
 
     private static func subjectName(_ commonName: String) throws(CryptoError) -> OpaquePointer {
-        guard !commonName.isEmpty, commonName.utf8.count <= 64 else {
-            throw CryptoError("naming the kiosk", reason: "expected a name of 1 to 64 bytes (export.kiosk_name), got \(commonName.utf8.count)")
+        // RFC 5280's upper bound for a common name, in characters.
+        guard !commonName.isEmpty, commonName.unicodeScalars.count <= 64 else {
+            throw CryptoError("naming the kiosk", reason: "a certificate's common name takes 1 to 64 characters; the kiosk's name (export.kiosk_name, else the host name) has \(commonName.unicodeScalars.count): give a shorter export.kiosk_name")
         }
         guard let name = X509_NAME_new() else { throw .openSSL("naming the kiosk") }
         guard X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, commonName, -1, -1, 0) == 1 else {

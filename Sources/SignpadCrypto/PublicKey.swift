@@ -68,6 +68,18 @@ public struct PublicKey: Equatable, Hashable, Sendable {
         }) ?? false
     }
 
+    /// Whether `signature` is this ECDSA key's signature of a SHA-256 `digest` made elsewhere.
+    func verifies(digest: [UInt8], signature: [UInt8]) -> Bool {
+        (try? withKey { key throws(CryptoError) -> Bool in
+            guard let context = EVP_PKEY_CTX_new(key, nil) else { return false }
+            defer { EVP_PKEY_CTX_free(context) }
+            let ok = EVP_PKEY_verify_init(context) == 1 && EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) == 1
+                && EVP_PKEY_verify(context, signature, signature.count, digest, digest.count) == 1
+            ERR_clear_error()
+            return ok
+        }) ?? false
+    }
+
     /// Every public key in a PEM text (several `PUBLIC KEY` blocks may follow one another: a
     /// back office's pinned keys in one file). Keys of other kinds than signpad's are refused.
     public static func all(inPEM text: [UInt8]) throws(CryptoError) -> [PublicKey] {

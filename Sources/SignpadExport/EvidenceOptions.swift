@@ -4,7 +4,7 @@ import SignpadCrypto
 /// certificate, by path (`SignpadOutbox` reads them: `load`).
 public struct EvidenceOptions: Equatable, Sendable {
     /// The kiosk's key, which signs each manifest (`export.signing_key`): an Ed25519 key file,
-    /// made at first start, or a P-256 key a TPM holds (`tpm2:handle:0x81000001`).
+    /// made at first start, or a P-256 key a TPM holds (`tpm2:handle:0x81000100`).
     public var signingKey = "/var/lib/signpad/signing.key"
     /// The TPM handle `signingKey` names; nil for a file.
     public var signingKeyTPM: TPMHandle? { TPMHandle(configured: signingKey) }

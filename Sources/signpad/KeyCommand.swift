@@ -9,7 +9,7 @@ import SignpadTPM
 struct Key: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make, show or replace the kiosk's signing key; certify it.",
-        discussion: "export.signing_key names the key: a file (Ed25519, made at first start), or a key a TPM 2.0 holds (ECDSA P-256), as tpm2:handle:0x81000001.",
+        discussion: "export.signing_key names the key: a file (Ed25519, made at first start), or a key a TPM 2.0 holds (ECDSA P-256), as tpm2:handle:0x81000100.",
         subcommands: [Create.self, Show.self, Rotate.self, Certificate.self, Request.self])
 
     struct Create: ParsableCommand {
@@ -54,7 +54,7 @@ struct Key: ParsableCommand {
                 throw failure("\(error)", status: 1)
             }
             let key: SigningKey
-            do { key = try SigningKey(tpm: target) } catch { throw failure("the key was made, but it does not load: \(error)", status: 1) }
+            do { key = try SigningKey(tpm: target) } catch { throw failure("\(target): the key was made, but it does not load: \(error)", status: 1) }
             printKey(key)
             if config.evidence.signingKeyTPM != target {
                 FileHandle.standardError.write(Data("set export.signing_key = \"\(target.configured)\" in \(options.config ?? Config.defaultPath), then restart signpad\n".utf8))
@@ -152,7 +152,7 @@ struct Key: ParsableCommand {
 /// file not fit to be the kiosk's, ends the command with 78 as it stops `run`, and no key with 1.
 private func existingKey(_ config: Config) throws -> SigningKey {
     if let handle = config.evidence.signingKeyTPM {
-        do { return try SigningKey(tpm: handle) } catch { throw failure("\(error)", status: Config.unusableExitStatus) }
+        do { return try SigningKey(tpm: handle) } catch { throw failure("\(handle): \(error)", status: Config.unusableExitStatus) }
     }
     let file = SigningKeyFile(path: config.evidence.signingKey)
     guard let key = try loadChecked(file) else {

@@ -7,7 +7,7 @@ import Testing
 /// and without the tpm2 provider.
 @Suite struct TPMKeyTests {
     static let signpad = CommandLineTests.signpad
-    static let handle = "0x81000001"
+    static let handle = "0x81000100"
 
     /// A folder with a configuration naming the TPM's key.
     struct Kiosk {
@@ -64,7 +64,7 @@ import Testing
 
         // A second key at the same handle is refused; the first stays.
         let again = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
-        #expect(again.status == 1 && again.output.contains("making a key at 0x81000001: the TPM already holds an object there"), "\(again.output)")
+        #expect(again.status == 1 && again.output.contains("making a key at 0x81000100: the TPM already holds an object there"), "\(again.output)")
 
         // A signature's manifest, signed in the TPM, verified by plain openssl and by signpad verify.
         let replayed = try run(Self.signpad, ["replay", "demo/signature.evemu", "--output-dir", kiosk.dir + "/out", "--config", kiosk.file],
@@ -94,7 +94,7 @@ import Testing
         let certified = try run(Self.signpad, ["key", "certificate", "--days", "30", "--config", kiosk.file], environment: tpm.environment)
         #expect(certified.status == 0, "\(certified.output)")
         try Self.pem("CERTIFICATE", in: certified.output).write(toFile: kiosk.dir + "/kiosk.crt", atomically: true, encoding: .utf8)
-        let verified = try run("openssl", ["verify", "-CAfile", kiosk.dir + "/kiosk.crt", kiosk.dir + "/kiosk.crt"])
+        let verified = try run("openssl", ["verify", "-check_ss_sig", "-CAfile", kiosk.dir + "/kiosk.crt", kiosk.dir + "/kiosk.crt"])
         #expect(verified.status == 0 && verified.output.contains("OK"), "\(verified.output)")
         let fields = try run("openssl", ["x509", "-in", kiosk.dir + "/kiosk.crt", "-noout", "-subject", "-ext", "keyUsage,basicConstraints", "-enddate"])
         #expect(fields.output.contains("subject=CN = \"Till 3, Main Street\""), "\(fields.output)")
@@ -132,7 +132,7 @@ import Testing
         #expect(again.status == 1 && again.output.contains("the kiosk has a key already"), "\(again.output)")
         let certified = try run(Self.signpad, ["key", "certificate"] + config)
         try Self.pem("CERTIFICATE", in: certified.output).write(toFile: kiosk.dir + "/kiosk.crt", atomically: true, encoding: .utf8)
-        let verified = try run("openssl", ["verify", "-CAfile", kiosk.dir + "/kiosk.crt", kiosk.dir + "/kiosk.crt"])
+        let verified = try run("openssl", ["verify", "-check_ss_sig", "-CAfile", kiosk.dir + "/kiosk.crt", kiosk.dir + "/kiosk.crt"])
         #expect(verified.status == 0 && verified.output.contains("OK"), "\(verified.output)")
         let kind = try run("openssl", ["x509", "-in", kiosk.dir + "/kiosk.crt", "-noout", "-text"])
         #expect(kind.output.contains("Signature Algorithm: ED25519"), "\(kind.output)")
@@ -144,9 +144,10 @@ import Testing
         let tpm = try TestTPM()
         let kiosk = try Kiosk()
         defer { removeScratch(kiosk.dir) }
-        let runArguments = ["run", "--config", kiosk.file, "--offscreen", "320x200", "--input-recording", "demo/signature.evemu"]
+        // Under timeout: a start that is not refused stays, a daemon, and fails the test with 124.
+        let runArguments = ["20", Self.signpad, "run", "--config", kiosk.file, "--offscreen", "320x200", "--input-recording", "demo/signature.evemu"]
 
-        let empty = try run(Self.signpad, runArguments, environment: tpm.environment)
+        let empty = try run("timeout", runArguments, environment: tpm.environment)
         #expect(empty.status == 78, "\(empty.output)")
         #expect(empty.output.contains("the TPM holds no key there"), "\(empty.output)")
         let made = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
@@ -155,13 +156,15 @@ import Testing
         #expect(checked.status == 0, "\(checked.output)")
 
         tpm.stop()
-        for command in [runArguments, ["check-config", kiosk.file], ["key", "show", "--config", kiosk.file]] {
-            let refused = try run(Self.signpad, command, environment: tpm.environment)
-            #expect(refused.status == 78, "\(command[0]): \(refused.output)")
-            #expect(refused.output.contains("export.signing_key") || command[0] == "key", "\(command[0]): \(refused.output)")
-            #expect(refused.output.contains("OpenSSL's tpm2 provider cannot reach a TPM") && refused.output.contains("tcti:IO failure"), "\(command[0]): \(refused.output)")
+        for command in [runArguments, ["20", Self.signpad, "check-config", kiosk.file], ["20", Self.signpad, "key", "show", "--config", kiosk.file]] {
+            let refused = try run("timeout", command, environment: tpm.environment)
+            #expect(refused.status == 78, "\(command[2]): \(refused.output)")
+            #expect(refused.output.contains("export.signing_key") || command[2] == "key", "\(command[2]): \(refused.output)")
+            #expect(refused.output.contains("OpenSSL's tpm2 provider cannot reach a TPM") && refused.output.contains("tcti:IO failure"), "\(command[2]): \(refused.output)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: kiosk.dir).sorted() == ["kiosk.toml"])
+        // Nor where the configured text, taken for a path, would put one.
+        #expect(!FileManager.default.fileExists(atPath: "tpm2:handle:\(Self.handle)"))
 
         // Back, it signs again (replay: run would stay, a daemon).
         try tpm.start()
@@ -213,5 +216,24 @@ import Testing
         let name = try #require(manifest, "\((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
         let checked = try run("openssl", ["dgst", "-sha256", "-verify", kiosk.dir + "/kiosk.pem", "-signature", "\(out)/\(name).sig", "\(out)/\(name)"])
         #expect(checked.status == 0 && checked.output.contains("Verified OK"), "\(checked.output)")
+    }
+
+    /// A storage key at the handle (the SRK many systems keep at 0x81000001 is one) is P-256
+    /// but cannot sign: the kiosk does not start, rather than start and fail every signature.
+    @Test func aKeyThatCannotSignStopsTheStart() throws {
+        let tpm = try TestTPM()
+        let kiosk = try Kiosk()
+        defer { removeScratch(kiosk.dir) }
+        let context = kiosk.dir + "/primary.ctx"
+        let primary = try run("tpm2_createprimary", ["-Q", "-C", "o", "-g", "sha256", "-G", "ecc256", "-c", context], environment: tpm.environment)
+        #expect(primary.status == 0, "\(primary.output)")
+        let kept = try run("tpm2_evictcontrol", ["-C", "o", "-c", context, Self.handle], environment: tpm.environment)
+        #expect(kept.status == 0, "\(kept.output)")
+        // Under timeout: a start that is not refused stays, a daemon, and fails the test with 124.
+        for command in [["run", "--config", kiosk.file, "--offscreen", "320x200", "--input-recording", "demo/signature.evemu"], ["check-config", kiosk.file]] {
+            let refused = try run("timeout", ["20", Self.signpad] + command, environment: tpm.environment)
+            #expect(refused.status == 78, "\(command[0]): \(refused.output)")
+            #expect(refused.output.contains("export.signing_key: tpm2:handle:\(Self.handle): trying the TPM's key: it does not sign"), "\(command[0]): \(refused.output)")
+        }
     }
 }

@@ -110,12 +110,12 @@ import Testing
         #expect(try Config.load(text: "[export]\nsigning_key = \"/k/signing.key\"\n", file: "f").evidence.signingKeyTPM == nil)
         for value in ["tpm2:handle:0x01000001", "tpm2:handle:0x81800000", "tpm2:handle:81000001", "tpm2:0x81000001", "tpm2:handle:0x8100000g", "tpm2:handle:0x810000011"] {
             #expect(throws: ConfigError(file: "f", line: 2, key: "export.signing_key",
-                                        message: "expected tpm2:handle: and a persistent handle, 0x81000000 to 0x817fffff (for example tpm2:handle:0x81000001), got \"\(value)\"")) {
+                                        message: "expected tpm2:handle: and a persistent handle, 0x81000000 to 0x817fffff (for example tpm2:handle:0x81000100), got \"\(value)\"")) {
                 try Config.load(text: "[export]\nsigning_key = \"\(value)\"\n", file: "f")
             }
         }
         #expect(throws: ConfigError(file: "f", line: 2, key: "export.signing_key",
-                                    message: "expected an absolute path (starting with /), or a TPM's key as tpm2:handle:0x81000001, got \"signing.key\"")) {
+                                    message: "expected an absolute path (starting with /), or a TPM's key as tpm2:handle:0x81000100, got \"signing.key\"")) {
             try Config.load(text: "[export]\nsigning_key = \"signing.key\"\n", file: "f")
         }
     }

@@ -31,10 +31,15 @@ public final class TestTPM {
                                           "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",
                                           "--flags", "not-need-init,startup-clear", "--log", "file=\(directory)/swtpm.log,level=1"])
             self.port = port
+            // Listening is ready: swtpm serves one client at a time, so a TPM tool could wait
+            // behind a client that came back first. One that lost the port to another test ends.
             for _ in 0..<100 where child.isRunning {
-                if try run("tpm2_getcap", ["properties-fixed"], environment: environment).status == 0 {
-                    self.child = child
-                    return
+                if Self.accepts(port) {
+                    usleep(100_000)
+                    if child.isRunning {
+                        self.child = child
+                        return
+                    }
                 }
                 usleep(50_000)
             }
@@ -42,6 +47,20 @@ public final class TestTPM {
         }
         let log = (try? String(contentsOfFile: directory + "/swtpm.log", encoding: .utf8)) ?? ""
         throw MissingPeer(description: "swtpm did not start or answer: \(log)")
+    }
+
+    /// Whether something listens on 127.0.0.1:`port`.
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     public func stop() {
