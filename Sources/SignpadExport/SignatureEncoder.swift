@@ -27,7 +27,8 @@ public enum SignatureEncoder {
     /// Files in the order they must appear: the manifest's signature and the manifest last
     /// (`sealCount` of them), so a reader that sees the manifest sees all. `now` (seconds since
     /// 1970) is when they are sealed: a recipient certificate expired then is refused.
-    public static func files(for record: SignatureRecord, options: ExportOptions, evidence: Evidence,
+    /// `timeStampAuthority`, the URL a token will be asked of, is named in the manifest.
+    public static func files(for record: SignatureRecord, options: ExportOptions, evidence: Evidence, timeStampAuthority: String? = nil,
                              now: Double = Date().timeIntervalSince1970) throws -> [ExportFile] {
         let recipient = try evidence.recipient(forSealingAt: now)
         var files: [ExportFile] = []
@@ -58,7 +59,8 @@ public enum SignatureEncoder {
             files: Dictionary(uniqueKeysWithValues: files.map { ($0.name, SignatureMetadata.FileEntry(sha256: SHA256.hex($0.bytes), bytes: $0.bytes.count)) }),
             request: record.request,
             signingKey: .init(algorithm: evidence.signingKey.publicKey.algorithm.rawValue, sha256: evidence.signingKey.publicKey.fingerprint),
-            encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) })
+            encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) },
+            timeStampAuthority: timeStampAuthority)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let manifest = Array(try encoder.encode(metadata))

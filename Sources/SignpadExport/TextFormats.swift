@@ -284,6 +284,10 @@ public struct SignatureMetadata: Codable, Equatable {
     public var signingKey: SigningKey?
     /// The certificate the `.p7m` files are sealed to; absent when none is.
     public var encryptedTo: Recipient?
+    /// The RFC 3161 authority (`export.timestamp_url`) asked for a token over the manifest's
+    /// signature once it is written (`.meta.json.tsr`); absent when none is set. The manifest is
+    /// signed before the token exists, so it names the authority that will give it.
+    public var timeStampAuthority: String?
 
     public struct SigningKey: Codable, Equatable {
         /// `PublicKey.Algorithm`'s name: Ed25519, or ECDSA-P256-SHA256 for a TPM's key.

@@ -419,7 +419,7 @@ public final class Exporter: @unchecked Sendable {
     /// A job's files, made from its record (a job without files has one).
     private func makeFiles(_ job: Job, evidence: Evidence) throws -> [ExportFile] {
         guard let record = job.record else { throw ExportError(path: job.id, operation: "making its files (nothing to make them from)", errno: EINVAL) }
-        return try SignatureEncoder.files(for: record, options: options, evidence: evidence, now: clock.wall())
+        return try SignatureEncoder.files(for: record, options: options, evidence: evidence, timeStampAuthority: timeStamper?.authority.url, now: clock.wall())
     }
 
     /// Writes the oldest signature, once the spool has had its go at it; after a failure, waits

@@ -34,6 +34,7 @@ import Testing
 
     @Test func aWrittenSignatureGetsATokenOpenSSLAndVerifyAccept() throws {
         try requirePeer(.tool("openssl"))
+        try requirePeer(.pythonModule("rfc3161_client"))
         let dir = scratch()
         defer { removeScratch(dir) }
         let server = try TestTimeStampServer(TestTimeStampAuthority(in: dir + "/tsa"))
@@ -51,6 +52,15 @@ import Testing
         #expect(stamper.awaiting == 0 && !names(dir + "/spool").contains { $0.hasSuffix(".tsq") }, "\(names(dir + "/spool"))")
         let verified = try run("openssl", ["ts", "-verify", "-data", manifest + ".sig", "-in", manifest + ".tsr", "-CAfile", server.authority.caPEM])
         #expect(verified.status == 0 && verified.output.contains("Verification: OK"), "\(verified.output)")
+        // The signed manifest names the authority its token comes from.
+        let metadata = try JSONDecoder().decode(SignatureMetadata.self, from: Data(contentsOf: URL(fileURLWithPath: manifest)))
+        #expect(metadata.timeStampAuthority == server.url())
+        // A second reader, PyPI's rfc3161-client (not OpenSSL): the token is over this signature alone.
+        let reader = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tsa/verify_token.py").path
+        let read = try run("python3", [reader, manifest + ".tsr", manifest + ".sig", server.authority.caPEM])
+        #expect(read.status == 0 && read.output.hasPrefix("OK 20"), "\(read.output)")
+        let another = try run("python3", [reader, manifest + ".tsr", manifest, server.authority.caPEM])
+        #expect(another.status == 1 && another.output.contains("FAILED Mismatch between messages"), "\(another.output)")
         let ca = Array(try Data(contentsOf: URL(fileURLWithPath: server.authority.caPEM)))
         let check = ManifestCheck.check(manifest: manifest, keys: [testSigningKey.publicKey], timeStampCA: ca)
         #expect(check.passed && check.timeStamped != nil && check.line.contains("time-stamped 20"), "\(check.line)")
