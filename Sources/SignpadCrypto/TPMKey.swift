@@ -37,7 +37,7 @@ final class TPMKey: Sendable {
                 do { return try body(key) } catch { current = nil }
             }
             let key = try LoadedTPMKey(handle)
-            guard try PublicKey(key.key, reading: "reading the TPM's key at \(handle)") == publicKey else {
+            guard try PublicKey(key.key, reading: "reading the TPM's key") == publicKey else {
                 throw CryptoError("signing with the TPM's key", reason: "the TPM now holds another key at \(handle) than at start: restart signpad")
             }
             current = key

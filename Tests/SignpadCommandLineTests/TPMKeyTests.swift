@@ -36,15 +36,21 @@ import Testing
         return String(output[begin.lowerBound..<end.upperBound])
     }
 
+    /// `key create --tpm` for `kiosk` in `tpm`; the public key it prints, kept as kiosk.pem.
+    static func createKey(_ kiosk: Kiosk, in tpm: TestTPM) throws -> String {
+        let made = try run(signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
+        #expect(made.status == 0, "\(made.output)")
+        let publicKey = try pem("PUBLIC KEY", in: made.output)
+        try publicKey.write(toFile: kiosk.dir + "/kiosk.pem", atomically: true, encoding: .utf8)
+        return publicKey
+    }
+
     @Test func aKeyMadeInTheTPMSignsManifestsThatOpenSSLVerifies() throws {
         try requirePeer(.tool("openssl"))
         let tpm = try TestTPM()
         let kiosk = try Kiosk()
         defer { removeScratch(kiosk.dir) }
-        let made = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
-        #expect(made.status == 0, "\(made.output)")
-        let publicKey = try Self.pem("PUBLIC KEY", in: made.output)
-        try publicKey.write(toFile: kiosk.dir + "/kiosk.pem", atomically: true, encoding: .utf8)
+        let publicKey = try Self.createKey(kiosk, in: tpm)
 
         // The TPM holds it at the handle, for signing only, never to leave it, and free of lockout.
         let read = try run("tpm2_readpublic", ["-c", Self.handle], environment: tpm.environment)
@@ -87,9 +93,7 @@ import Testing
         let tpm = try TestTPM()
         let kiosk = try Kiosk()
         defer { removeScratch(kiosk.dir) }
-        let made = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
-        #expect(made.status == 0, "\(made.output)")
-        let publicKey = try Self.pem("PUBLIC KEY", in: made.output)
+        let publicKey = try Self.createKey(kiosk, in: tpm)
 
         let certified = try run(Self.signpad, ["key", "certificate", "--days", "30", "--config", kiosk.file], environment: tpm.environment)
         #expect(certified.status == 0, "\(certified.output)")
@@ -150,8 +154,7 @@ import Testing
         let empty = try run("timeout", runArguments, environment: tpm.environment)
         #expect(empty.status == 78, "\(empty.output)")
         #expect(empty.output.contains("the TPM holds no key there"), "\(empty.output)")
-        let made = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
-        #expect(made.status == 0, "\(made.output)")
+        _ = try Self.createKey(kiosk, in: tpm)
         let checked = try run(Self.signpad, ["check-config", kiosk.file], environment: tpm.environment)
         #expect(checked.status == 0, "\(checked.output)")
 
@@ -162,7 +165,7 @@ import Testing
             #expect(refused.output.contains("export.signing_key") || command[2] == "key", "\(command[2]): \(refused.output)")
             #expect(refused.output.contains("OpenSSL's tpm2 provider cannot reach a TPM") && refused.output.contains("tcti:IO failure"), "\(command[2]): \(refused.output)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: kiosk.dir).sorted() == ["kiosk.toml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kiosk.dir).sorted() == ["kiosk.pem", "kiosk.toml"])
         // Nor where the configured text, taken for a path, would put one.
         #expect(!FileManager.default.fileExists(atPath: "tpm2:handle:\(Self.handle)"))
 
@@ -181,9 +184,7 @@ import Testing
         let tpm = try TestTPM()
         let kiosk = try Kiosk()
         defer { removeScratch(kiosk.dir) }
-        let made = try run(Self.signpad, ["key", "create", "--tpm", "--config", kiosk.file], environment: tpm.environment)
-        #expect(made.status == 0, "\(made.output)")
-        try Self.pem("PUBLIC KEY", in: made.output).write(toFile: kiosk.dir + "/kiosk.pem", atomically: true, encoding: .utf8)
+        _ = try Self.createKey(kiosk, in: tpm)
 
         let logPath = kiosk.dir + "/daemon.log"
         let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
