@@ -2,7 +2,7 @@
 checks and scripts/vm-e2e share: the panel's size and where signpad lays the screen out, the
 input recordings the guest plays, reading and comparing screens, QMP, and booting the VM and
 reading what the guest says on its serial console. A library: it runs nothing."""
-import argparse, base64, json, math, os, socket, struct, subprocess, time, zlib
+import argparse, base64, json, math, os, shutil, socket, struct, subprocess, time, zlib
 
 # The panel's size: vm-e2e's (SIGNPAD_VM_SIZE).
 W, H = (int(v) for v in os.environ.get('SIGNPAD_VM_SIZE', '1024x768').split('x'))
@@ -442,19 +442,35 @@ def vm_arguments(description, expected_help, timeout=600):
     return args
 
 
-def boot_vm(args, memory_mb, gpu, append):
+def software_tpm(folder):
+    """A software TPM 2.0 (swtpm) for one VM, state in folder/tpm: QEMU's arguments for a TIS
+    TPM (on the ISA bus of QEMU's pc machine) backed by it. swtpm ends when QEMU lets go of it."""
+    state = os.path.join(folder, 'tpm')
+    shutil.rmtree(state, ignore_errors=True)
+    os.makedirs(state)
+    control = os.path.join(state, 'swtpm.sock')
+    subprocess.run(['swtpm', 'socket', '--tpm2', '--tpmstate', f'dir={state}', '--ctrl', f'type=unixio,path={control}',
+                    '--log', f'file={state}/swtpm.log,level=1', '--daemon'], check=True)
+    for _ in range(100):
+        if os.path.exists(control): break
+        time.sleep(0.05)
+    return ['-chardev', f'socket,id=chrtpm,path={control}', '-tpmdev', 'emulator,id=tpm0,chardev=chrtpm', '-device', 'tpm-tis,tpmdev=tpm0']
+
+
+def boot_vm(args, memory_mb, gpu, append, tpm=False):
     """Starts QEMU (TCG, one CPU, a USB tablet, the serial console on stdio, QMP on a socket in
-    args.out, and with virtio-gpu a VNC display on another, to resize it) and returns the process,
-    its QMP connection, its display resizer (None on bochs) and the start time."""
+    args.out, with virtio-gpu a VNC display on another, to resize it, and if asked a TPM 2.0) and
+    returns the process, its QMP connection, its display resizer (None on bochs) and the start time."""
     qmp_path, vnc_path = os.path.join(args.out, 'qmp.sock'), os.path.join(args.out, 'vnc.sock')
     for path in (qmp_path, vnc_path):
         if os.path.exists(path): os.unlink(path)
+    tpm_args = software_tpm(args.out) if tpm else []
     gpu_args = ['-vga', 'std', '-global', f'VGA.xres={W}', '-global', f'VGA.yres={H}'] if gpu == 'bochs' else \
                ['-vga', 'none', '-device', f'virtio-gpu-pci,xres={W},yres={H}']
     cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-m', str(memory_mb), '-smp', '1', '-nodefaults', '-no-user-config',
            '-display', 'none' if gpu == 'bochs' else f'vnc=unix:{vnc_path}', *gpu_args, '-device', 'qemu-xhci', '-device', 'usb-tablet',
            '-kernel', args.kernel, '-initrd', args.initrd, '-append', append, '-serial', 'stdio',
-           '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot']
+           '-qmp', f'unix:{qmp_path},server=on,wait=off', '-no-reboot', *tpm_args]
     started = time.time()
     vm = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     return vm, QMP(qmp_path), DisplayResizer(vnc_path) if gpu == 'virtio' else None, started

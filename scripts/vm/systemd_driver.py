@@ -18,7 +18,8 @@ def main():
     # Its scenarios run 650 to 840 s on a quiet machine and past 930 s on a busy one (TCG, one
     # CPU each); the limit only catches a VM that hangs.
     args = vm_arguments(__doc__, 'folder with initial.png, signed.png and reloaded.png from signpad replay', timeout=1500)
-    vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false')
+    # A TPM 2.0 (swtpm behind QEMU's tpm-tis), for the kiosk key the TPM holds (tpm_key).
+    vm, qmp, _, started = boot_vm(args, 2048, args.gpu, 'console=ttyS0 quiet loglevel=3 systemd.show_status=false', tpm=True)
     tag = f'systemd {args.gpu}'
     checks, files, journal, statuses, failures, steps = {}, {}, '', {}, [], []
     log = open(os.path.join(args.out, 'serial.log'), 'wb')
