@@ -9,7 +9,6 @@
 #include <openssl/rand.h>
 #include <openssl/provider.h>
 #include <openssl/store.h>
-#include <openssl/ec.h>
 
 // What Swift cannot import: macros over BIO_ctrl and the typed-stack macros.
 

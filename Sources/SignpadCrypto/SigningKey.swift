@@ -31,12 +31,6 @@ public struct SigningKey: Sendable {
         holder = .tpm(key)
     }
 
-    /// Where the TPM holds it; nil for a key from a file.
-    public var tpmHandle: TPMHandle? {
-        if case .tpm(let key) = holder { return key.handle }
-        return nil
-    }
-
     /// A new Ed25519 key from the system's random source.
     public static func generate() throws(CryptoError) -> SigningKey {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else { throw .openSSL("making a signing key") }
