@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "SignpadInk", dependencies: ["SignpadVocabulary"]),
         .target(name: "SignpadInput", dependencies: ["SignpadVocabulary"]),
         .target(name: "SignpadKiosk", dependencies: ["SignpadVocabulary"]),
-        .target(name: "SignpadExport", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadCrypto", "SignpadZlib"]),
+        .target(name: "SignpadExport", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadCrypto", "SignpadZlib", "SignpadPDF"]),
         // Confirmed signatures on their way out: the export queue and its threads, the spool, the atomic folder writer.
         .target(name: "SignpadOutbox", dependencies: ["SignpadVocabulary", "SignpadInk", "SignpadExport", "SignpadCrypto", "SignpadTimestamp"]),
         // One kiosk on one display, fed input events: Session and replay, tested without cairo.
@@ -59,6 +59,7 @@ let package = Package(
         .target(name: "SignpadSystemd", dependencies: ["CSystemd"]),
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
+        .target(name: "SignpadPDF", dependencies: ["SignpadZlib"]),
         // Trusted time stamps (RFC 3161) from an authority over HTTP, by libcurl.
         .target(name: "SignpadTimestamp", dependencies: ["CCurl", "SignpadCrypto"]),
         .target(name: "SignpadTPM", dependencies: ["CTPM"]),
@@ -127,6 +128,7 @@ let package = Package(
         .testTarget(name: "SignpadVarlinkTests", dependencies: ["SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadVocabularyTests", dependencies: ["SignpadVocabulary", "SignpadInput"]),
         // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
+        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "CCairo"]),
         .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]
 )

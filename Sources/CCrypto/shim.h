@@ -69,3 +69,6 @@ static inline int signpad_add_extension(X509 *certificate, X509_REQ *request, in
     X509_EXTENSION_free(extension);
     return ok;
 }
+
+/// EVP_EC_gen is a macro over EVP_PKEY_Q_keygen's variadic arguments.
+static inline EVP_PKEY *signpad_ec_generate(const char *curve) { return EVP_EC_gen(curve); }

@@ -16,6 +16,19 @@ public enum SHA256 {
         return out
     }
 
+    /// The digest of `parts` one after another, none copied.
+    public static func digest(parts: [ArraySlice<UInt8>]) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { preconditionFailure("libcrypto could not compute SHA-256") }
+        defer { EVP_MD_CTX_free(context) }
+        var ok = EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1
+        for part in parts { ok = ok && part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1 }
+        var out = [UInt8](repeating: 0, count: byteCount)
+        var length: UInt32 = 0
+        ok = ok && EVP_DigestFinal_ex(context, &out, &length) == 1
+        precondition(ok && length == UInt32(byteCount), "libcrypto could not compute SHA-256")
+        return out
+    }
+
     /// Lower-case hexadecimal, as `sha256sum` prints it.
     public static func hex(_ data: [UInt8]) -> String { Hex.string(digest(data)) }
 }

@@ -22,6 +22,15 @@ public enum ISO8601 {
         return "\(digits(t.year, 4))\(digits(t.month, 2))\(digits(t.day, 2))T\(digits(t.hour, 2))\(digits(t.minute, 2))\(digits(t.second, 2))Z"
     }
 
+    /// 2026-11-18 11:06 UTC: what a person reads under a signature.
+    static func dayAndMinute(_ seconds: Double) -> String {
+        guard abs(seconds) < Self.limit, let t = utc(Int64(seconds.rounded(.down))) else { return "invalid" }
+        return "\(digits(t.year, 4))-\(digits(t.month, 2))-\(digits(t.day, 2)) \(digits(t.hour, 2)):\(digits(t.minute, 2)) UTC"
+    }
+
+    /// D:20261118110640Z: a PDF date (ISO 32000-1 §7.9.4), whole seconds, UTC.
+    static func pdfDate(_ seconds: Double) -> String { "D:" + basic(seconds).filter { $0 != "T" } }
+
     /// Seconds since 1970 of an RFC 3339 time such as `string` writes: a fraction of any length
     /// or none, `Z` or an offset `±HH:MM`. Nil for anything else.
     public static func seconds(_ text: String) -> Double? {

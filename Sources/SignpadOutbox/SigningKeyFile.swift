@@ -91,15 +91,15 @@ public struct SigningKeyFile: Sendable {
     }
 
     /// The key, made (and written 0600) if nothing is at its path yet; `created` says it was.
-    public func loadOrCreate() throws(EvidenceError) -> (key: SigningKey, created: Bool) {
+    public func loadOrCreate(_ algorithm: SigningKey.FileAlgorithm = .ed25519) throws(EvidenceError) -> (key: SigningKey, created: Bool) {
         if let key = try load() { return (key, false) }
-        return (try makeNew(), true)
+        return (try makeNew(algorithm), true)
     }
 
     /// Replaces the key with a new one; the old public key is kept first, beside it. Returns the
     /// new key and the retired public key's path (nil when there was no key).
     /// The new key keeps the old one's owner: rotated by root, it is still the signpad user's to read.
-    public func rotate() throws(EvidenceError) -> (key: SigningKey, retired: String?) {
+    public func rotate(to algorithm: SigningKey.FileAlgorithm = .ed25519) throws(EvidenceError) -> (key: SigningKey, retired: String?) {
         var retired: String?
         var info = stat()
         let owner = stat(path, &info) == 0 ? (uid: info.st_uid, gid: info.st_gid) : nil
@@ -113,14 +113,14 @@ public struct SigningKeyFile: Sendable {
             }
             retired = "\(folder.directory)/\(retiredName)"
         }
-        guard retired != nil else { return (try makeNew(), nil) }
-        return (try writeNew(failing: "the new key cannot be written", owner: owner), retired)
+        guard retired != nil else { return (try makeNew(algorithm), nil) }
+        return (try writeNew(algorithm, failing: "the new key cannot be written", owner: owner), retired)
     }
 
     /// A new key, written where nothing is: to a temporary file, then linked to its name, which
     /// fails if anything (a link to nowhere included) appeared there meanwhile.
-    private func makeNew() throws(EvidenceError) -> SigningKey {
-        let (key, pem) = try generate()
+    private func makeNew(_ algorithm: SigningKey.FileAlgorithm) throws(EvidenceError) -> SigningKey {
+        let (key, pem) = try generate(algorithm)
         let directory = folder.directory
         func failed(_ doing: String, _ code: Int32) -> EvidenceError {
             let why = code == ENOENT ? "its folder \(directory) is missing" : code == EACCES || code == EROFS ? "its folder \(directory) is not writable" : String(cString: strerror(code))
@@ -163,8 +163,8 @@ public struct SigningKeyFile: Sendable {
 
     /// A new key, written in place of the one `rotate` retired (owned by `owner` when given);
     /// `failing` says what a failed write means.
-    private func writeNew(failing: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(EvidenceError) -> SigningKey {
-        let (key, pem) = try generate()
+    private func writeNew(_ algorithm: SigningKey.FileAlgorithm, failing: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws(EvidenceError) -> SigningKey {
+        let (key, pem) = try generate(algorithm)
         do {
             try FolderWriter(directory: folder.directory, createsFolder: false, fileMode: 0o600, owner: owner, role: "the key's folder").write([(name, pem)])
         } catch {
@@ -173,10 +173,10 @@ public struct SigningKeyFile: Sendable {
         return key
     }
 
-    /// A new Ed25519 key and its file's bytes.
-    private func generate() throws(EvidenceError) -> (SigningKey, [UInt8]) {
+    /// A new key and its file's bytes.
+    private func generate(_ algorithm: SigningKey.FileAlgorithm) throws(EvidenceError) -> (SigningKey, [UInt8]) {
         do {
-            let key = try SigningKey.generate()
+            let key = try SigningKey.generate(algorithm)
             guard let pem = key.pem else { throw CryptoError("writing the new key", reason: "it has no PEM form") }
             return (key, pem)
         } catch {

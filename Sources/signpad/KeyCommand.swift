@@ -9,7 +9,7 @@ import SignpadTPM
 struct Key: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make, show or replace the kiosk's signing key; certify it.",
-        discussion: "export.signing_key names the key: a file (Ed25519, made at first start), or a key a TPM 2.0 holds (ECDSA P-256), as tpm2:handle:0x81000100.",
+        discussion: "export.signing_key names the key: a file (Ed25519 made at first start, or ECDSA P-256 made by key create --algorithm p256), or a key a TPM 2.0 holds (ECDSA P-256), as tpm2:handle:0x81000100. Signing documents (PDF) needs a P-256 key.",
         subcommands: [Create.self, Show.self, Rotate.self, Certificate.self, Request.self])
 
     struct Create: ParsableCommand {
@@ -21,6 +21,8 @@ struct Key: ParsableCommand {
                 TPM2OPENSSL_TCTI (for example device:/dev/tpmrm0), else the default search.
                 """)
         @Flag(name: .long, help: "Make the key in the TPM, not in a file.") var tpm = false
+        @Option(name: .long, help: "A file's key: ed25519 (what the first start makes) or p256 (ECDSA P-256, which PDF readers accept).")
+        var algorithm: SigningKey.FileAlgorithm?
         @Option(name: .long, help: "With --tpm: the persistent handle to keep it at; if not given, the one export.signing_key names, else \(TPMHandle.standard.hex).")
         var handle: String?
         @OptionGroup var options: ConfigOptions
@@ -37,10 +39,11 @@ struct Key: ParsableCommand {
                     throw failure("\(file.path): the kiosk has a key already (sha256 \(key.publicKey.fingerprint)); signpad key rotate replaces it", status: 1)
                 }
                 let made: SigningKey
-                do { made = try file.loadOrCreate().key } catch { throw failure("\(error)", status: 1) }
+                do { made = try file.loadOrCreate(algorithm ?? .ed25519).key } catch { throw failure("\(error)", status: 1) }
                 printKey(made)
                 return
             }
+            guard algorithm == nil || algorithm == .p256 else { throw failure("a TPM's key is ECDSA P-256: leave out --algorithm", status: 64) }
             let target: TPMHandle
             if let handle {
                 guard let given = TPMHandle(hex: handle) else { throw failure("--handle \(handle): expected a persistent handle, 0x81000000 to 0x817fffff", status: 64) }
@@ -125,6 +128,8 @@ struct Key: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace the signing key with a new one, keeping the old public key beside it; print the new public key.",
             discussion: "Restart signpad afterwards (systemctl restart signpad) for it to sign with the new key.")
+        @Option(name: .long, help: "The new key's algorithm: ed25519 or p256 (if not given, the old key's).")
+        var algorithm: SigningKey.FileAlgorithm?
         @OptionGroup var options: ConfigOptions
 
         func run() throws {
@@ -134,9 +139,10 @@ struct Key: ParsableCommand {
             }
             let file = SigningKeyFile(path: config.evidence.signingKey)
             // A key file that is not the kiosk's alone is refused as at start, before anything is replaced.
-            _ = try loadChecked(file)
+            let old = try loadChecked(file)
+            let kind = algorithm ?? (old?.publicKey.algorithm == .ecdsaP256 ? .p256 : .ed25519)
             do {
-                let (key, retired) = try file.rotate()
+                let (key, retired) = try file.rotate(to: kind)
                 print(key.publicKey.pem, terminator: "")
                 if let retired { FileHandle.standardError.write(Data("old public key kept as \(retired)\n".utf8)) }
                 FileHandle.standardError.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
@@ -183,3 +189,5 @@ private func loadChecked(_ file: SigningKeyFile) throws -> SigningKey? {
         throw ExitCode(Config.unusableExitStatus)
     }
 }
+
+extension SigningKey.FileAlgorithm: ExpressibleByArgument {}

@@ -1,0 +1,83 @@
+/// A PDF file as its cross-reference describes it: enough of it read to find its pages and its
+/// form's fields, and to append an update to it. Encrypted files are refused.
+public struct PDFDocument {
+    public let bytes: [UInt8]
+    let crossReference: PDFCrossReference
+
+    /// Objects followed through references before a chain is called a loop.
+    static let maxReferenceChain = 32
+    static let maxStreamBytes = 64 * 1024 * 1024
+
+    public init(bytes: [UInt8]) throws(PDFError) {
+        guard bytes.starts(with: Array("%PDF-".utf8)) || PDFFileReader.find(Array("%PDF-".utf8), in: Array(bytes.prefix(1024)), from: 0) != nil else {
+            throw PDFError("the file does not start with \"%PDF-\"", at: 0)
+        }
+        self.bytes = bytes
+        crossReference = try PDFCrossReference(bytes)
+        if trailer["Encrypt"] != nil { throw PDFError("the document is encrypted; signpad signs only unencrypted documents") }
+        guard trailer["Root"]?.reference != nil else { throw PDFError("the trailer has no /Root") }
+    }
+
+    public var trailer: PDFDictionary { crossReference.trailer }
+    public var usesCrossReferenceStreams: Bool { crossReference.usesStreams }
+    /// One past the highest object number: the first an update may take.
+    public var size: Int { max(trailer["Size"]?.integer ?? 0, (crossReference.entries.keys.max() ?? 0) + 1) }
+    public var rootReference: PDFReference { trailer["Root"]!.reference! }
+
+    /// The object a reference names; a free or missing one is null, as §7.3.10 says.
+    public func object(_ reference: PDFReference) throws(PDFError) -> PDFObject {
+        try object(reference, depth: 0)
+    }
+
+    private func object(_ reference: PDFReference, depth: Int) throws(PDFError) -> PDFObject {
+        guard depth < Self.maxReferenceChain else { throw PDFError("references to \(reference) go round or nest too deep") }
+        switch crossReference.entries[reference.number] {
+        case nil, .free?:
+            return .null
+        case .offset(let offset, _)?:
+            let (found, object) = try PDFFileReader.indirectObject(bytes, at: offset) { length throws(PDFError) in
+                try self.resolve(length, depth: depth + 1).integer
+            }
+            guard found.number == reference.number else { throw PDFError("object \(reference.number) is listed at byte \(offset), where object \(found.number) is", at: offset) }
+            return object
+        case .compressed(let streamNumber, let index)?:
+            let stream = try object(PDFReference(streamNumber), depth: depth + 1)
+            guard let dictionary = stream.dictionary, dictionary["Type"]?.name == "ObjStm", let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer else {
+                throw PDFError("object \(reference.number) is said to be in object \(streamNumber), which is not an object stream")
+            }
+            let data = try PDFStreamDecoder.decode(stream, limit: Self.maxStreamBytes)
+            var header = PDFParser(data, at: 0)
+            for _ in 0..<max(count, 0) {
+                guard let number = header.unsignedInteger(), let offset = header.unsignedInteger() else {
+                    throw PDFError("object stream \(streamNumber)'s header is broken")
+                }
+                if number == reference.number {
+                    var parser = PDFParser(data, at: first + offset)
+                    return try parser.object()
+                }
+            }
+            _ = index
+            throw PDFError("object \(reference.number) is not in object stream \(streamNumber)")
+        }
+    }
+
+    /// `object` with references followed.
+    public func resolve(_ object: PDFObject?) throws(PDFError) -> PDFObject {
+        try resolve(object ?? .null, depth: 0)
+    }
+
+    private func resolve(_ object: PDFObject, depth: Int) throws(PDFError) -> PDFObject {
+        var current = object, hops = depth
+        while case .reference(let r) = current {
+            hops += 1
+            guard hops < Self.maxReferenceChain else { throw PDFError("references to \(r) go round or nest too deep") }
+            current = try self.object(r, depth: hops)
+        }
+        return current
+    }
+
+    public func catalog() throws(PDFError) -> PDFDictionary {
+        guard let catalog = try object(rootReference).dictionary else { throw PDFError("the document's catalog (\(rootReference)) is not a dictionary") }
+        return catalog
+    }
+}

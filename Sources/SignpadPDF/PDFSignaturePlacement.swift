@@ -1,0 +1,71 @@
+/// Where a request's signature goes: a field by name, else the first unsigned signature field,
+/// else a rectangle on a page (a new field).
+public struct PDFSignaturePlacement: Equatable, Sendable {
+    public var field: String?
+    /// 1 for the first page.
+    public var page: Int?
+    /// `[x0, y0, x1, y1]` in points in the page's default user space (origin bottom left).
+    public var rect: PDFRect?
+
+    public init(field: String? = nil, page: Int? = nil, rect: PDFRect? = nil) {
+        self.field = field
+        self.page = page
+        self.rect = rect
+    }
+}
+
+/// The place a placement found in one document.
+public enum PDFSignatureTarget: Sendable {
+    case existing(PDFSignatureField, pageIndex: Int)
+    case new(name: String, pageIndex: Int, rect: PDFRect)
+
+    public var pageIndex: Int {
+        switch self {
+        case .existing(_, let i), .new(_, let i, _): i
+        }
+    }
+
+    public var rect: PDFRect {
+        switch self {
+        case .existing(let field, _): field.rect
+        case .new(_, _, let rect): rect
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .existing(let field, _): field.name
+        case .new(let name, _, _): name
+        }
+    }
+}
+
+extension PDFDocument {
+    /// The target `placement` finds, or why there is none.
+    public func target(_ placement: PDFSignaturePlacement, pages: [PDFPage]) throws(PDFError) -> PDFSignatureTarget {
+        let fields = try signatureFields(pages: pages)
+        func pageIndex(of field: PDFSignatureField) throws(PDFError) -> Int {
+            guard let i = field.pageIndex else { throw PDFError("the signature field \"\(field.name)\" is on no page") }
+            return i
+        }
+        if let name = placement.field, let field = fields.first(where: { $0.name == name }) {
+            guard !field.isSigned else { throw PDFError("the signature field \"\(name)\" is already signed") }
+            return .existing(field, pageIndex: try pageIndex(of: field))
+        }
+        if placement.field == nil, let field = fields.first(where: { !$0.isSigned && $0.pageIndex != nil }) {
+            return .existing(field, pageIndex: try pageIndex(of: field))
+        }
+        guard let rect = placement.rect else {
+            if let name = placement.field { throw PDFError("the document has no signature field \"\(name)\", and no rectangle was given") }
+            throw PDFError("the document has no unsigned signature field, and no rectangle was given")
+        }
+        let page = placement.page ?? 1
+        guard (1...pages.count).contains(page) else { throw PDFError("page \(page) was asked for; the document has \(pages.count)") }
+        guard rect.width >= 1, rect.height >= 1 else { throw PDFError("the rectangle is less than a point wide or high") }
+        let taken = Set(fields.map(\.name))
+        var name = placement.field ?? "Signature1"
+        var n = 1
+        while taken.contains(name) { n += 1; name = "Signature\(n)" }
+        return .new(name: name, pageIndex: page - 1, rect: rect)
+    }
+}

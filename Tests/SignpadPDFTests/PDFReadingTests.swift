@@ -1,0 +1,121 @@
+import Foundation
+@testable import SignpadPDF
+import SignpadTestSupport
+import SignpadZlib
+import Testing
+
+/// What signpad reads of a document itself: objects, cross-references, pages and fields, and
+/// the hostile files it must refuse by name rather than crash or hang on.
+@Suite struct PDFReadingTests {
+    static func parse(_ text: String) throws(PDFError) -> PDFObject {
+        var parser = PDFParser(Array(text.utf8), at: 0)
+        return try parser.object()
+    }
+
+    @Test func objectsReadAsISO32000DefinesThem() throws {
+        #expect(try Self.parse("(a\\(b\\)c \\101\\n(nested))") == .string(Array("a(b)c A\n(nested)".utf8)))
+        #expect(try Self.parse("<48 65 6c6C 6>") == .string([0x48, 0x65, 0x6C, 0x6C, 0x60]))
+        #expect(try Self.parse("/A#20B") == .name(PDFName(bytes: Array("A B".utf8))))
+        #expect(try Self.parse("[1 -2.5 .5 12 0 R true null]") == .array([.integer(1), .real(-2.5), .real(0.5), .reference(PDFReference(12)), .boolean(true), .null]))
+        let dictionary = try Self.parse("<</Type/Page%comment\n/Kids[3 0 R]>>").dictionary
+        #expect(dictionary?["Type"] == .name("Page"))
+        #expect(dictionary?["Kids"] == .array([.reference(PDFReference(3))]))
+    }
+
+    @Test func deepNestingIsRefusedAtItsByte() {
+        let text = String(repeating: "[", count: 10_000)
+        #expect(throws: PDFError("objects nested more than 64 deep", at: 64)) { try Self.parse(text) }
+    }
+
+    @Test func writtenObjectsReadBack() throws {
+        let object = PDFObject.dictionary(PDFDictionary([("N", .name(PDFName(bytes: Array("a/b c#".utf8)))), ("S", .string([0, 0x29, 0x5C, 0xFF])),
+                                                          ("R", .real(-0.00004)), ("X", .real(12.34567))]))
+        var bytes: [UInt8] = []
+        PDFWriter.write(object, to: &bytes)
+        var parser = PDFParser(bytes, at: 0)
+        let read = try parser.object()
+        #expect(read.dictionary?["N"] == .name(PDFName(bytes: Array("a/b c#".utf8))))
+        #expect(read.dictionary?["S"] == .string([0, 0x29, 0x5C, 0xFF]))
+        #expect(read.dictionary?["R"] == .integer(0))
+        #expect(read.dictionary?["X"] == .real(12.3457))
+    }
+
+    @Test func aStreamThatInflatesBeyondItsLimitIsRefused() throws {
+        let deflater = Deflater()
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        zeros.withUnsafeBufferPointer { deflater.append($0) }
+        let compressed = deflater.finish()
+        #expect(throws: InflateError.tooLarge(limit: 1000)) { try Zlib.inflate(compressed[...], limit: 1000) }
+        #expect(throws: InflateError.truncated) { try Zlib.inflate(compressed.prefix(compressed.count / 2), limit: 1 << 21) }
+        #expect(try Zlib.inflate(compressed[...], limit: 1 << 20) == zeros)
+    }
+
+    static func folder() throws -> String {
+        let path = scratch()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// Where `text` first is in `bytes`, after it (a document's streams are binary: no String).
+    static func after(_ text: String, in bytes: [UInt8]) throws -> Int {
+        try #require(PDFFileReader.find(Array(text.utf8), in: bytes, from: 0)) + text.utf8.count
+    }
+
+    @Test func aTruncatedDocumentIsRefusedByName() throws {
+        let whole = try Self.bytes(TestDocuments.cairo(pages: 2, in: try Self.folder()))
+        #expect(throws: PDFError("no \"startxref\" in the file's last 2 KiB: the file is truncated or not a PDF")) {
+            try PDFDocument(bytes: Array(whole.prefix(whole.count / 2)))
+        }
+    }
+
+    @Test func aBrokenCrossReferenceIsRefusedByName() throws {
+        var bytes = try Self.bytes(TestDocuments.cairo(pages: 2, in: try Self.folder()))
+        let at = try Self.after("\nxref\n", in: bytes)
+        bytes.replaceSubrange(at..<(at + 3), with: Array("0 x".utf8))
+        let error = #expect(throws: PDFError.self) {
+            let document = try PDFDocument(bytes: bytes)
+            _ = try document.pages()
+        }
+        #expect(error?.reason.contains("cross-reference") == true, "\(String(describing: error))")
+    }
+
+    @Test func aCrossReferenceThatPointsAtTheWrongObjectIsRefused() throws {
+        var bytes = try Self.bytes(TestDocuments.cairo(pages: 1, in: try Self.folder()))
+        // Every entry's offset moved by a thousand bytes: no object starts where the table says.
+        var i = try Self.after("0000000000 65535 f", in: bytes) + 2
+        while i + 20 <= bytes.count, bytes[i + 17] == UInt8(ascii: "n") {
+            bytes[i + 6] = bytes[i + 6] == UInt8(ascii: "9") ? UInt8(ascii: "0") : bytes[i + 6] + 1
+            i += 20
+        }
+        let error = #expect(throws: PDFError.self) {
+            let document = try PDFDocument(bytes: bytes)
+            _ = try document.pages()
+        }
+        #expect(error != nil)
+    }
+
+    @Test func aTenThousandPageDocumentIsReadWithItsPages() throws {
+        let path = TestDocuments.cairo(pages: 10_000, in: try Self.folder())
+        let document = try PDFDocument(bytes: try Self.bytes(path))
+        let pages = try document.pages()
+        #expect(pages.count == 10_000)
+        #expect(pages[9_999].mediaBox == PDFRect(0, 0, 595, 842))
+    }
+
+    @Test func aPageTreeThatLoopsIsRefused() throws {
+        let document = """
+        %PDF-1.4
+        1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj
+        2 0 obj <</Type/Pages/Kids[2 0 R]/Count 1>> endobj
+
+        """
+        var bytes = Array(document.utf8)
+        let o1 = try Self.after("1 0 obj", in: bytes) - 7, o2 = try Self.after("2 0 obj", in: bytes) - 7
+        let xref = bytes.count
+        bytes += Array("xref\n0 3\n0000000000 65535 f\r\n\(String(format: "%010d", o1)) 00000 n\r\n\(String(format: "%010d", o2)) 00000 n\r\ntrailer <</Size 3/Root 1 0 R>>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        let parsed = try PDFDocument(bytes: bytes)
+        #expect(throws: PDFError("the page tree reaches 2 0 R twice")) { try parsed.pages() }
+    }
+}
