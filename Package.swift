@@ -69,6 +69,7 @@ let package = Package(
 
         // The point of sale's API: org.signpad.Kiosk on the control socket, and the results it keeps.
         .target(name: "SignpadControl", dependencies: [
+            "SignpadPDF", "SignpadCrypto",
             "SignpadVarlink", "SignpadSession", "SignpadKiosk", "SignpadExport", "SignpadOutbox", "SignpadVocabulary",
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -17,6 +17,7 @@ public struct Config: Sendable {
     public var export = ExportOptions()
     public var outbox = OutboxOptions()
     public var control = ControlOptions()
+    public var documents = DocumentOptions()
     /// `export.kiosk_name`; "" when unset, which the command line fills with the host name
     /// (`HostName`), as the file's reader looks at nothing but the file.
     public var kioskName = ""
@@ -181,6 +182,10 @@ public struct Config: Sendable {
         if let path = evidence.recipientCertificate, !path.hasPrefix("/") {
             throw r.error("export.recipient_certificate", "expected an absolute path (starting with /) to a PEM certificate, or \"\" to keep every file in clear, got \"\(path)\"")
         }
+        evidence.documentCertificate = try r.optionalString("export.document_certificate", default: "")
+        if let path = evidence.documentCertificate, !path.hasPrefix("/") {
+            throw r.error("export.document_certificate", "expected an absolute path (starting with /) to the signing key's certificate (PEM, its chain after it), or \"\" to sign no documents, got \"\(path)\"")
+        }
         evidence.encryptImages = try r.bool("export.encrypt_images", default: false)
         if evidence.encryptImages && evidence.recipientCertificate == nil {
             throw r.error("export.encrypt_images", "expected false without export.recipient_certificate: there is no one to seal the images to")
@@ -203,6 +208,13 @@ public struct Config: Sendable {
         control.group = try r.optionalString("control.group", default: "signpad-pos")
         control.results = try r.string("control.results", default: control.results)
         guard control.results.hasPrefix("/") else { throw r.error("control.results", "expected an absolute path (starting with /), got \"\(control.results)\"") }
+
+        documents.directory = try r.string("documents.directory", default: documents.directory)
+        guard documents.directory.hasPrefix("/") else { throw r.error("documents.directory", "expected an absolute path (starting with /), got \"\(documents.directory)\"") }
+        documents.maxBytes = try r.integer("documents.max_bytes", default: documents.maxBytes)
+        guard DocumentOptions.maxBytesRange.contains(documents.maxBytes) else {
+            throw r.error("documents.max_bytes", "expected bytes from \(DocumentOptions.maxBytesRange.lowerBound) to \(DocumentOptions.maxBytesRange.upperBound) (128 MiB), got \(documents.maxBytes)")
+        }
 
         logLevel = try r.string("daemon.log_level", default: "info")
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {

@@ -13,6 +13,8 @@ public enum ControlError: Error, Equatable {
     case noSuchRequest(String)
     case notReady(String)
     case methodNotFound(String)
+    /// The document named cannot be signed: why, for the point of sale.
+    case documentRefused(path: String, reason: String)
 
     public var name: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ControlError: Error, Equatable {
         case .noSuchRequest: "org.signpad.Kiosk.NoSuchRequest"
         case .notReady: "org.signpad.Kiosk.NotReady"
         case .methodNotFound: "org.varlink.service.MethodNotFound"
+        case .documentRefused: "org.signpad.Kiosk.DocumentRefused"
         }
     }
 
@@ -34,6 +37,7 @@ public enum ControlError: Error, Equatable {
         case .noSuchRequest(let id): ["id": .string(id)]
         case .notReady(let reason): ["reason": .string(reason)]
         case .methodNotFound(let method): ["method": .string(method)]
+        case .documentRefused(let path, let reason): ["path": .string(path), "reason": .string(reason)]
         }
     }
 }
@@ -42,8 +46,13 @@ public enum ControlError: Error, Equatable {
 /// parameter the method does not take (a misspelt `titel` is refused, not ignored).
 struct CallParameters {
     private var remaining: [String: JSONValue]
+    /// The enclosing parameter's name and a dot, for a struct's fields: "document.path".
+    private let prefix: String
 
-    init(_ parameters: [String: JSONValue]) { remaining = parameters }
+    init(_ parameters: [String: JSONValue], prefix: String = "") {
+        remaining = parameters
+        self.prefix = prefix
+    }
 
     private mutating func take(_ name: String) -> JSONValue? {
         guard let value = remaining.removeValue(forKey: name), value != .null else { return nil }
@@ -51,7 +60,7 @@ struct CallParameters {
     }
 
     mutating func string(_ name: String) throws(ControlError) -> String {
-        guard let value = try optionalString(name) else { throw .wrongParameter(name) }
+        guard let value = try optionalString(name) else { throw .wrongParameter(prefix + name) }
         return value
     }
 
@@ -59,7 +68,7 @@ struct CallParameters {
         switch take(name) {
         case nil: return nil
         case .string(let value)?: return value
-        default: throw .wrongParameter(name)
+        default: throw .wrongParameter(prefix + name)
         }
     }
 
@@ -69,11 +78,11 @@ struct CallParameters {
         case .array(let values)?:
             var strings: [String] = []
             for value in values {
-                guard case .string(let string) = value else { throw .wrongParameter(name) }
+                guard case .string(let string) = value else { throw .wrongParameter(prefix + name) }
                 strings.append(string)
             }
             return strings
-        default: throw .wrongParameter(name)
+        default: throw .wrongParameter(prefix + name)
         }
     }
 
@@ -81,7 +90,7 @@ struct CallParameters {
         switch take(name) {
         case nil: return nil
         case .number(let value)?: return value
-        default: throw .wrongParameter(name)
+        default: throw .wrongParameter(prefix + name)
         }
     }
 
@@ -89,13 +98,39 @@ struct CallParameters {
         switch take(name) {
         case nil: return nil
         case .bool(let value)?: return value
-        default: throw .wrongParameter(name)
+        default: throw .wrongParameter(prefix + name)
         }
     }
 
     func rejectOthers() throws(ControlError) {
-        if let name = remaining.keys.sorted().first { throw .wrongParameter(name) }
+        if let name = remaining.keys.sorted().first { throw .wrongParameter(prefix + name) }
     }
+
+    /// A struct's fields, taken as a call's are.
+    mutating func optionalObject(_ name: String) throws(ControlError) -> CallParameters? {
+        switch take(name) {
+        case nil: return nil
+        case .object(let fields)?: return CallParameters(fields, prefix: prefix + name + ".")
+        default: throw .wrongParameter(prefix + name)
+        }
+    }
+
+    mutating func optionalNumbers(_ name: String) throws(ControlError) -> [Double]? {
+        switch take(name) {
+        case nil: return nil
+        case .array(let values)?:
+            var numbers: [Double] = []
+            for value in values {
+                guard case .number(let number) = value else { throw .wrongParameter(prefix + name) }
+                numbers.append(number)
+            }
+            return numbers
+        default: throw .wrongParameter(prefix + name)
+        }
+    }
+
+    /// The name a field of this struct is called in errors.
+    func named(_ name: String) -> String { prefix + name }
 }
 
 /// A request's values checked by the rules every request keeps (`RequestRules`, which the spool

@@ -3,6 +3,7 @@ import Logging
 import SignpadExport
 import SignpadKiosk
 import SignpadOutbox
+import SignpadPDF
 import SignpadSession
 import SignpadVarlink
 import SignpadVocabulary
@@ -39,6 +40,31 @@ public final class ControlService {
         var confirmed: Bool { result.confirmed == true }
     }
     private var active: Owed?
+
+    /// A request whose document `intake` is taking: nothing is shown until it is taken, and the
+    /// call is answered with the request's progress, or refused.
+    private struct Taking {
+        var ticket: Int
+        var call: VarlinkCallID?
+        var caller: VarlinkCaller
+        var asked: Asked
+        var path: String
+    }
+    private var taking: Taking?
+    private var lastTicket = 0
+    private let intake: DocumentIntake?
+    /// Where the export folder is, for the signed document's path in a result.
+    private let exportFolder: String?
+
+    /// What a RequestSignature call asked, checked.
+    private struct Asked {
+        var context: SignatureRequest
+        var timeout: Double?
+        var returnImage: Bool
+        var oneway: Bool
+        var more: Bool
+        var document: SignedDocument?
+    }
     private var clientLines = ClientLogBudget()
     /// Lines for calls, and apart from them for calls refused: a point of sale polling GetStatus,
     /// or a client flooding the socket, must not push the lines that matter out of the journal,
@@ -50,7 +76,12 @@ public final class ControlService {
     private var endings: [(ticket: Int, call: VarlinkCallID, answer: [String: JSONValue], continues: Bool)] = []
 
     /// `time`: where a request's start and end are read.
-    public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger, time: TimeSource = .system) {
+    /// `intake` takes the documents requests name (nil: this kiosk signs none); `exportFolder`
+    /// is where a signed document is written, for its path in the result.
+    public init(server: VarlinkServer, results: RequestResults, exportsPNG: Bool, logger: Logger, time: TimeSource = .system,
+                intake: DocumentIntake? = nil, exportFolder: String? = nil) {
+        self.intake = intake
+        self.exportFolder = exportFolder
         self.time = time
         self.server = server
         self.results = results
@@ -126,6 +157,11 @@ public final class ControlService {
                 guard clientLines.take(now: now) else { continue }
                 logger.warning("control client refused", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "reason": "\(reason)"])
             case .hungUp(let id, let caller):
+                if let pending = taking, pending.call == id {
+                    taking = nil
+                    logger.notice("control client hung up while its document was taken; nothing is shown", metadata: ["caller": "uid=\(caller.uid) pid=\(caller.pid)", "path": "\(pending.path)"])
+                    continue
+                }
                 guard active?.call == id else { continue }
                 active?.call = nil
                 logger.notice("control client hung up; the request goes on, its result waits for GetResult",
@@ -201,33 +237,129 @@ public final class ControlService {
         let lines = try parameters.optionalStrings("lines") ?? []
         let signer = try parameters.optionalString("signer")
         let reason = try parameters.optionalString("reason")
-        let hash = try parameters.optionalString("documentSha256")
+        var hash = try parameters.optionalString("documentSha256")
         let timeout = try parameters.optionalNumber("timeoutSeconds")
         let returnImage = try parameters.optionalBool("returnImage") ?? false
+        let document = try documentAsked(&parameters)
         try parameters.rejectOthers()
         if let active { throw Self.busy(active, for: caller) }
-        guard let session else { throw .notReady("no display yet") }
-        if let why = host.notReadyReason() { throw .notReady(why) }
-
+        if taking != nil { throw .busy(id: nil, reference: nil) }
+        if let document {
+            guard hash == nil || hash?.lowercased() == document.sha256 else {
+                throw .invalidParameter("documentSha256", expected: "the document's sha256 (\(document.sha256)), or nothing")
+            }
+            hash = document.sha256
+        }
         let context = try RequestLimits.checked(SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason,
                                                                  documentSha256: hash), timeout: timeout)
+        let asked = Asked(context: context, timeout: timeout, returnImage: returnImage, oneway: call.oneway, more: call.more)
+        try checkShowable(asked, host: host)
+        guard let document, let intake else {
+            try begin(asked, call: call.oneway ? nil : id, caller: caller, now: now, log: log)
+            return
+        }
+        lastTicket += 1
+        taking = Taking(ticket: lastTicket, call: call.oneway ? nil : id, caller: caller, asked: asked, path: document.path)
+        log.info("document being taken", metadata: ["path": "\(document.path)", "reference": "\(context.reference)"])
+        intake.submit(DocumentIntake.Job(ticket: lastTicket, path: document.path, sha256: document.sha256, placement: document.placement))
+    }
+
+    /// `document`'s fields checked: a file in the documents folder, its SHA-256, and where to sign.
+    private func documentAsked(_ parameters: inout CallParameters) throws(ControlError) -> (path: String, sha256: String, placement: PDFSignaturePlacement)? {
+        guard var fields = try parameters.optionalObject("document") else { return nil }
+        let path = try fields.string("path")
+        let sha256 = try fields.string("sha256").lowercased()
+        let field = try fields.optionalString("field")
+        let page = try fields.optionalNumber("page")
+        let rect = try fields.optionalNumbers("rect")
+        try fields.rejectOthers()
+        guard let intake else {
+            throw .invalidParameter("document", expected: "no document: this kiosk signs none (export.document_certificate is not set)")
+        }
+        let folder = intake.directory.hasSuffix("/") ? intake.directory : intake.directory + "/"
+        let name = path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : ""
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", path.utf8.count <= 4096 else {
+            throw .invalidParameter(fields.named("path"), expected: "a file directly in the documents folder, \(folder)NAME")
+        }
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw .invalidParameter(fields.named("sha256"), expected: "the file's SHA-256: 64 hexadecimal digits")
+        }
+        if let field {
+            guard !field.isEmpty, field.utf8.count <= 255, !field.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .invalidParameter(fields.named("field"), expected: "a field's name: 1 to 255 bytes, no control characters")
+            }
+        }
+        var pageNumber: Int?
+        if let page {
+            guard page == page.rounded(), page >= 1, page <= 100_000 else { throw .invalidParameter(fields.named("page"), expected: "a page number from 1") }
+            pageNumber = Int(page)
+        }
+        var box: PDFRect?
+        if let rect {
+            guard rect.count == 4, rect.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
+                throw .invalidParameter(fields.named("rect"), expected: "four numbers, [x0, y0, x1, y1] in points from the page's bottom left")
+            }
+            box = PDFRect(rect[0], rect[1], rect[2], rect[3])
+            guard box!.width >= 1, box!.height >= 1 else { throw .invalidParameter(fields.named("rect"), expected: "a rectangle at least a point wide and high") }
+        }
+        return (path, sha256, PDFSignaturePlacement(field: field, page: pageNumber, rect: box))
+    }
+
+    /// Whether the kiosk can show `asked` now: a session, nothing keeping it from requests, and
+    /// text that fits.
+    private func checkShowable(_ asked: Asked, host: some ControlHost) throws(ControlError) {
+        guard let session else { throw .notReady("no display yet") }
+        if let why = host.notReadyReason() { throw .notReady(why) }
         let base = session.kiosk.baseLayout
-        let rows = session.requestRows(context.lines).reduce(0, +), room = KioskLayout.maxRequestLines(width: base.width, height: base.height)
+        let rows = session.requestRows(asked.context.lines).reduce(0, +), room = KioskLayout.maxRequestLines(width: base.width, height: base.height)
         guard rows <= room else {
             throw .invalidParameter("lines", expected: "at most \(room) rows of text on this \(base.width)x\(base.height) screen, which keeps at least half the box to sign in; these lines wrap to \(rows) rows")
         }
-        if returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG in clear (export.formats, export.encrypt_images)") }
+        if asked.returnImage && !exportsPNG { throw .invalidParameter("returnImage", expected: "false: this kiosk exports no PNG in clear (export.formats, export.encrypt_images)") }
+    }
 
+    /// The request shown: from here it has an id, and the caller hears its progress.
+    private func begin(_ asked: Asked, call: VarlinkCallID?, caller: VarlinkCaller, now: Double, log: Logger) throws(ControlError) {
+        guard let session else { throw .notReady("no display yet") }
         let wallNow = time.wall()
-        let requestID = SignatureRequest.requestID(prefix: context.fileNamePrefix, at: wallNow)
-        var started = RequestResult(id: requestID, reference: context.reference, startedAt: wallNow)
+        let requestID = SignatureRequest.requestID(prefix: asked.context.fileNamePrefix, at: wallNow)
+        var started = RequestResult(id: requestID, reference: asked.context.reference, startedAt: wallNow)
         started.owner = caller.uid
-        active = Owed(result: started, call: call.oneway ? nil : id, more: call.more, returnImage: returnImage)
+        active = Owed(result: started, call: call, more: asked.more, returnImage: asked.returnImage)
         active?.booked = record(started)
-        log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(context.reference)"])
-        session.beginRequest(id: requestID, context: context, timeout: timeout, now: now)
+        log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(asked.context.reference)"])
+        session.beginRequest(id: requestID, context: asked.context, timeout: asked.timeout, now: now, document: asked.document)
         progress("shown")
         for event in session.takeEvents() { consume(event) }
+    }
+
+    /// The documents `intake` has taken (or refused) since the last call: the request waiting on
+    /// one is shown, or its call refused with why.
+    public func documentsTaken(now: Double, host: some ControlHost) {
+        guard let intake else { return }
+        for (ticket, outcome) in intake.outcomes() {
+            guard let pending = taking, pending.ticket == ticket else { continue }
+            taking = nil
+            var log = logger
+            log[metadataKey: "caller"] = "uid=\(pending.caller.uid) pid=\(pending.caller.pid)"
+            log[metadataKey: "path"] = "\(pending.path)"
+            do throws(ControlError) {
+                switch outcome {
+                case .refused(let reason):
+                    throw .documentRefused(path: pending.path, reason: reason)
+                case .taken(let document, let pages, let field):
+                    log.info("document taken", metadata: ["pages": "\(pages)", "field": "\(field)"])
+                    var asked = pending.asked
+                    asked.document = document
+                    if let active { throw Self.busy(active, for: pending.caller) }
+                    try checkShowable(asked, host: host)
+                    try begin(asked, call: pending.call, caller: pending.caller, now: now, log: log)
+                }
+            } catch {
+                log.notice("control call refused", metadata: ["error": "\(error.name)", "detail": "\(String(decoding: JSONValue.object(error.parameters).encoded, as: UTF8.self))"])
+                if let call = pending.call { server.fail(call, error.name, error.parameters) }
+            }
+        }
     }
 
     private func progress(_ name: String) {
@@ -278,6 +410,10 @@ public final class ControlService {
         }
         let stored: RequestResult.Stored = result.error == nil ? .saved : result.spooled ? .kept : .held
         let files = result.files.map { RequestResult.File(name: $0.name, bytes: $0.bytes, sha256: $0.sha256) }
+        let documentName = "\(active.id).\(SignatureEncoder.documentSuffix)"
+        if let exportFolder, files.contains(where: { $0.name == documentName }) {
+            self.active?.result.documentPath = (exportFolder.hasSuffix("/") ? exportFolder : exportFolder + "/") + documentName
+        }
         finish(.signed, reason: result.error.map { "not in the export folder yet: \($0)" }, stored: stored, files: files,
                image: active.returnImage ? result.image : nil)
     }

@@ -25,9 +25,22 @@ public enum KioskInterface {
         # A request under way; id and reference only for the user who asked, or root.
         type Request (id: ?string, reference: ?string, since: string)
 
+        # Where a document is signed: a PDF the point of sale wrote into the kiosk's
+        # documents folder (documents.directory), its SHA-256, and where the signature
+        # goes: the signature field named field, else the first unsigned one, else a
+        # new field at rect ([x0, y0, x1, y1], points from the page's bottom left) on
+        # page (from 1; default 1).
+        type Document (path: string, sha256: string, field: ?string, page: ?int, rect: ?[]float)
+
+        # The signed document: its path once written, and its SHA-256.
+        type SignedDocument (path: string, sha256: string)
+
         # Asks the customer to sign. title and lines (an amount, consent wording) are
         # shown above the signing box. signer, reason and documentSha256 go into the
-        # record. timeoutSeconds: how long the pad may go untouched before the
+        # record. With document, the signature is also placed in that PDF, signed by
+        # the kiosk (PAdES): the file is read and checked first, and nothing is shown
+        # until it is (DocumentRefused says why it cannot be); documentSha256 is then
+        # the document's. timeoutSeconds: how long the pad may go untouched before the
         # request ends timedOut (5 to 3600; default: the kiosk's idle_timeout held to
         # 5 to 3600, or 300 where that is 0). Called with "more", progress comes
         # first, one reply each: shown (on screen; the id is known from here on), ink
@@ -45,7 +58,8 @@ public enum KioskInterface {
           reason: ?string,
           documentSha256: ?string,
           timeoutSeconds: ?float,
-          returnImage: ?bool
+          returnImage: ?bool,
+          document: ?Document
         ) -> (
           id: string,
           reference: string,
@@ -54,7 +68,8 @@ public enum KioskInterface {
           reason: ?string,
           stored: ?(saved, kept, held),
           files: ?[]File,
-          image: ?string
+          image: ?string,
+          document: ?SignedDocument
         )
 
         # Ends the request under way: the screen goes back to idle, the request
@@ -72,6 +87,7 @@ public enum KioskInterface {
           reason: ?string,
           stored: ?(saved, kept, held),
           files: ?[]File,
+          document: ?SignedDocument,
           endedAt: string
         )
 
@@ -113,6 +129,11 @@ public enum KioskInterface {
 
         # A parameter's value is outside what signpad takes: expected says what is.
         error InvalidParameter (parameter: string, expected: string)
+
+        # The document a request named cannot be signed: not in the documents
+        # folder, not a regular file, larger than documents.max_bytes, another SHA-256
+        # than the request's, not a PDF signpad can read, or no field to sign in.
+        error DocumentRefused (path: string, reason: string)
 
         # The kiosk cannot take a request now: no display, no input device, or the
         # recipient certificate has expired.

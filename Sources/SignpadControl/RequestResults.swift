@@ -37,6 +37,8 @@ public struct RequestResult: Codable, Equatable, Sendable {
     public var confirmed: Bool?
     /// The uid that asked, whose result it is (nil in a book from before: root's alone).
     public var owner: UInt32?
+    /// Where the signed document is (or will be, once the export folder takes it).
+    public var documentPath: String?
 
     /// The reply's fields (`RequestSignature`'s last reply, `GetResult`).
     public var parameters: [String: JSONValue] {
@@ -46,6 +48,9 @@ public struct RequestResult: Codable, Equatable, Sendable {
         if let stored { out["stored"] = .string(stored.rawValue) }
         if let files {
             out["files"] = .array(files.map { ["name": .string($0.name), "bytes": .number(Double($0.bytes)), "sha256": .string($0.sha256)] })
+        }
+        if let documentPath, let file = files?.first(where: { documentPath.hasSuffix("/" + $0.name) }) {
+            out["document"] = .object(["path": .string(documentPath), "sha256": .string(file.sha256)])
         }
         return out
     }

@@ -246,7 +246,10 @@ public final class Daemon {
             switch stage {
             case .waiting(var wait):
                 if let control { control.handle(control.server.handle(polled.control, now: time.uptime()), now: time.uptime(), host: self) }
-                if polled.isReady(.results) { control?.bookWritten() }
+                if polled.isReady(.results) {
+                    control?.bookWritten()
+                    control?.documentsTaken(now: time.uptime(), host: self)
+                }
                 if polled.isReady(.exports) {
                     for result in exporter.results() {
                         control?.consume(.exportResult(result))
@@ -339,7 +342,10 @@ public final class Daemon {
         // Each step's events before the next step: a Done pressed is the request's before a cancel is read.
         dispatch(session)
         if let control { control.handle(control.server.handle(polled.control, now: time.uptime()), now: time.uptime(), host: self) }
-        if polled.isReady(.results) { control?.bookWritten() }
+        if polled.isReady(.results) {
+            control?.bookWritten()
+            control?.documentsTaken(now: time.uptime(), host: self)
+        }
         if let playback = shown.playback {
             if let id = session.kiosk.request?.id, id != shown.playedFor { playback.start(now: time.uptime()) }
             shown.playedFor = session.kiosk.request?.id
@@ -444,7 +450,8 @@ public final class Daemon {
     }
 
     /// The control socket and its service, if `control.socket` is set.
-    /// `bookWritten` is the results book's call when a write has ended.
+    /// `bookWritten` is the results book's call when a write has ended, and the document
+    /// intake's when a document is taken.
     func makeControl(bookWritten: @escaping @Sendable () -> Void) throws -> ControlService? {
         guard let path = config.control.socket else { return nil }
         let groupID = try Self.controlGroupID(config)
@@ -465,8 +472,13 @@ public final class Daemon {
             results = RequestResults(emptyAt: config.control.results, written: bookWritten)
         }
         logger.info("control socket ready", metadata: ["path": "\(path)", "group": "\(config.control.group ?? "(signpad's own)")"])
+        var intake: DocumentIntake?
+        if config.evidence.documentCertificate != nil {
+            DocumentsFolder.prepare(config.documents.directory, groupID: groupID, logger: logger)
+            intake = DocumentIntake(directory: config.documents.directory, maxBytes: config.documents.maxBytes, taken: bookWritten)
+        }
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger,
-                              time: time)
+                              time: time, intake: intake, exportFolder: config.outbox.directory)
     }
 
     /// The group the control socket is given to (nil: the signpad user's own); `SystemCheck`

@@ -8,11 +8,14 @@ public struct Evidence: Sendable {
     public var recipient: RecipientCertificate?
     /// With a recipient, the PNG and SVG are sealed too.
     public var encryptsImages: Bool
+    /// The certificate of the signing key that documents are signed under; nil: no documents.
+    public var documentCertificate: SigningCertificate?
 
-    public init(signingKey: SigningKey, recipient: RecipientCertificate? = nil, encryptsImages: Bool = false) {
+    public init(signingKey: SigningKey, recipient: RecipientCertificate? = nil, encryptsImages: Bool = false, documentCertificate: SigningCertificate? = nil) {
         self.signingKey = signingKey
         self.recipient = recipient
         self.encryptsImages = encryptsImages
+        self.documentCertificate = documentCertificate
     }
 
     /// The recipient to seal to at `now` (seconds since 1970): nil for none; one that has expired

@@ -13,6 +13,9 @@ public struct EvidenceOptions: Equatable, Sendable {
     public var signingKeyGiven = false
     /// The back office's certificate (PEM) the biometric files are sealed to; nil: none, in clear.
     public var recipientCertificate: String?
+    /// The signing key's certificate (PEM, its chain after it) that documents are signed under;
+    /// nil: no documents (`export.document_certificate`).
+    public var documentCertificate: String?
     /// With a recipient, the PNG and SVG are sealed too (`export.encrypt_images`).
     public var encryptImages = false
 

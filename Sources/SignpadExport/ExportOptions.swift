@@ -1,4 +1,5 @@
 import SignpadInk
+import SignpadPDF
 import SignpadVocabulary
 
 public enum ExportFormat: String, CaseIterable, Sendable {
@@ -92,6 +93,8 @@ public struct SignatureRecord: Equatable, Sendable {
     public var request: SignatureRequest?
     /// The screen's pixels per millimetre, when its panel reports its size.
     public var pixelDensity: PixelDensity?
+    /// The point of sale's PDF the signature goes into, and where; nil: none.
+    public var document: SignedDocument?
 
     public init(id: String, signature: Signature, startedAt: Double, endedAt: Double, device: String, screenWidth: Int, screenHeight: Int,
                 settings: CaptureSettings = CaptureSettings(), inkArea: PixelRect? = nil, request: SignatureRequest? = nil,
@@ -126,4 +129,16 @@ public struct SignatureRecord: Equatable, Sendable {
 
     /// Milliseconds since the first sample.
     public func milliseconds(_ sample: Sample) -> Double { ((sample.time - firstSampleTime) * 1000 * 1000).rounded() / 1000 }
+}
+
+/// A point of sale's PDF as signpad took it (its bytes, checked against the request's SHA-256)
+/// and where in it the signature goes.
+public struct SignedDocument: Equatable, Sendable {
+    public var bytes: [UInt8]
+    public var placement: PDFSignaturePlacement
+
+    public init(bytes: [UInt8], placement: PDFSignaturePlacement) {
+        self.bytes = bytes
+        self.placement = placement
+    }
 }

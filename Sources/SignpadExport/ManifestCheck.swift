@@ -135,7 +135,7 @@ public struct ManifestCheck: Equatable, Sendable {
         guard let format = suffix(of: name, after: id) else { return false }
         let sealed = Array(Evidence.envelopeSuffix.utf8)
         let plain = format.count > sealed.count && format.suffix(sealed.count).elementsEqual(sealed) ? format.dropLast(sealed.count) : format[...]
-        return ExportFormat.allCases.contains { plain.elementsEqual($0.fileSuffix.utf8) }
+        return ExportFormat.allCases.contains { plain.elementsEqual($0.fileSuffix.utf8) } || format.elementsEqual(SignatureEncoder.documentSuffix.utf8)
     }
 
     /// Whether `name` is the manifest of the signature `id`: `<id>.meta.json`.

@@ -52,6 +52,12 @@ public enum SignatureEncoder {
             }
             files.append(ExportFile(name: name, bytes: bytes))
         }
+        if let document = record.document {
+            guard let certificate = evidence.documentCertificate else { throw DocumentCertificateMissing() }
+            let signed = try DocumentSigner.sign(document.bytes, placement: document.placement, record: record, key: evidence.signingKey, certificate: certificate,
+                                                 recipient: recipient, signedAt: record.endedAt)
+            files.append(ExportFile(name: "\(record.id).\(documentSuffix)", bytes: signed))
+        }
         let metadata = SignatureMetadata(
             id: record.id, kiosk: record.settings.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
             device: record.device, screen: .init(width: record.screenWidth, height: record.screenHeight),
@@ -73,6 +79,9 @@ public enum SignatureEncoder {
     /// The manifest's name after the signature's id.
     public static let manifestSuffix = ".meta.json"
 
+    /// The signed document's name after the signature's id and a dot.
+    public static let documentSuffix = "pdf"
+
     /// The files at the end of `files(for:)` that go in only once every file before them is durable.
     public static let sealCount = 2
 }
@@ -86,4 +95,9 @@ public struct ExportFile: Equatable, Sendable {
         self.name = name
         self.bytes = bytes
     }
+}
+
+/// A record with a document, and no certificate to sign it under (`export.document_certificate`).
+public struct DocumentCertificateMissing: Error, CustomStringConvertible {
+    public var description: String { "the signature has a document to sign, and export.document_certificate is not set" }
 }

@@ -10,11 +10,12 @@ extension EvidenceOptions {
     }
 
     /// What the exports need: the signing key at `keyPath` (`export.signing_key` when nil),
-    /// made if missing, and the recipient certificate.
+    /// made if missing, the recipient certificate and the document certificate, the key's.
     public func load(keyPath: String? = nil) throws(EvidenceError) -> (evidence: Evidence, createdKey: Bool) {
         let recipient = try recipient()
         let (key, created) = try Self.signingKey(at: keyPath ?? signingKey)
-        return (Evidence(signingKey: key, recipient: recipient, encryptsImages: encryptImages), created)
+        let document = try documentCertificate.map { path throws(EvidenceError) in try DocumentCertificateFile.load(path, for: key.publicKey) }
+        return (Evidence(signingKey: key, recipient: recipient, encryptsImages: encryptImages, documentCertificate: document), created)
     }
 
     /// The key `location` names: a TPM's (`tpm2:handle:…`), which must answer, as a file is

@@ -28,9 +28,10 @@ public struct SignatureSpool: Sendable {
 
     static let suffix = ".spool.json"
     /// The largest spool file read. A signature's files are a few hundred KiB (a full screen of
-    /// ink at `export.scale = 4` a few MiB); a larger file is damage or an attack, and reading it
-    /// whole would take its size in memory several times over.
-    public static let maxFileBytes = 16 << 20
+    /// ink at `export.scale = 4` a few MiB), and a signed document at most `documents.max_bytes`
+    /// (128 MiB) and its update, all in base64 (a third more); a larger file is damage or an attack, and reading it whole
+    /// would take its size in memory several times over.
+    public static let maxFileBytes = 192 << 20
 
     /// Keeps a signature's finished files: the spool holds what the export folder will, sealed
     /// envelopes and all, and never clear samples that a recipient certificate would seal.

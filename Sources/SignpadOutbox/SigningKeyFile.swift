@@ -215,3 +215,19 @@ public enum RecipientCertificateFile {
         }
     }
 }
+
+/// The signing key's certificate documents are signed under, read and checked against the key.
+public enum DocumentCertificateFile {
+    public static func load(_ path: String, for key: PublicKey, now: Double = Date().timeIntervalSince1970) throws(EvidenceError) -> SigningCertificate {
+        let data: [UInt8]
+        do { data = try BoundedFile.read(path, limit: BoundedFile.certificateBytes) } catch {
+            throw EvidenceError(path: path, reason: "the document certificate cannot be read (\(error)); expected the signing key's X.509 certificate, PEM, readable by signpad (signpad key certificate makes one)")
+        }
+        let certificate: SigningCertificate
+        do { certificate = try SigningCertificate(pem: data, of: key) } catch { throw EvidenceError(path: path, reason: "\(error)") }
+        guard now < certificate.notAfter else {
+            throw EvidenceError(path: path, reason: "the document certificate ended \(ISO8601.string(certificate.notAfter)); a document signed under it would not validate: make or ask for a new one (signpad key certificate, signpad key csr)")
+        }
+        return certificate
+    }
+}

@@ -40,7 +40,7 @@ public struct PDFDocument {
             }
             guard found.number == reference.number else { throw PDFError("object \(reference.number) is listed at byte \(offset), where object \(found.number) is", at: offset) }
             return object
-        case .compressed(let streamNumber, let index)?:
+        case .compressed(let streamNumber, _)?:
             let stream = try object(PDFReference(streamNumber), depth: depth + 1)
             guard let dictionary = stream.dictionary, dictionary["Type"]?.name == "ObjStm", let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer else {
                 throw PDFError("object \(reference.number) is said to be in object \(streamNumber), which is not an object stream")
@@ -56,7 +56,6 @@ public struct PDFDocument {
                     return try parser.object()
                 }
             }
-            _ = index
             throw PDFError("object \(reference.number) is not in object stream \(streamNumber)")
         }
     }

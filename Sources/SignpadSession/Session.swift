@@ -85,6 +85,9 @@ public final class Session: InputSink {
     /// Whether the journal has been told that the folder's preparation hangs.
     private var reportedPreparationStall = false
     /// Where signatures wait while the folder does not answer.
+    /// The document the request under way goes into, by the request's id: it joins the record
+    /// its Done makes, and nothing else.
+    private var requestDocument: (id: String, document: SignedDocument)?
     private var keptWhere: String { exporter.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
     /// `time`: where the capture's wall-clock times are read.
@@ -245,7 +248,8 @@ public final class Session: InputSink {
 
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
     /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`).
-    public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double) {
+    public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double, document: SignedDocument? = nil) {
+        requestDocument = document.map { (id, $0) }
         let timeout = timeout ?? RequestRules.defaultTimeout(idleTimeout: kiosk.rules.idleTimeout)
         let shown = KioskRequest(id: id, context: context, lineRows: requestRows(context.lines), timeout: timeout)
         apply(kiosk.beginRequest(shown, now: now), now: now)
@@ -401,11 +405,16 @@ public final class Session: InputSink {
         let first = signature.strokes.first?.first?.time ?? now
         let last = signature.strokes.last?.last?.time ?? now
         let start = wallClockOffset.map { $0 + first } ?? time.wall()
-        return SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
-                               endedAt: start + (last - first),
-                               device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),
-                               screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: CaptureSettings(kiosk: options.kioskName, inkColor: options.ink.color, pen: options.ink.pen),
-                               inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
+        var record = SignatureRecord(id: request?.id ?? SignatureEncoder.newID(at: start), signature: signature, startedAt: start,
+                                     endedAt: start + (last - first),
+                                     device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),
+                                     screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: CaptureSettings(kiosk: options.kioskName, inkColor: options.ink.color, pen: options.ink.pen),
+                                     inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
+        if let request, let pending = requestDocument, pending.id == request.id {
+            record.document = pending.document
+            requestDocument = nil
+        }
+        return record
     }
 
     private func repaintChrome(whole: Bool = false) {

@@ -36,7 +36,7 @@ public struct SystemCheck {
 
     /// Everything that stops the kiosk from starting under this configuration, each naming its key.
     public var problems: [SystemProblem] {
-        signingKeyProblems + certificateProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems
+        signingKeyProblems + certificateProblems + documentCertificateProblems + documentsFolderProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems
     }
 
     /// Throws every problem at once (a `SystemCheckError`, which ends signpad with EX_CONFIG).
@@ -88,6 +88,36 @@ public struct SystemCheck {
             return []
         } catch {
             return [SystemProblem(key: "export.recipient_certificate", reason: "\(error)")]
+        }
+    }
+
+    /// The document certificate must be readable, the signing key's (P-256) and valid now.
+    var documentCertificateProblems: [SystemProblem] {
+        guard let path = config.evidence.documentCertificate else { return [] }
+        // A key file is read, never made here; what is wrong with the key itself signingKeyProblems says.
+        let signingKey = config.evidence.signingKey
+        let found = config.evidence.signingKeyTPM != nil ? try? EvidenceOptions.signingKey(at: signingKey).key : try? SigningKeyFile(path: signingKey).load()
+        guard let key = found else {
+            return [SystemProblem(key: "export.document_certificate", reason: "\(path): there is no signing key at \(signingKey) to check it against; make the key first (signpad key create --algorithm p256), then its certificate")]
+        }
+        do {
+            _ = try DocumentCertificateFile.load(path, for: key.publicKey)
+            return []
+        } catch {
+            return [SystemProblem(key: "export.document_certificate", reason: "\(error)")]
+        }
+    }
+
+    /// The documents folder, which the daemon makes when documents are signed: it, or its parent, must be there.
+    var documentsFolderProblems: [SystemProblem] {
+        guard config.evidence.documentCertificate != nil else { return [] }
+        let folder = config.documents.directory
+        switch Self.kind(of: folder) {
+        case .folder?: return []
+        case .other?: return [SystemProblem(key: "documents.directory", reason: "\(folder): expected a folder, found a file")]
+        case nil:
+            guard let problem = Self.folderProblem(Self.folder(of: folder), for: "the documents folder is made in it") else { return [] }
+            return [SystemProblem(key: "documents.directory", reason: "\(folder): \(problem)")]
         }
     }
 

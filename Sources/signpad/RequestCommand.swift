@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import SignpadCrypto
 import SignpadExport
 import SignpadVarlink
 
@@ -23,6 +24,11 @@ struct Request: ParsableCommand {
     @Option(name: .long, help: "Who signs, for the record.") var signer: String?
     @Option(name: .long, help: "Why, for the record.") var reason: String?
     @Option(name: .customLong("document-sha256"), help: "The SHA-256 of the document signed, for the record.") var documentSha256: String?
+    @Option(name: .long, help: "A PDF in the kiosk's documents folder to sign in (its SHA-256 is sent with it).", completion: .file()) var document: String?
+    @Option(name: .long, help: "With --document: the signature field to sign (if not given, the first unsigned one).") var field: String?
+    @Option(name: .long, help: "With --document and --rect: the page of the new field, from 1.") var page: Int?
+    @Option(name: .long, help: ArgumentHelp("With --document: where a new field goes when there is none, in points from the page's bottom left.", valueName: "x0,y0,x1,y1"))
+    var rect: String?
     // Unconditional, so that "-1" is read as a value and refused as one, not as an unknown option.
     @Option(name: .long, parsing: .unconditional,
             help: "Seconds the pad may go untouched before the request ends timed out (5 to 3600; default kiosk.idle_timeout held to 5 to 3600, or 300 where that is 0).")
@@ -41,6 +47,13 @@ struct Request: ParsableCommand {
             throw ValidationError("--timeout: expected seconds from \(Int(RequestRules.timeout.lowerBound)) to \(Int(RequestRules.timeout.upperBound)), got \(timeout)")
         }
         if let image { try Self.checkWritable(image) }
+        if document == nil, field != nil || page != nil || rect != nil { throw ValidationError("--field, --page and --rect go with --document") }
+        if let rect, Self.rectangle(rect) == nil { throw ValidationError("--rect: expected four numbers x0,y0,x1,y1, got \(rect)") }
+    }
+
+    static func rectangle(_ text: String) -> [Double]? {
+        let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return numbers.count == 4 && numbers.allSatisfy(\.isFinite) ? numbers : nil
     }
 
     /// Refuses an image path that cannot be written before the customer is asked to sign: once
@@ -71,6 +84,18 @@ struct Request: ParsableCommand {
         if let documentSha256 { parameters["documentSha256"] = .string(documentSha256) }
         if let timeout { parameters["timeoutSeconds"] = .number(timeout) }
         if image != nil { parameters["returnImage"] = true }
+        if let document {
+            guard let bytes = FileManager.default.contents(atPath: document) else {
+                FileHandle.standardError.write(Data("signpad request: --document \(document): cannot be read\n".utf8))
+                throw ExitCode(64)
+            }
+            let path = document.hasPrefix("/") ? document : FileManager.default.currentDirectoryPath + "/" + document
+            var fields: [String: JSONValue] = ["path": .string((path as NSString).standardizingPath), "sha256": .string(SHA256.hex(Array(bytes)))]
+            if let field { fields["field"] = .string(field) }
+            if let page { fields["page"] = .number(Double(page)) }
+            if let rect, let numbers = Self.rectangle(rect) { fields["rect"] = .array(numbers.map { .number($0) }) }
+            parameters["document"] = .object(fields)
+        }
         try call("RequestSignature", parameters, more: true)
     }
 
@@ -137,6 +162,7 @@ struct Request: ParsableCommand {
             if case .array(let files)? = reply["files"] {
                 for file in files { say("  \(Self.text(file["name"] ?? ""))  \(Self.text(file["bytes"] ?? "")) bytes  sha256 \(Self.text(file["sha256"] ?? ""))") }
             }
+            if case .object(let signed)? = reply["document"] { say("  document: \(Self.text(signed["path"] ?? ""))  sha256 \(Self.text(signed["sha256"] ?? ""))") }
             if let picture = image, shown["image"] == .string(picture) { say("  image: \(picture)") }
         }
         // Written at once, also into a pipe: a script reads "shown" and the id as they happen.

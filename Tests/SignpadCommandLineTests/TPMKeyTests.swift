@@ -88,6 +88,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: kiosk.dir + "/out/signing.key"))
     }
 
+    /// Issue 57 with issue 56's key: a point of sale's PDF signed by the key the TPM holds, under
+    /// its certificate, through the daemon's API; pdfsig accepts the signature.
+    @Test func aDocumentIsSignedWithTheTPMsKeyAndPdfsigAcceptsIt() throws {
+        for tool in ["openssl", "pdfsig", "rsvg-convert"] { try requirePeer(.tool(tool)) }
+        let tpm = try TestTPM()
+        let kiosk = try Kiosk()
+        defer { removeScratch(kiosk.dir) }
+        _ = try Self.createKey(kiosk, in: tpm)
+        let certified = try run(Self.signpad, ["key", "certificate", "--days", "30", "--config", kiosk.file], environment: tpm.environment)
+        #expect(certified.status == 0, "\(certified.output)")
+        try Self.pem("CERTIFICATE", in: certified.output).write(toFile: kiosk.dir + "/kiosk.crt", atomically: true, encoding: .utf8)
+        let documents = kiosk.dir + "/documents"
+        try FileManager.default.createDirectory(atPath: documents, withIntermediateDirectories: true)
+        let svg = kiosk.dir + "/contract.svg"
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"595pt\" height=\"842pt\"><text x=\"72\" y=\"100\">Contract</text></svg>\n"
+            .write(toFile: svg, atomically: true, encoding: .utf8)
+        let made = try run("rsvg-convert", ["-f", "pdf", "-o", documents + "/contract.pdf", svg])
+        #expect(made.status == 0, "\(made.output)")
+
+        let socket = kiosk.dir + "/control.sock"
+        let daemon = try SpawnedChild([Self.signpad, "run", "--offscreen", "800x480", "--input-recording", "demo/signature.evemu", "--confirm-at-end",
+                                       "--config", kiosk.file, "--set", "control.socket=\"\(socket)\"", "--set", "control.group=\"\"",
+                                       "--set", "control.results=\"\(kiosk.dir)/requests.json\"", "--set", "kiosk.mode=\"requested\"",
+                                       "--set", "export.document_certificate=\"\(kiosk.dir)/kiosk.crt\"", "--set", "documents.directory=\"\(documents)\""],
+                                      environment: tpm.environment)
+        defer { daemon.stop(SIGTERM) }
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline { usleep(50_000) }
+        let asked = try run("timeout", ["60", Self.signpad, "request", "--socket", socket, "--reference", "INV-T", "--signer", "Dana",
+                                        "--document", documents + "/contract.pdf", "--rect", "72,82,292,142"])
+        #expect(asked.status == 0 && asked.output.contains("document: "), "\(asked.output)")
+        let signed = try #require(try FileManager.default.contentsOfDirectory(atPath: kiosk.dir + "/out").first { $0.hasSuffix(".pdf") }, "\(asked.output)")
+        let pdfsig = try run("pdfsig", [kiosk.dir + "/out/" + signed])
+        #expect(pdfsig.output.contains("Signature is Valid") && pdfsig.output.contains("Total document signed"), "\(pdfsig.output)")
+        #expect(pdfsig.output.contains("Signer Certificate Common Name: Till 3, Main Street"), "\(pdfsig.output)")
+    }
+
     @Test func theCertificateAndRequestNameTheKioskAndOpenSSLAcceptsThem() throws {
         try requirePeer(.tool("openssl"))
         let tpm = try TestTPM()

@@ -144,7 +144,7 @@ private func brokenCases(in dir: String) throws -> [BrokenCase] {
     #expect(files.createFile(atPath: fixtures + "/not-a.png", contents: Data("not a png".utf8)))
     #expect(files.createFile(atPath: fixtures + "/a-file", contents: Data("x".utf8)))
     try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", "rsa.key"])
-    try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.key"])
+    try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", "ec.key"])
     try openssl(["genpkey", "-algorithm", "ED25519", "-out", "ed25519.key"])
     try openssl(["pkey", "-in", "ed25519.key", "-pubout", "-out", "ed25519.pub"])
     try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "signer.key", "-out", "signing-only.pem",
@@ -165,6 +165,8 @@ private func brokenCases(in dir: String) throws -> [BrokenCase] {
 
     func key(_ path: String) -> String { "export.signing_key=\"\(path)\"" }
     func certificate(_ path: String) -> String { "export.recipient_certificate=\"\(path)\"" }
+    func document(_ path: String) -> String { "export.document_certificate=\"\(path)\"" }
+    func documents(_ path: String) -> String { "documents.directory=\"\(path)\"" }
     func refused(_ keys: String...) -> Verdict { .refused(keys: keys.sorted()) }
     let cases: [BrokenCase] = [
         // The file's own mistakes: one reader for all three.
@@ -181,7 +183,7 @@ private func brokenCases(in dir: String) throws -> [BrokenCase] {
         // The signing key.
         BrokenCase(name: "a key that is garbage", overrides: [key(fixtures + "/garbage.pem")], expected: refused("export.signing_key")),
         BrokenCase(name: "an RSA key", overrides: [key(fixtures + "/rsa.key")], expected: refused("export.signing_key")),
-        BrokenCase(name: "an EC key", overrides: [key(fixtures + "/ec.key")], expected: refused("export.signing_key")),
+        BrokenCase(name: "an EC key on P-384", overrides: [key(fixtures + "/ec.key")], expected: refused("export.signing_key")),
         BrokenCase(name: "a public key for the key", overrides: [key(fixtures + "/ed25519.pub")], expected: refused("export.signing_key")),
         BrokenCase(name: "an empty key file", overrides: [key(fixtures + "/empty.pem")], expected: refused("export.signing_key")),
         BrokenCase(name: "a key that is a folder", overrides: [key(fixtures + "/a-folder")], expected: refused("export.signing_key")),
@@ -195,6 +197,21 @@ private func brokenCases(in dir: String) throws -> [BrokenCase] {
         BrokenCase(name: "a certificate for signing only", overrides: [certificate(fixtures + "/signing-only.pem")], expected: refused("export.recipient_certificate")),
         BrokenCase(name: "an Ed25519 certificate", overrides: [certificate(fixtures + "/ed25519-cert.pem")], expected: refused("export.recipient_certificate")),
         BrokenCase(name: "a certificate that is a folder", overrides: [certificate(fixtures + "/a-folder")], expected: refused("export.recipient_certificate")),
+        // The document certificate: the signing key's, P-256, readable; and the documents folder.
+        BrokenCase(name: "a document certificate for another key",
+                   overrides: [key(fixtures + "/signer.key"), document(fixtures + "/office.pem"), documents("@/documents")], expected: refused("export.document_certificate")),
+        BrokenCase(name: "a document certificate of an Ed25519 key",
+                   overrides: [key(fixtures + "/ed25519.key"), document(fixtures + "/ed25519-cert.pem"), documents("@/documents")], expected: refused("export.document_certificate")),
+        BrokenCase(name: "a document certificate that is garbage",
+                   overrides: [key(fixtures + "/signer.key"), document(fixtures + "/garbage.pem"), documents("@/documents")], expected: refused("export.document_certificate")),
+        BrokenCase(name: "a document certificate and no key yet",
+                   overrides: [document(fixtures + "/signing-only.pem"), documents("@/documents")], expected: refused("export.document_certificate")),
+        BrokenCase(name: "a documents folder under a file",
+                   overrides: [key(fixtures + "/signer.key"), document(fixtures + "/signing-only.pem"), documents(fixtures + "/a-file/documents")], expected: refused("documents.directory")),
+        BrokenCase(name: "a relative documents folder", overrides: ["documents.directory=\"documents\""], expected: refused("documents.directory")),
+        BrokenCase(name: "documents of a gigabyte", overrides: ["documents.max_bytes=1073741824"], expected: refused("documents.max_bytes")),
+        BrokenCase(name: "the key's own document certificate",
+                   overrides: [key(fixtures + "/signer.key"), document(fixtures + "/signing-only.pem"), documents("@/documents")], expected: .accepted),
         // Groups.
         BrokenCase(name: "a control group that is none", overrides: ["control.group=\"signpad-no-such-group\""], expected: refused("control.group")),
         BrokenCase(name: "an export group that is none", overrides: ["export.group=\"signpad-no-such-group\""], expected: refused("export.group")),

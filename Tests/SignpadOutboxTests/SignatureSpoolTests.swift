@@ -140,7 +140,7 @@ import Testing
         #expect(truncate(path, off_t(SignatureSpool.maxFileBytes + 1)) == 0)
         let (kept, problems) = try SignatureSpool(directory: dir).recover(olderFilesAs: CaptureSettings())
         #expect(kept.isEmpty)
-        #expect(problems.map(\.reason) == ["expected at most 16 MiB, found 16777217 bytes; set aside unread; kept as a.spool.json.bad"], "\(problems)")
+        #expect(problems.map(\.reason) == ["expected at most \(SignatureSpool.maxFileBytes >> 20) MiB, found \(SignatureSpool.maxFileBytes + 1) bytes; set aside unread; kept as a.spool.json.bad"], "\(problems)")
         #expect(FileManager.default.fileExists(atPath: path + ".bad"))
     }
 

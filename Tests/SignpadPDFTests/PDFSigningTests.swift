@@ -18,6 +18,8 @@ import Testing
     }
 
     static func folder() throws -> String {
+        try requirePeer(.pythonModule("pyhanko.sign"))
+        for tool in ["pdfsig", "pdfdetach", "qpdf", "pyhanko"] { try requirePeer(.tool(tool)) }
         let path = scratch()
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path

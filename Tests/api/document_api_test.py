@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""A point of sale's PDF signed through the API (RequestSignature's document), driven by PyPI's
+varlink client against the offscreen daemon, the signed PDF checked by poppler's pdfsig, qpdf
+and pyHanko (Tests/pdf/validate_pdf.py). Run by `swift test` (ControlAPITests); on its own:
+
+    SIGNPAD=.build/debug/signpad python3 Tests/api/document_api_test.py
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import varlink
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from control_api_test import Kiosk, ROOT, SIGNPAD  # noqa: E402
+
+VALIDATE = os.path.join(ROOT, "Tests/pdf/validate_pdf.py")
+CONTRACT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="595pt" height="842pt" viewBox="0 0 595 842">
+<rect width="595" height="842" fill="white"/>
+<text x="72" y="100" font-family="sans-serif" font-size="24">Contract INV-9</text>
+<rect x="72" y="700" width="220" height="60" fill="none" stroke="black"/>
+</svg>
+"""
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class DocumentKiosk(Kiosk):
+    """A kiosk that signs documents: a P-256 key, its self-signed certificate, a documents folder."""
+
+    def __init__(self, folder, certificate=True, **kwargs):
+        self.documents = os.path.join(folder, "documents")
+        key = os.path.join(folder, "signing.key")
+        subprocess.run([SIGNPAD, "key", "create", "--algorithm", "p256", "--set", f'export.signing_key="{key}"'],
+                       check=True, capture_output=True)
+        self.certificate = os.path.join(folder, "kiosk.crt")
+        with open(self.certificate, "wb") as out:
+            subprocess.run([SIGNPAD, "key", "certificate", "--set", f'export.signing_key="{key}"', "--set", 'export.kiosk_name="Till 9"'],
+                           check=True, stdout=out)
+        extra = ["--set", f'documents.directory="{self.documents}"']
+        if certificate:
+            extra += ["--set", f'export.document_certificate="{self.certificate}"']
+        super().__init__(folder, extra=extra, **kwargs)
+
+    def document(self, name="contract.pdf", field=None):
+        """A one-page PDF from cairo's PDF surface (rsvg-convert), in the documents folder; with
+        `field`, an empty signature field added by pyHanko."""
+        svg = os.path.join(self.folder, "contract.svg")
+        with open(svg, "w") as f:
+            f.write(CONTRACT_SVG)
+        path = os.path.join(self.documents, name)
+        plain = path if field is None else path + ".plain.pdf"
+        subprocess.run(["rsvg-convert", "-f", "pdf", "-o", plain, svg], check=True)
+        if field is not None:
+            subprocess.run(["pyhanko", "sign", "addfields", "--field", f"1/72,82,292,142/{field}", plain, path], check=True, capture_output=True)
+        return path
+
+
+class DocumentAPITest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="signpad-documents-")
+        self.addCleanup(shutil.rmtree, self.folder, ignore_errors=True)
+
+    def kiosk(self, **kwargs):
+        kiosk = DocumentKiosk(self.folder, **kwargs).start()
+        self.addCleanup(kiosk.stop)
+        return kiosk
+
+    def validate(self, signed, certificate):
+        pdfsig = subprocess.run(["pdfsig", signed], capture_output=True, text=True)
+        self.assertIn("Signature is Valid", pdfsig.stdout, pdfsig.stdout + pdfsig.stderr)
+        self.assertIn("Total document signed", pdfsig.stdout)
+        qpdf = subprocess.run(["qpdf", "--check", signed], capture_output=True, text=True)
+        self.assertEqual(qpdf.returncode, 0, qpdf.stdout + qpdf.stderr)
+        hanko = subprocess.run([sys.executable, VALIDATE, signed, "--trust", certificate], capture_output=True, text=True)
+        self.assertEqual(hanko.returncode, 0, hanko.stdout + hanko.stderr)
+        found = json.loads(hanko.stdout.splitlines()[0])
+        self.assertEqual(found["padesLevel"], "B-B", found)
+        return found
+
+    def test_a_document_is_signed_in_its_field_and_returned_with_its_hash(self):
+        kiosk = self.kiosk()
+        original = kiosk.document(field="Customer")
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            replies = list(pad.RequestSignature(reference="INV-9", signer="Dana Example", reason="I agree",
+                                                document={"path": original, "sha256": sha256(original)}, _more=True))
+        final = replies[-1]
+        self.assertEqual(final["status"], "signed", final)
+        self.assertEqual([r.get("progress") for r in replies[:-1]], ["shown", "ink"])
+        signed = final["document"]["path"]
+        self.assertEqual(signed, os.path.join(kiosk.exports, final["id"] + ".pdf"))
+        self.assertEqual(sha256(signed), final["document"]["sha256"])
+        self.assertIn(final["id"] + ".pdf", [f["name"] for f in final["files"]])
+        with open(original, "rb") as a, open(signed, "rb") as b:
+            before, after = a.read(), b.read()
+        self.assertTrue(after.startswith(before), "the original bytes are a prefix of the signed PDF")
+        self.assertEqual(self.validate(signed, kiosk.certificate)["field"], "Customer")
+        with open(os.path.join(kiosk.exports, final["id"] + ".meta.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["request"]["documentSha256"], hashlib.sha256(before).hexdigest())
+        self.assertEqual(manifest["files"][final["id"] + ".pdf"]["sha256"], final["document"]["sha256"])
+        # The manifest is signed with the same P-256 key, as OpenSSL verifies it.
+        public = os.path.join(self.folder, "kiosk.pub")
+        with open(public, "wb") as out:
+            subprocess.run([SIGNPAD, "key", "show", "--set", f'export.signing_key="{self.folder}/signing.key"'], check=True, stdout=out,
+                           stderr=subprocess.DEVNULL)
+        manifest_path = os.path.join(kiosk.exports, final["id"] + ".meta.json")
+        dgst = subprocess.run(["openssl", "dgst", "-sha256", "-verify", public, "-signature", manifest_path + ".sig", manifest_path],
+                              capture_output=True, text=True)
+        self.assertEqual(dgst.stdout.strip(), "Verified OK", dgst.stdout + dgst.stderr)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            again = pad.GetResult(final["id"])
+        self.assertEqual(again["document"], final["document"])
+
+    def test_a_rectangle_makes_a_new_field_where_the_document_has_none(self):
+        kiosk = self.kiosk()
+        original = kiosk.document()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            final = list(pad.RequestSignature(reference="INV-10", document={"path": original, "sha256": sha256(original), "page": 1,
+                                                                  "rect": [72, 82, 292, 142]}, _more=True))[-1]
+        self.assertEqual(final["status"], "signed", final)
+        self.assertEqual(self.validate(final["document"]["path"], kiosk.certificate)["field"], "Signature1")
+
+    def refused(self, kiosk, document, error):
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            with self.assertRaises(varlink.VarlinkError) as caught:
+                list(pad.RequestSignature(reference="INV-11", document=document, _more=True))
+            self.assertEqual(caught.exception.error(), error, caught.exception.parameters())
+            status = pad.GetStatus()
+        self.assertNotIn("request", status, "nothing is shown")
+        return caught.exception.parameters()
+
+    def test_another_hash_is_refused_and_nothing_is_shown(self):
+        kiosk = self.kiosk()
+        original = kiosk.document()
+        said = self.refused(kiosk, {"path": original, "sha256": "0" * 64, "rect": [72, 82, 292, 142]}, "org.signpad.Kiosk.DocumentRefused")
+        self.assertEqual(said["path"], original)
+        self.assertIn(sha256(original), said["reason"])
+
+    def test_no_field_and_no_rectangle_is_refused(self):
+        kiosk = self.kiosk()
+        original = kiosk.document()
+        said = self.refused(kiosk, {"path": original, "sha256": sha256(original)}, "org.signpad.Kiosk.DocumentRefused")
+        self.assertIn("no unsigned signature field, and no rectangle", said["reason"])
+
+    def test_a_link_a_broken_pdf_and_a_file_outside_the_folder_are_refused(self):
+        kiosk = self.kiosk()
+        original = kiosk.document()
+        link = os.path.join(kiosk.documents, "link.pdf")
+        os.symlink(original, link)
+        said = self.refused(kiosk, {"path": link, "sha256": sha256(original), "rect": [72, 82, 292, 142]}, "org.signpad.Kiosk.DocumentRefused")
+        self.assertIn("symbolic link", said["reason"])
+        truncated = os.path.join(kiosk.documents, "truncated.pdf")
+        with open(original, "rb") as f, open(truncated, "wb") as out:
+            out.write(f.read()[:400])
+        said = self.refused(kiosk, {"path": truncated, "sha256": sha256(truncated), "rect": [72, 82, 292, 142]}, "org.signpad.Kiosk.DocumentRefused")
+        self.assertIn("startxref", said["reason"])
+        outside = os.path.join(self.folder, "elsewhere.pdf")
+        shutil.copy(original, outside)
+        said = self.refused(kiosk, {"path": outside, "sha256": sha256(outside)}, "org.signpad.Kiosk.InvalidParameter")
+        self.assertEqual(said["parameter"], "document.path")
+
+    def test_a_kiosk_without_a_document_certificate_takes_no_document(self):
+        kiosk = self.kiosk(certificate=False)
+        os.makedirs(kiosk.documents, exist_ok=True)
+        original = kiosk.document()
+        said = self.refused(kiosk, {"path": original, "sha256": sha256(original)}, "org.signpad.Kiosk.InvalidParameter")
+        self.assertEqual(said["parameter"], "document")
+        self.assertIn("export.document_certificate", said["expected"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
