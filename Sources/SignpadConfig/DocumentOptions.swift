@@ -1,7 +1,7 @@
 /// Where a point of sale leaves the PDFs it asks to have signed, and how large one may be
 /// (`[documents]`). A Varlink message holds 64 KiB, so a document comes as a file.
 public struct DocumentOptions: Equatable, Sendable {
-    /// The folder the point of sale's group writes documents to (made 2770, `control.group`).
+    /// The folder the point of sale's group writes documents to (the package makes the default 2770).
     public var directory = "/var/lib/signpad/documents"
     public var maxBytes = 32 << 20
 

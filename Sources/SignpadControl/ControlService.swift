@@ -61,7 +61,6 @@ public final class ControlService {
         var context: SignatureRequest
         var timeout: Double?
         var returnImage: Bool
-        var oneway: Bool
         var more: Bool
         var document: SignedDocument?
     }
@@ -252,7 +251,7 @@ public final class ControlService {
         }
         let context = try RequestLimits.checked(SignatureRequest(reference: reference, title: title, lines: lines, signer: signer, reason: reason,
                                                                  documentSha256: hash), timeout: timeout)
-        let asked = Asked(context: context, timeout: timeout, returnImage: returnImage, oneway: call.oneway, more: call.more)
+        let asked = Asked(context: context, timeout: timeout, returnImage: returnImage, more: call.more)
         try checkShowable(asked, host: host)
         guard let document, let intake else {
             try begin(asked, call: call.oneway ? nil : id, caller: caller, now: now, log: log)
@@ -299,8 +298,9 @@ public final class ControlService {
             guard rect.count == 4, rect.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
                 throw .invalidParameter(fields.named("rect"), expected: "four numbers, [x0, y0, x1, y1] in points from the page's bottom left")
             }
-            box = PDFRect(rect[0], rect[1], rect[2], rect[3])
-            guard box!.width >= 1, box!.height >= 1 else { throw .invalidParameter(fields.named("rect"), expected: "a rectangle at least a point wide and high") }
+            let given = PDFRect(rect[0], rect[1], rect[2], rect[3])
+            guard given.width >= 1, given.height >= 1 else { throw .invalidParameter(fields.named("rect"), expected: "a rectangle at least a point wide and high") }
+            box = given
         }
         return (path, sha256, PDFSignaturePlacement(field: field, page: pageNumber, rect: box))
     }

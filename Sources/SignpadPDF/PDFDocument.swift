@@ -3,6 +3,8 @@
 public struct PDFDocument {
     public let bytes: [UInt8]
     let crossReference: PDFCrossReference
+    /// Object streams decoded once: a page tree in one would otherwise inflate it for each page.
+    private let objectStreams = ObjectStreamCache()
 
     /// Objects followed through references before a chain is called a loop.
     static let maxReferenceChain = 32
@@ -45,16 +47,21 @@ public struct PDFDocument {
             guard let dictionary = stream.dictionary, dictionary["Type"]?.name == "ObjStm", let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer else {
                 throw PDFError("object \(reference.number) is said to be in object \(streamNumber), which is not an object stream")
             }
-            let data = try PDFStreamDecoder.decode(stream, limit: Self.maxStreamBytes)
-            var header = PDFParser(data, at: 0)
-            for _ in 0..<max(count, 0) {
-                guard let number = header.unsignedInteger(), let offset = header.unsignedInteger() else {
-                    throw PDFError("object stream \(streamNumber)'s header is broken")
+            let (data, offsets) = try objectStreams.contents(of: streamNumber) { () throws(PDFError) in
+                let data = try PDFStreamDecoder.decode(stream, limit: Self.maxStreamBytes)
+                var header = PDFParser(data, at: 0)
+                var offsets: [Int: Int] = [:]
+                for _ in 0..<max(count, 0) {
+                    guard let number = header.unsignedInteger(), let offset = header.unsignedInteger() else {
+                        throw PDFError("object stream \(streamNumber)'s header is broken")
+                    }
+                    if offsets[number] == nil { offsets[number] = first + offset }
                 }
-                if number == reference.number {
-                    var parser = PDFParser(data, at: first + offset)
-                    return try parser.object()
-                }
+                return (data, offsets)
+            }
+            if let at = offsets[reference.number] {
+                var parser = PDFParser(data, at: at)
+                return try parser.object()
             }
             throw PDFError("object \(reference.number) is not in object stream \(streamNumber)")
         }
@@ -78,5 +85,22 @@ public struct PDFDocument {
     public func catalog() throws(PDFError) -> PDFDictionary {
         guard let catalog = try object(rootReference).dictionary else { throw PDFError("the document's catalog (\(rootReference)) is not a dictionary") }
         return catalog
+    }
+}
+
+/// Decoded object streams by number, with where each object starts, up to a total size.
+private final class ObjectStreamCache {
+    private var streams: [Int: (data: [UInt8], offsets: [Int: Int])] = [:]
+    private var bytes = 0
+    static let maxBytes = 64 * 1024 * 1024
+
+    func contents(of number: Int, decode: () throws(PDFError) -> (data: [UInt8], offsets: [Int: Int])) throws(PDFError) -> (data: [UInt8], offsets: [Int: Int]) {
+        if let found = streams[number] { return found }
+        let decoded = try decode()
+        if bytes + decoded.data.count <= Self.maxBytes {
+            streams[number] = decoded
+            bytes += decoded.data.count
+        }
+        return decoded
     }
 }

@@ -62,6 +62,8 @@ extension PDFDocument {
         let page = placement.page ?? 1
         guard (1...pages.count).contains(page) else { throw PDFError("page \(page) was asked for; the document has \(pages.count)") }
         guard rect.width >= 1, rect.height >= 1 else { throw PDFError("the rectangle is less than a point wide or high") }
+        // A period joins a field's name to its parent's (ISO 32000-1 §12.7.3.2): a new one has none.
+        if let name = placement.field, name.contains(".") { throw PDFError("the document has no signature field \"\(name)\", and a new field's name cannot hold a period") }
         let taken = Set(fields.map(\.name))
         var name = placement.field ?? "Signature1"
         var n = 1

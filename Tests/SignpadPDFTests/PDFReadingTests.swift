@@ -104,6 +104,18 @@ import Testing
         #expect(pages[9_999].mediaBox == PDFRect(0, 0, 595, 842))
     }
 
+    @Test func aNewFieldIsNamedWithoutAPeriodAndAFieldSignedIsNotSignedAgain() throws {
+        let document = try PDFDocument(bytes: try Self.bytes(TestDocuments.cairo(pages: 1, in: try Self.folder())))
+        let pages = try document.pages()
+        #expect(throws: PDFError("the document has no signature field \"Parent.Child\", and a new field's name cannot hold a period")) {
+            try document.target(PDFSignaturePlacement(field: "Parent.Child", page: 1, rect: PDFRect(0, 0, 10, 10)), pages: pages)
+        }
+        #expect(throws: PDFError("page 2 was asked for; the document has 1")) {
+            try document.target(PDFSignaturePlacement(page: 2, rect: PDFRect(0, 0, 10, 10)), pages: pages)
+        }
+        #expect(try document.target(PDFSignaturePlacement(field: "Customer", rect: PDFRect(0, 0, 10, 10)), pages: pages).name == "Customer")
+    }
+
     @Test func aPageTreeThatLoopsIsRefused() throws {
         let document = """
         %PDF-1.4

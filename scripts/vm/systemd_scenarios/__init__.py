@@ -10,7 +10,7 @@ from driver import read_ppm
 ORDER = [
     'started', 'signed_and_exported', 'status_while_failing', 'reload', 'refused_reload', 'watchdog', 'point_of_sale',
     'killed_after_done', 'stop',
-    'share_mounted_late', 'bad_configuration', 'udev_calibration', 'key_across_upgrade', 'tpm_key', 'certificate_ended',
+    'share_mounted_late', 'bad_configuration', 'udev_calibration', 'key_across_upgrade', 'tpm_key', 'document_signed', 'certificate_ended',
 ]
 
 def scenarios():

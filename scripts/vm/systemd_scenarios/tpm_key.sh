@@ -32,8 +32,4 @@ say "CHECK tpmkey $(state) create $create_exit device $(stat -c %G /dev/tpmrm0 2
 say "FILE tpm-create.out"
 base64 /run/tpm-create.out
 say "END"
-# Back to the key file, for the scenarios after this one.
-systemctl stop signpad
-cp /run/signpad.toml.before-tpm /etc/signpad/signpad.toml
-rm -r /etc/systemd/system/signpad.service.d
-systemctl daemon-reload
+# The TPM's key stays for document_signed, which goes back to the key file after it.
