@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "signpad", targets: ["signpad"]),
+        .executable(name: "signpad-render", targets: ["signpad-render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The TPM 2.0 software stack, to make a key in the TPM (signing goes through OpenSSL's tpm2 provider).
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CTPM", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
 
         // Linux adapters, one per C library.
@@ -60,6 +62,7 @@ let package = Package(
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
         .target(name: "SignpadPDF", dependencies: ["SignpadZlib"]),
+        .target(name: "SignpadPageRender"),
         // Trusted time stamps (RFC 3161) from an authority over HTTP, by libcurl.
         .target(name: "SignpadTimestamp", dependencies: ["CCurl", "SignpadCrypto"]),
         .target(name: "SignpadTPM", dependencies: ["CTPM"]),
@@ -84,6 +87,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.
+        // Poppler in a process of its own: a hostile document ends it, not the kiosk, and the
+        // kiosk maps none of poppler's libraries.
+        .executableTarget(name: "signpad-render", dependencies: ["CPoppler", "CCairo"]),
         .executableTarget(name: "signpad", dependencies: [
             "SignpadBench", "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadDaemon", "SignpadDRM", "SignpadEvdev",
             "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadVarlink", "SignpadText", "SignpadExport", "SignpadCrypto", "SignpadTPM",
@@ -129,7 +135,7 @@ let package = Package(
         .testTarget(name: "SignpadVarlinkTests", dependencies: ["SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadVocabularyTests", dependencies: ["SignpadVocabulary", "SignpadInput"]),
         // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
-        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "CCairo"]),
+        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadPageRender", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "CCairo"]),
         .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]
 )

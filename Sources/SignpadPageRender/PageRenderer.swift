@@ -1,0 +1,136 @@
+import Glibc
+
+/// One page of a document as `signpad-render` drew it: XRGB8888 rows, white under the page.
+public struct RenderedPage: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let pixels: [UInt32]
+}
+
+/// Why a page was not drawn, for the point of sale and the journal.
+public struct PageRenderError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// Poppler in a process of its own (`signpad-render`): the page comes back, or the reason it did
+/// not, never a crash or a hang of the caller's. Blocking: run it off the kiosk's loop.
+public enum PageRenderer {
+    /// The renderer beside this program (a build's folder), else where the package puts it.
+    public static var executable: String {
+        var path = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &path, path.count - 1)
+        if n > 0 {
+            let own = String(decoding: path.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let beside = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/signpad-render"
+            if access(beside, X_OK) == 0 { return beside }
+        }
+        return "/usr/libexec/signpad/signpad-render"
+    }
+
+    static let maxOutputBytes = 256 << 20
+
+    public static func render(_ document: [UInt8], page: Int, width: Int, seconds: Double = 10, executable: String = PageRenderer.executable)
+        -> Result<RenderedPage, PageRenderError> {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
+            return .failure(PageRenderError(reason: "no pipe for the renderer: \(String(cString: strerror(errno)))"))
+        }
+        // Not for other children: the renderer gets its three ends as 0, 1 and 2 only.
+        for fd in input + output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let words = [executable, "--page", String(page), "--width", String(width)]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("LC_ALL=C"), nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(input[0]); close(output[1]); close(errors[1])
+        guard spawned == 0 else {
+            close(input[1]); close(output[0]); close(errors[0])
+            return .failure(PageRenderError(reason: "the renderer \(executable) did not start: \(String(cString: strerror(spawned)))"))
+        }
+        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
+        var written = 0, out: [UInt8] = [], said: [UInt8] = [], writing = true, reading = (out: true, err: true)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let deadline = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + seconds
+        var ending: String?
+        while writing || reading.out || reading.err {
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = deadline - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            if left <= 0 { ending = "the renderer took more than \(Int(seconds)) s"; break }
+            var fds = [pollfd(fd: writing ? input[1] : -1, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: reading.out ? output[0] : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: reading.err ? errors[0] : -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 3, Int32(min(left, 1) * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            if writing, fds[0].revents != 0 {
+                let n = document[written...].withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
+                if n > 0 { written += n }
+                if n < 0 && errno != EAGAIN && errno != EINTR || written == document.count {
+                    close(input[1])
+                    writing = false
+                }
+            }
+            if reading.out, fds[1].revents != 0 {
+                let n = read(output[0], &buffer, buffer.count)
+                if n > 0 { out += buffer[0..<n] } else if n == 0 || errno != EINTR { reading.out = false }
+                if out.count > maxOutputBytes { ending = "the renderer sent more than \(maxOutputBytes >> 20) MiB"; break }
+            }
+            if reading.err, fds[2].revents != 0 {
+                let n = read(errors[0], &buffer, buffer.count)
+                if n > 0 { said += buffer[0..<n].prefix(4096 - said.count) } else if n == 0 || errno != EINTR { reading.err = false }
+            }
+        }
+        if writing { close(input[1]) }
+        close(output[0]); close(errors[0])
+        if ending != nil { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let ending { return .failure(PageRenderError(reason: ending)) }
+        let told = String(decoding: said, as: UTF8.self).trimmingSuffix()
+        let signal = status & 0x7F
+        if signal != 0 {
+            return .failure(PageRenderError(reason: "the renderer ended on signal \(signal)\(signal == SIGXCPU ? " (its CPU time ran out)" : "")\(told.isEmpty ? "" : ": " + told)"))
+        }
+        let code = (status >> 8) & 0xFF
+        guard code == 0 else { return .failure(PageRenderError(reason: told.isEmpty ? "the renderer ended with status \(code)" : told)) }
+        return decoded(out)
+    }
+
+    /// The page in the renderer's output: "SPR1", width, height, then the rows.
+    static func decoded(_ out: [UInt8]) -> Result<RenderedPage, PageRenderError> {
+        guard out.count >= 12, out.starts(with: Array("SPR1".utf8)) else { return .failure(PageRenderError(reason: "the renderer sent no page")) }
+        func word(_ at: Int) -> Int { Int(out[at]) | Int(out[at + 1]) << 8 | Int(out[at + 2]) << 16 | Int(out[at + 3]) << 24 }
+        let width = word(4), height = word(8)
+        guard width > 0, height > 0, out.count == 12 + width * height * 4 else {
+            return .failure(PageRenderError(reason: "the renderer sent \(out.count - 12) bytes for a \(width)x\(height) page"))
+        }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBytes { target in out.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[12...])) } }
+        return .success(RenderedPage(width: width, height: height, pixels: pixels))
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix() -> String {
+        var text = self
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+}
