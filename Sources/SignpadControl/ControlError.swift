@@ -73,15 +73,24 @@ struct CallParameters {
     }
 
     mutating func optionalStrings(_ name: String) throws(ControlError) -> [String]? {
+        try optionalArray(name) { if case .string(let value) = $0 { value } else { nil } }
+    }
+
+    mutating func optionalNumbers(_ name: String) throws(ControlError) -> [Double]? {
+        try optionalArray(name) { if case .number(let value) = $0 { value } else { nil } }
+    }
+
+    /// An array whose every element `element` takes.
+    private mutating func optionalArray<T>(_ name: String, _ element: (JSONValue) -> T?) throws(ControlError) -> [T]? {
         switch take(name) {
         case nil: return nil
         case .array(let values)?:
-            var strings: [String] = []
+            var taken: [T] = []
             for value in values {
-                guard case .string(let string) = value else { throw .wrongParameter(prefix + name) }
-                strings.append(string)
+                guard let one = element(value) else { throw .wrongParameter(prefix + name) }
+                taken.append(one)
             }
-            return strings
+            return taken
         default: throw .wrongParameter(prefix + name)
         }
     }
@@ -111,20 +120,6 @@ struct CallParameters {
         switch take(name) {
         case nil: return nil
         case .object(let fields)?: return CallParameters(fields, prefix: prefix + name + ".")
-        default: throw .wrongParameter(prefix + name)
-        }
-    }
-
-    mutating func optionalNumbers(_ name: String) throws(ControlError) -> [Double]? {
-        switch take(name) {
-        case nil: return nil
-        case .array(let values)?:
-            var numbers: [Double] = []
-            for value in values {
-                guard case .number(let number) = value else { throw .wrongParameter(prefix + name) }
-                numbers.append(number)
-            }
-            return numbers
         default: throw .wrongParameter(prefix + name)
         }
     }

@@ -61,6 +61,11 @@ public final class DocumentIntake: Sendable {
             let document = try PDFDocument(bytes: bytes)
             let pages = try document.pages()
             let target = try document.target(job.placement, pages: pages)
+            // Signed once through with stand-ins now: what would fail at Done fails here, before
+            // the customer signs, and not after.
+            let trial = PDFSignatureContent(appearance: [], standardFonts: ["Helv": "Helvetica"], signingTime: "D:20260101000000Z",
+                                            attachment: .init(name: "trial", mimeType: "application/pkcs7-mime", description: "", bytes: [0]))
+            _ = try PDFSigner.sign(document, at: target, pages: pages, content: trial, reserved: 16) { _, _ in [0x30, 0] }
             return .taken(SignedDocument(bytes: bytes, placement: job.placement), pages: pages.count, field: target.name)
         } catch {
             return .refused("it cannot be signed: \(error)")

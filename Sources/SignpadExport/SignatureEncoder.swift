@@ -52,11 +52,19 @@ public enum SignatureEncoder {
             }
             files.append(ExportFile(name: name, bytes: bytes))
         }
+        // The document is signed once it was taken, read through and tried; should it fail here
+        // all the same, the signature is not lost with it: its other files go out, and the
+        // manifest says why there is no PDF.
+        var documentNotSigned: String?
         if let document = record.document {
-            guard let certificate = evidence.documentCertificate else { throw DocumentCertificateMissing() }
-            let signed = try DocumentSigner.sign(document.bytes, placement: document.placement, record: record, key: evidence.signingKey, certificate: certificate,
-                                                 recipient: recipient, signedAt: record.endedAt)
-            files.append(ExportFile(name: "\(record.id).\(documentSuffix)", bytes: signed))
+            do {
+                guard let certificate = evidence.documentCertificate else { throw DocumentCertificateMissing() }
+                let signed = try DocumentSigner.sign(document.bytes, placement: document.placement, record: record, key: evidence.signingKey, certificate: certificate,
+                                                     recipient: recipient, signedAt: record.endedAt)
+                files.append(ExportFile(name: "\(record.id).\(documentSuffix)", bytes: signed))
+            } catch {
+                documentNotSigned = "\(error)"
+            }
         }
         let metadata = SignatureMetadata(
             id: record.id, kiosk: record.settings.kiosk, captureStart: ISO8601.string(record.startedAt), captureEnd: ISO8601.string(record.endedAt),
@@ -66,7 +74,7 @@ public enum SignatureEncoder {
             request: record.request,
             signingKey: .init(algorithm: evidence.signingKey.publicKey.algorithm.rawValue, sha256: evidence.signingKey.publicKey.fingerprint),
             encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) },
-            timeStampAuthority: timeStampAuthority)
+            timeStampAuthority: timeStampAuthority, documentNotSigned: documentNotSigned)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let manifest = Array(try encoder.encode(metadata))

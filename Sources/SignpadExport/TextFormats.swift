@@ -288,6 +288,9 @@ public struct SignatureMetadata: Codable, Equatable {
     /// signature once it is written (`.meta.json.tsr`); absent when none is set. The manifest is
     /// signed before the token exists, so it names the authority that will give it.
     public var timeStampAuthority: String?
+    /// Why the point of sale's document was not signed, when the signature had one and it could
+    /// not be: the signature's other files are written all the same, never held back by it.
+    public var documentNotSigned: String?
 
     public struct SigningKey: Codable, Equatable {
         /// `PublicKey.Algorithm`'s name: Ed25519, or ECDSA-P256-SHA256 for a TPM's key.

@@ -17,11 +17,14 @@ struct PDFCrossReference {
     private(set) var usesStreams = false
 
     static let maxSections = 256
-    static let maxObjects = 8_000_000
+    /// Objects a file of its size can hold: each takes a dozen bytes at least ("1 0 obj" and its
+    /// end), even packed in an object stream; more is a file claiming what it does not hold.
+    let maxObjects: Int
 
     /// The sections from the one `startxref` names back through each `/Prev` (and a hybrid
     /// file's `/XRefStm`).
     init(_ bytes: [UInt8]) throws(PDFError) {
+        maxObjects = min(4_000_000, max(1024, bytes.count / 8))
         let start = try Self.startXRef(bytes)
         var pending = [start], seen = Set<Int>(), first = true
         while let offset = pending.popLast() {
@@ -58,6 +61,8 @@ struct PDFCrossReference {
         throw PDFError("no \"startxref\" in the file's last 2 KiB: the file is truncated or not a PDF")
     }
 
+    private func bytes(_ parser: PDFParser) -> Int { parser.bytes.count }
+
     private mutating func define(_ number: Int, _ entry: Entry) {
         if entries[number] == nil { entries[number] = entry }
     }
@@ -67,11 +72,12 @@ struct PDFCrossReference {
             guard let first = parser.unsignedInteger(), let count = parser.unsignedInteger() else {
                 throw PDFError("a cross-reference table's subsection does not start with two numbers", at: parser.position)
             }
-            guard first + count <= Self.maxObjects else { throw PDFError("a cross-reference table names object \(first + count)", at: parser.position) }
+            guard first + count <= maxObjects else { throw PDFError("a cross-reference table names object \(first + count) in a file of \(bytes(parser)) bytes", at: parser.position) }
             for number in first..<(first + count) {
                 guard let offset = parser.unsignedInteger(), let generation = parser.unsignedInteger() else {
                     throw PDFError("a cross-reference entry is not two numbers and n or f", at: parser.position)
                 }
+                guard generation <= PDFReference.maxGeneration else { throw PDFError("a cross-reference entry has generation \(generation)", at: parser.position) }
                 if parser.take("n") {
                     define(number, .offset(offset, generation: generation))
                 } else if parser.take("f") {
@@ -108,7 +114,7 @@ struct PDFCrossReference {
         }
         for pair in stride(from: 0, to: index.count, by: 2) {
             let first = index[pair], count = index[pair + 1]
-            guard first >= 0, count >= 0, first + count <= Self.maxObjects else { throw PDFError("a cross-reference stream's /Index names object \(first + count)", at: offset) }
+            guard first >= 0, count >= 0, first + count <= maxObjects else { throw PDFError("a cross-reference stream's /Index names object \(first + count) in a file of \(bytes.count) bytes", at: offset) }
             for number in first..<(first + count) {
                 let at = row * rowWidth
                 guard at + rowWidth <= data.count else { throw PDFError("a cross-reference stream is shorter than its /Index", at: offset) }
@@ -116,7 +122,9 @@ struct PDFCrossReference {
                 let second = field(at + widths[0], widths[1]), third = field(at + widths[0] + widths[1], widths[2])
                 switch type {
                 case 0: define(number, .free)
-                case 1: define(number, .offset(second, generation: third))
+                case 1:
+                    guard third <= PDFReference.maxGeneration else { throw PDFError("a cross-reference stream gives object \(number) generation \(third)", at: offset) }
+                    define(number, .offset(second, generation: third))
                 case 2: define(number, .compressed(stream: second, index: third))
                 default: break  // unknown types are null references (§7.5.8.3)
                 }

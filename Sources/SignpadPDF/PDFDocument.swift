@@ -5,6 +5,9 @@ public struct PDFDocument {
     let crossReference: PDFCrossReference
     /// Object streams decoded once: a page tree in one would otherwise inflate it for each page.
     private let objectStreams = ObjectStreamCache()
+    /// Objects read once, and the work reading may take: a crafted file otherwise makes the
+    /// same objects, or a stream with no usable /Length, be read over and over.
+    private let work = PDFWork()
 
     /// Objects followed through references before a chain is called a loop.
     static let maxReferenceChain = 32
@@ -36,13 +39,21 @@ public struct PDFDocument {
         switch crossReference.entries[reference.number] {
         case nil, .free?:
             return .null
+        case .offset(_, let generation)? where generation != reference.generation:
+            return .null
         case .offset(let offset, _)?:
-            let (found, object) = try PDFFileReader.indirectObject(bytes, at: offset) { length throws(PDFError) in
+            if let known = work.objects[reference.number] { return known }
+            try work.spend(objects: 1)
+            let (found, object) = try PDFFileReader.indirectObject(bytes, at: offset, work: work) { length throws(PDFError) in
                 try self.resolve(length, depth: depth + 1).integer
             }
             guard found.number == reference.number else { throw PDFError("object \(reference.number) is listed at byte \(offset), where object \(found.number) is", at: offset) }
+            if case .stream = object {} else { work.objects[reference.number] = object }
             return object
+        case .compressed? where reference.generation != 0:
+            return .null
         case .compressed(let streamNumber, _)?:
+            if let known = work.objects[reference.number] { return known }
             let stream = try object(PDFReference(streamNumber), depth: depth + 1)
             guard let dictionary = stream.dictionary, dictionary["Type"]?.name == "ObjStm", let count = dictionary["N"]?.integer, let first = dictionary["First"]?.integer else {
                 throw PDFError("object \(reference.number) is said to be in object \(streamNumber), which is not an object stream")
@@ -55,13 +66,17 @@ public struct PDFDocument {
                     guard let number = header.unsignedInteger(), let offset = header.unsignedInteger() else {
                         throw PDFError("object stream \(streamNumber)'s header is broken")
                     }
+                    guard first >= 0, first + offset < data.count else { throw PDFError("object stream \(streamNumber) puts object \(number) past its end") }
                     if offsets[number] == nil { offsets[number] = first + offset }
                 }
                 return (data, offsets)
             }
             if let at = offsets[reference.number] {
+                try work.spend(objects: 1)
                 var parser = PDFParser(data, at: at)
-                return try parser.object()
+                let object = try parser.object()
+                work.objects[reference.number] = object
+                return object
             }
             throw PDFError("object \(reference.number) is not in object stream \(streamNumber)")
         }
@@ -102,5 +117,21 @@ private final class ObjectStreamCache {
             bytes += decoded.data.count
         }
         return decoded
+    }
+}
+
+/// What reading one document may cost: objects parsed, and bytes searched for a stream's end.
+final class PDFWork {
+    var objects: [Int: PDFObject] = [:]
+    private var parsed = 0
+    private var scanned = 0
+    static let maxParsed = 1_000_000
+    static let maxScanned = 256 << 20
+
+    func spend(objects count: Int = 0, scanned bytes: Int = 0) throws(PDFError) {
+        parsed += count
+        scanned += bytes
+        guard parsed <= Self.maxParsed else { throw PDFError("reading the document takes more than \(Self.maxParsed) objects") }
+        guard scanned <= Self.maxScanned else { throw PDFError("the document's streams lack a usable /Length too often: finding their ends takes more than \(Self.maxScanned >> 20) MiB of searching") }
     }
 }

@@ -4,7 +4,7 @@ import SignpadZlib
 enum PDFFileReader {
     /// The object at `offset`. `length` resolves a stream's indirect /Length (nil when it cannot,
     /// and the stream is then read up to its `endstream`).
-    static func indirectObject(_ bytes: [UInt8], at offset: Int, length: (PDFObject) throws(PDFError) -> Int?) throws(PDFError) -> (PDFReference, PDFObject) {
+    static func indirectObject(_ bytes: [UInt8], at offset: Int, work: PDFWork? = nil, length: (PDFObject) throws(PDFError) -> Int?) throws(PDFError) -> (PDFReference, PDFObject) {
         guard offset >= 0, offset < bytes.count else { throw PDFError("an object is said to be at byte \(offset), past the file's end") }
         var parser = PDFParser(bytes, at: offset)
         guard let number = parser.unsignedInteger(), let generation = parser.unsignedInteger(), parser.take("obj") else {
@@ -24,9 +24,9 @@ enum PDFFileReader {
             if after.take("endstream") { dataEnd = dataStart + count }
         }
         if dataEnd == nil {
-            guard let end = find(Array("endstream".utf8), in: bytes, from: dataStart) else {
-                throw PDFError("a stream has no \"endstream\"", at: dataStart)
-            }
+            let found = find(Array("endstream".utf8), in: bytes, from: dataStart)
+            try work?.spend(scanned: (found ?? bytes.count) - dataStart)
+            guard let end = found else { throw PDFError("a stream has no \"endstream\"", at: dataStart) }
             var trimmed = end
             if trimmed > dataStart, bytes[trimmed - 1] == 10 { trimmed -= 1 }
             if trimmed > dataStart, bytes[trimmed - 1] == 13 { trimmed -= 1 }

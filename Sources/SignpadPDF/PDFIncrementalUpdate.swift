@@ -76,7 +76,7 @@ public struct PDFIncrementalUpdate {
         trailer["Root"] = document.trailer["Root"]
         if let info = document.trailer["Info"] { trailer["Info"] = info }
         trailer["Prev"] = .integer(try PDFCrossReference.startXRef(document.bytes))
-        trailer["ID"] = .array([Self.firstID(document.trailer), .string(Self.newID(out[document.bytes.count...]))])
+        trailer["ID"] = .array([Self.firstID(document), .string(Self.newID(out[document.bytes.count...]))])
         if document.usesCrossReferenceStreams {
             writeStreamSection(&out, offsets: offsets, trailer: trailer, number: size)
         } else {
@@ -143,10 +143,10 @@ public struct PDFIncrementalUpdate {
         out += Array("\nendobj\nstartxref\n\(start)\n%%EOF\n".utf8)
     }
 
-    /// The document's permanent identifier, kept; a new one when it had none.
-    private static func firstID(_ trailer: PDFDictionary) -> PDFObject {
-        if let first = trailer["ID"]?.array?.first, first.string != nil { return first }
-        return .string(newID(ArraySlice(trailer.entries.map(\.key.bytes).flatMap { $0 })))
+    /// The document's permanent identifier, kept; one made from its bytes when it had none.
+    private static func firstID(_ document: PDFDocument) -> PDFObject {
+        if let first = document.trailer["ID"]?.array?.first, first.string != nil { return first }
+        return .string(newID(document.bytes[...]))
     }
 
     /// Sixteen bytes that differ with the content (FNV-1a over it, twice with different seeds).

@@ -3,6 +3,9 @@ public struct PDFReference: Hashable, Sendable, CustomStringConvertible {
     public let number: Int
     public let generation: Int
 
+    /// The largest generation a cross-reference can give (§7.5.4).
+    public static let maxGeneration = 65_535
+
     public init(_ number: Int, _ generation: Int = 0) {
         self.number = number
         self.generation = generation

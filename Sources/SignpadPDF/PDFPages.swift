@@ -8,8 +8,11 @@ public struct PDFRect: Equatable, Sendable {
         minX = min(a, c); minY = min(b, d); maxX = max(a, c); maxY = max(b, d)
     }
 
+    /// Points beyond any page (ISO 32000-1 Annex C: 14,400 units, and UserUnit at most 75 000 times that).
+    static let limit = 1e7
+
     init?(_ object: PDFObject?) {
-        guard let numbers = object?.array?.compactMap(\.number), numbers.count == 4, numbers.allSatisfy(\.isFinite) else { return nil }
+        guard let numbers = object?.array?.compactMap(\.number), numbers.count == 4, numbers.allSatisfy({ $0.isFinite && abs($0) <= Self.limit }) else { return nil }
         self.init(numbers[0], numbers[1], numbers[2], numbers[3])
     }
 

@@ -6,9 +6,10 @@ struct PDFParser {
 
     static let maxDepth = 64
 
+    /// A position outside the bytes reads as their end: nothing there.
     init(_ bytes: [UInt8], at position: Int) {
         self.bytes = bytes
-        self.position = position
+        self.position = position >= 0 ? position : bytes.count
     }
 
     static func isWhitespace(_ b: UInt8) -> Bool { b == 0 || b == 9 || b == 10 || b == 12 || b == 13 || b == 32 }
@@ -97,7 +98,7 @@ struct PDFParser {
             guard let number = Self.number(text) else { throw PDFError("unexpected \"\(String(decoding: text.prefix(20), as: UTF8.self))\"", at: start) }
             if case .integer(let n) = number, n >= 0 {
                 let saved = position
-                if let generation = unsignedInteger(), take("R") { return .reference(PDFReference(n, generation)) }
+                if let generation = unsignedInteger(), generation <= PDFReference.maxGeneration, take("R") { return .reference(PDFReference(n, generation)) }
                 position = saved
             }
             return number

@@ -43,7 +43,9 @@ public enum PDFSignatureTarget: Sendable {
 extension PDFDocument {
     /// The target `placement` finds, or why there is none.
     public func target(_ placement: PDFSignaturePlacement, pages: [PDFPage]) throws(PDFError) -> PDFSignatureTarget {
-        let fields = try signatureFields(pages: pages)
+        let (fields, names, unplaced) = try formFields(pages: pages)
+        let certified = try certification()
+        if certified == 1 { throw PDFError("the document is certified with no changes allowed (DocMDP 1): another signature would break its certification") }
         func pageIndex(of field: PDFSignatureField) throws(PDFError) -> Int {
             guard let i = field.pageIndex else { throw PDFError("the signature field \"\(field.name)\" is on no page") }
             return i
@@ -55,6 +57,8 @@ extension PDFDocument {
         if placement.field == nil, let field = fields.first(where: { !$0.isSigned && $0.pageIndex != nil }) {
             return .existing(field, pageIndex: try pageIndex(of: field))
         }
+        if let name = placement.field, unplaced.contains(name) { throw PDFError("the signature field \"\(name)\" has no widget with a usable /Rect") }
+        if let name = placement.field, names.contains(name) { throw PDFError("the field \"\(name)\" is not a signature field") }
         guard let rect = placement.rect else {
             if let name = placement.field { throw PDFError("the document has no signature field \"\(name)\", and no rectangle was given") }
             throw PDFError("the document has no unsigned signature field, and no rectangle was given")
@@ -64,7 +68,9 @@ extension PDFDocument {
         guard rect.width >= 1, rect.height >= 1 else { throw PDFError("the rectangle is less than a point wide or high") }
         // A period joins a field's name to its parent's (ISO 32000-1 §12.7.3.2): a new one has none.
         if let name = placement.field, name.contains(".") { throw PDFError("the document has no signature field \"\(name)\", and a new field's name cannot hold a period") }
-        let taken = Set(fields.map(\.name))
+        // A certification allowing form filling and signing (DocMDP 2) allows no new field.
+        if certified == 2 { throw PDFError("the document is certified for signing its own fields only (DocMDP 2), and has no unsigned signature field to sign") }
+        let taken = names
         var name = placement.field ?? "Signature1"
         var n = 1
         while taken.contains(name) { n += 1; name = "Signature\(n)" }

@@ -55,17 +55,6 @@ public enum PDFSigner {
             }
             resources["Font"] = .dictionary(fonts)
         }
-        let appearance = update.add(.stream(PDFDictionary([
-            ("Type", .name("XObject")), ("Subtype", .name("Form")), ("BBox", PDFRect(0, 0, rect.width, rect.height).object), ("Resources", .dictionary(resources)),
-        ]), content.appearance))
-
-        var signatureDictionary = PDFDictionary([("Type", .name("Sig")), ("Filter", .name("Adobe.PPKLite")), ("SubFilter", .name("ETSI.CAdES.detached")),
-                                                 ("M", .string(Array(content.signingTime.utf8)))])
-        if let reason = content.reason { signatureDictionary["Reason"] = .string(PDFText.encode(reason)) }
-        if let signer = content.signer { signatureDictionary["Name"] = .string(PDFText.encode(signer)) }
-        if let location = content.location { signatureDictionary["Location"] = .string(PDFText.encode(location)) }
-        let signature = update.addSignature(signatureDictionary, reserved: reserved)
-
         var associated: PDFObject?
         var attached: (name: String, specification: PDFReference)?
         if let attachment = content.attachment {
@@ -82,6 +71,17 @@ public enum PDFSigner {
             attached = (attachment.name, specification)
         }
 
+        let appearance = update.add(.stream(PDFDictionary([
+            ("Type", .name("XObject")), ("Subtype", .name("Form")), ("BBox", PDFRect(0, 0, rect.width, rect.height).object), ("Resources", .dictionary(resources)),
+        ] + (associated.map { [(PDFName("AF"), $0)] } ?? [])), content.appearance))
+
+        var signatureDictionary = PDFDictionary([("Type", .name("Sig")), ("Filter", .name("Adobe.PPKLite")), ("SubFilter", .name("ETSI.CAdES.detached")),
+                                                 ("M", .string(Array(content.signingTime.utf8)))])
+        if let reason = content.reason { signatureDictionary["Reason"] = .string(PDFText.encode(reason)) }
+        if let signer = content.signer { signatureDictionary["Name"] = .string(PDFText.encode(signer)) }
+        if let location = content.location { signatureDictionary["Location"] = .string(PDFText.encode(location)) }
+        let signature = update.addSignature(signatureDictionary, reserved: reserved)
+
         let page = pages[target.pageIndex]
         let catalog = try document.catalog()
         var form = try document.resolve(catalog["AcroForm"]).dictionary ?? PDFDictionary()
@@ -91,16 +91,16 @@ public enum PDFSigner {
             guard var fieldDictionary = try document.object(field.field).dictionary else { throw PDFError("the field \"\(field.name)\" is not a dictionary") }
             fieldDictionary["V"] = .reference(signature)
             if field.widget == field.field {
-                widgetAppearance(&fieldDictionary, appearance, associated)
+                widgetAppearance(&fieldDictionary, appearance)
             } else if var widget = try document.object(field.widget).dictionary {
-                widgetAppearance(&widget, appearance, associated)
+                widgetAppearance(&widget, appearance)
                 update.set(field.widget, to: .dictionary(widget))
             }
             update.set(field.field, to: .dictionary(fieldDictionary))
         case .new(let name, _, _):
             var widget = PDFDictionary([("Type", .name("Annot")), ("Subtype", .name("Widget")), ("FT", .name("Sig")), ("T", .string(PDFText.encode(name))),
                                         ("Rect", rect.object), ("P", .reference(page.reference)), ("V", .reference(signature))])
-            widgetAppearance(&widget, appearance, associated)
+            widgetAppearance(&widget, appearance)
             let field = update.add(.dictionary(widget))
             try append(.reference(field), to: "Annots", of: page.reference, page.dictionary, &update)
             var fields = try document.resolve(form["Fields"]).array ?? []
@@ -113,7 +113,11 @@ public enum PDFSigner {
         } else {
             newCatalog["AcroForm"] = .dictionary(form)
         }
-        if let attached { try listAttachment(attached.name, attached.specification, in: &newCatalog, &update) }
+        // Listed in the embedded files only in a document no one signed yet: validators take a
+        // change to the catalog's /Names after a signature for a change it does not allow.
+        if let attached, try !document.signatureFields(pages: pages).contains(where: \.isSigned), try document.certification() == nil {
+            try listAttachment(attached.name, attached.specification, in: &newCatalog, &update)
+        }
         if newCatalog != catalog { update.set(document.rootReference, to: .dictionary(newCatalog)) }
         return try update.write(sign: sign)
     }
@@ -143,11 +147,10 @@ public enum PDFSigner {
         }
     }
 
-    /// Print it (/F 4), show it (/AP /N) and tie the file to it (/AF).
-    private static func widgetAppearance(_ widget: inout PDFDictionary, _ appearance: PDFReference, _ associated: PDFObject?) {
+    /// Print it (/F 4) and show it (/AP /N).
+    private static func widgetAppearance(_ widget: inout PDFDictionary, _ appearance: PDFReference) {
         widget["F"] = .integer(4)
         widget["AP"] = .dictionary(PDFDictionary([("N", .reference(appearance))]))
-        if let associated { widget["AF"] = associated }
     }
 
     /// `item` added to the array at `key` of the object `owner`: the array rewritten where it is

@@ -2,7 +2,7 @@
 /// byte outside the regular printable ones.
 enum PDFWriter {
     static func number(_ v: Double) -> PDFObject {
-        v == v.rounded() && abs(v) < 1e15 ? .integer(Int(v)) : .real(v)
+        v == v.rounded() && abs(v) < 1e12 ? .integer(Int(v)) : .real(v)
     }
 
     static func write(_ object: PDFObject, to out: inout [UInt8]) {
@@ -55,7 +55,8 @@ enum PDFWriter {
 
     /// At most four decimals, no exponent: what §7.3.3 allows a real to be.
     static func real(_ v: Double) -> String {
-        guard v.isFinite else { return "0" }
+        // Beyond ±1e12 four decimals would not fit an Int; no page has such a number.
+        guard v.isFinite, abs(v) < 1e12 else { return v > 0 ? "1000000000000" : v < 0 ? "-1000000000000" : "0" }
         let scaled = (v * 10_000).rounded()
         let negative = scaled < 0
         let magnitude = Int(abs(scaled))

@@ -352,6 +352,8 @@ public final class Session: InputSink {
             case .requestProgress(let id, let progress):
                 events.append(.request(.progress(id: id, progress)))
             case .requestEnded(let id, let end):
+                // Unsigned, its document goes now, not at the next request.
+                if case .signed = end {} else if requestDocument?.id == id { requestDocument = nil }
                 events.append(.request(.ended(id: id, end)))
             case .flickerHeld(let place):
                 tell(Notice(.notice, "touches keep landing and lifting in one place: while nobody signs they do nothing", [

@@ -131,3 +131,75 @@ import Testing
         #expect(throws: PDFError("the page tree reaches 2 0 R twice")) { try parsed.pages() }
     }
 }
+
+/// Issue 57's cold review: crafted documents that crashed the kiosk, signed what they should not,
+/// or failed only once the customer had signed.
+@Suite struct PDFHostileDocumentTests {
+    static func sign(_ bytes: [UInt8], _ placement: PDFSignaturePlacement) throws -> [UInt8] {
+        let document = try PDFDocument(bytes: bytes)
+        let pages = try document.pages()
+        let target = try document.target(placement, pages: pages)
+        let content = PDFSignatureContent(appearance: [], signingTime: "D:20261128000000Z",
+                                          attachment: .init(name: "a", mimeType: "application/pkcs7-mime", description: "", bytes: [1]))
+        return try PDFSigner.sign(document, at: target, pages: pages, content: content, reserved: 16) { _, _ in [0x30, 0] }
+    }
+
+    static let rect = PDFRect(72, 82, 292, 142)
+
+    @Test func anObjectStreamStartingBeforeItselfIsRefused() throws {
+        #expect(throws: PDFError("object stream 5 puts object 1 past its end")) { try PDFDocument(bytes: HandPDF.catalogInObjectStream(first: -100_000)).pages() }
+        #expect(try PDFDocument(bytes: HandPDF.catalogInObjectStream(first: 4)).pages().count == 1)
+    }
+
+    @Test func aFieldBeyondAnyPageIsNoFieldAndAHugeNumberIsWrittenBounded() throws {
+        let bytes = HandPDF.onePage(page: "/Annots [5 0 R]", catalog: "/AcroForm << /Fields [5 0 R] >>",
+                                    more: [5: "<< /Type /Annot /Subtype /Widget /FT /Sig /T (Big) /Rect [0 0 10000000000000000 50] /P 3 0 R >>"])
+        #expect(throws: PDFError("the signature field \"Big\" has no widget with a usable /Rect")) { try Self.sign(bytes, PDFSignaturePlacement(field: "Big")) }
+        #expect(PDFWriter.real(1e300) == "1000000000000" && PDFWriter.real(-.infinity) == "-1000000000000" && PDFWriter.real(.nan) == "0")
+    }
+
+    @Test func aGenerationBeyond65535IsNoReference() throws {
+        let bytes = HandPDF.onePage(more: [2: "<< /Type /Pages /Kids [3 123456 R] /Count 1 >>"])
+        #expect(throws: PDFError("unexpected \"R\"", at: 109)) { try PDFDocument(bytes: bytes).pages() }
+        // A reference whose generation is not its object's names nothing (§7.3.10).
+        let other = HandPDF.onePage(more: [2: "<< /Type /Pages /Kids [3 7 R] /Count 1 >>"])
+        #expect(throws: PDFError("the page tree's 3 7 R is not a dictionary")) { try PDFDocument(bytes: other).pages() }
+    }
+
+    @Test func whatOnlySigningReadsFailsWhenTriedNotAfterTheCustomerSigned() throws {
+        var bytes = HandPDF.onePage(page: "/Annots 6 0 R", more: [6: "[]"])
+        let at = try #require(PDFFileReader.find(Array("6 0 obj".utf8), in: bytes, from: 0))
+        bytes.replaceSubrange(at..<(at + 7), with: Array("9 9 xxx".utf8))
+        #expect(throws: PDFError.self) { try Self.sign(bytes, PDFSignaturePlacement(page: 1, rect: Self.rect)) }
+    }
+
+    @Test func aWidgetNoPageListsIsOnNoPage() throws {
+        let bytes = HandPDF.onePage(catalog: "/AcroForm << /Fields [5 0 R] >>",
+                                    more: [5: "<< /Type /Annot /Subtype /Widget /FT /Sig /T (Hidden) /Rect [72 82 292 142] /P 3 0 R >>"])
+        #expect(throws: PDFError("the signature field \"Hidden\" is on no page")) { try Self.sign(bytes, PDFSignaturePlacement(field: "Hidden")) }
+    }
+
+    @Test func aNewFieldTakesNoNameAnotherFieldHas() throws {
+        let bytes = HandPDF.onePage(page: "/Annots [5 0 R]", catalog: "/AcroForm << /Fields [5 0 R] >>",
+                                    more: [5: "<< /Type /Annot /Subtype /Widget /FT /Tx /T (Signature1) /Rect [72 300 292 330] /P 3 0 R >>"])
+        let document = try PDFDocument(bytes: bytes)
+        #expect(try document.target(PDFSignaturePlacement(page: 1, rect: Self.rect), pages: document.pages()).name == "Signature2")
+        #expect(throws: PDFError("the field \"Signature1\" is not a signature field")) { try Self.sign(bytes, PDFSignaturePlacement(field: "Signature1", rect: Self.rect)) }
+    }
+
+    @Test func aCertifiedDocumentAllowingNoChangeIsNotSigned() throws {
+        let bytes = HandPDF.onePage(catalog: "/Perms << /DocMDP 5 0 R >>", more: [
+            5: "<< /Type /Sig /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P 1 /V /1.2 >> >>] >>",
+        ])
+        #expect(throws: PDFError("the document is certified with no changes allowed (DocMDP 1): another signature would break its certification")) {
+            try Self.sign(bytes, PDFSignaturePlacement(page: 1, rect: Self.rect))
+        }
+    }
+
+    @Test func documentsWithoutAnIdentifierGetDifferentOnes() throws {
+        let a = try Self.sign(HandPDF.onePage(), PDFSignaturePlacement(page: 1, rect: Self.rect))
+        let b = try Self.sign(HandPDF.onePage(page: "/Rotate 0"), PDFSignaturePlacement(page: 1, rect: Self.rect))
+        let first = { (bytes: [UInt8]) throws -> PDFObject? in try PDFDocument(bytes: bytes).trailer["ID"]?.array?.first }
+        #expect(try first(a) != nil && first(a) != first(b))
+    }
+}

@@ -38,3 +38,60 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Small documents written by hand, object by object, for what no program makes on purpose.
+enum HandPDF {
+    /// A classic cross-reference table over `objects` (number: body), the catalog object 1.
+    static func build(_ objects: [Int: String]) -> [UInt8] {
+        var out = Array("%PDF-1.7\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
+        var offsets: [Int: Int] = [:]
+        for number in objects.keys.sorted() {
+            offsets[number] = out.count
+            out += Array("\(number) 0 obj\n\(objects[number]!)\nendobj\n".utf8)
+        }
+        let xref = out.count, size = (objects.keys.max() ?? 0) + 1
+        out += Array("xref\n0 \(size)\n0000000000 65535 f\r\n".utf8)
+        for number in 1..<size {
+            let entry = offsets[number].map { String(format: "%010d 00000 n\r\n", $0) } ?? "0000000000 00000 f\r\n"
+            out += Array(entry.utf8)
+        }
+        out += Array("trailer\n<< /Size \(size) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        return out
+    }
+
+    /// One A4 page; `page` and `catalog` add entries to the page's and the catalog's dictionaries.
+    static func onePage(page: String = "", catalog: String = "", more: [Int: String] = [:]) -> [UInt8] {
+        var objects: [Int: String] = [
+            1: "<< /Type /Catalog /Pages 2 0 R \(catalog) >>",
+            2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R \(page) >>",
+            4: "<< /Length 0 >>\nstream\n\nendstream",
+        ]
+        objects.merge(more) { $1 }
+        return build(objects)
+    }
+
+    /// The catalog in an object stream whose /First is `first`, behind a cross-reference stream.
+    static func catalogInObjectStream(first: Int) -> [UInt8] {
+        var out = Array("%PDF-1.7\n".utf8)
+        var entries: [Int: (Int, Int, Int)] = [:]
+        for (number, body) in [(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"), (3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>")] {
+            entries[number] = (1, out.count, 0)
+            out += Array("\(number) 0 obj\n\(body)\nendobj\n".utf8)
+        }
+        let catalog = "<< /Type /Catalog /Pages 2 0 R >>\n", header = "1 0 "
+        entries[1] = (2, 5, 0)
+        entries[5] = (1, out.count, 0)
+        out += Array("5 0 obj\n<< /Type /ObjStm /N 1 /First \(first) /Length \(header.utf8.count + catalog.utf8.count) >>\nstream\n\(header)\(catalog)\nendstream\nendobj\n".utf8)
+        entries[6] = (1, out.count, 0)
+        var rows: [UInt8] = []
+        for number in 0..<7 {
+            let (type, a, b) = entries[number] ?? (0, 0, 0)
+            rows += [UInt8(type), UInt8(a >> 24 & 0xFF), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF), UInt8(b >> 8), UInt8(b & 0xFF)]
+        }
+        let xref = out.count
+        out += Array("6 0 obj\n<< /Type /XRef /Size 7 /W [1 4 2] /Root 1 0 R /Length \(rows.count) >>\nstream\n".utf8) + rows
+        out += Array("\nendstream\nendobj\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        return out
+    }
+}

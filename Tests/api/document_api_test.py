@@ -33,6 +33,22 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def hand_pdf(objects):
+    """A small PDF with a classic cross-reference table, object by object."""
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
+    size = max(objects) + 1
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f\r\n" % size
+    for number in range(1, size):
+        out += (b"%010d 00000 n\r\n" % offsets[number]) if number in offsets else b"0000000000 00000 f\r\n"
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, xref)
+    return bytes(out)
+
+
 class DocumentKiosk(Kiosk):
     """A kiosk that signs documents: a P-256 key, its self-signed certificate, a documents folder."""
 
@@ -163,6 +179,14 @@ class DocumentAPITest(unittest.TestCase):
             out.write(f.read()[:400])
         said = self.refused(kiosk, {"path": truncated, "sha256": sha256(truncated), "rect": [72, 82, 292, 142]}, "org.signpad.Kiosk.DocumentRefused")
         self.assertIn("startxref", said["reason"])
+        # Annotations that only signing reads, broken: refused when taken, not after the customer signs.
+        broken_annots = os.path.join(kiosk.documents, "annots.pdf")
+        with open(broken_annots, "wb") as out:
+            out.write(hand_pdf({1: b"<< /Type /Catalog /Pages 2 0 R >>", 2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Annots 6 0 R >>",
+                                6: b"[]"}).replace(b"6 0 obj", b"9 9 xxx"))
+        said = self.refused(kiosk, {"path": broken_annots, "sha256": sha256(broken_annots), "rect": [72, 82, 292, 142]}, "org.signpad.Kiosk.DocumentRefused")
+        self.assertIn("cannot be signed", said["reason"])
         outside = os.path.join(self.folder, "elsewhere.pdf")
         shutil.copy(original, outside)
         said = self.refused(kiosk, {"path": outside, "sha256": sha256(outside)}, "org.signpad.Kiosk.InvalidParameter")
