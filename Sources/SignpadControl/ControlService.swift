@@ -289,6 +289,7 @@ public final class ControlService {
             }
         }
         var pageNumber: Int?
+        if page != nil, rect == nil { throw .invalidParameter(fields.named("page"), expected: "nothing without rect: a page is where a new field's rectangle goes") }
         if let page {
             guard page == page.rounded(), page >= 1, page <= 100_000 else { throw .invalidParameter(fields.named("page"), expected: "a page number from 1") }
             pageNumber = Int(page)

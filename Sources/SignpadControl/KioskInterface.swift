@@ -29,7 +29,7 @@ public enum KioskInterface {
         # documents folder (documents.directory), its SHA-256, and where the signature
         # goes: the signature field named field, else the first unsigned one, else a
         # new field at rect ([x0, y0, x1, y1], points from the page's bottom left) on
-        # page (from 1; default 1).
+        # page (from 1; default 1; page goes only with rect).
         type Document (path: string, sha256: string, field: ?string, page: ?int, rect: ?[]float)
 
         # The signed document: its path once written, and its SHA-256.

@@ -2,8 +2,8 @@ import SignpadCrypto
 import SignpadPDF
 
 /// A point of sale's document signed with a signature: one incremental update holding the
-/// field's ink, the sealed biometric container associated with it (`BiometricContainer`), and a PAdES B-B signature
-/// by the kiosk's P-256 key under its document certificate.
+/// field's ink, the sealed biometric container associated with it (`BiometricContainer`), and
+/// a PAdES B-B signature by the kiosk's P-256 key under its document certificate.
 public enum DocumentSigner {
     /// Bytes kept for the CMS: the chain, the signature, and room for a time-stamp token.
     static func reservedBytes(_ certificate: SigningCertificate) -> Int {

@@ -49,6 +49,7 @@ struct Request: ParsableCommand {
         if let image { try Self.checkWritable(image) }
         if document == nil, field != nil || page != nil || rect != nil { throw ValidationError("--field, --page and --rect go with --document") }
         if let rect, Self.rectangle(rect) == nil { throw ValidationError("--rect: expected four numbers x0,y0,x1,y1, got \(rect)") }
+        if page != nil, rect == nil { throw ValidationError("--page goes with --rect: it is the page of a new field") }
     }
 
     static func rectangle(_ text: String) -> [Double]? {

@@ -166,6 +166,8 @@ class DocumentAPITest(unittest.TestCase):
         original = kiosk.document()
         said = self.refused(kiosk, {"path": original, "sha256": sha256(original)}, "org.signpad.Kiosk.DocumentRefused")
         self.assertIn("no unsigned signature field, and no rectangle", said["reason"])
+        said = self.refused(kiosk, {"path": original, "sha256": sha256(original), "page": 1}, "org.signpad.Kiosk.InvalidParameter")
+        self.assertEqual(said["parameter"], "document.page")
 
     def test_a_link_a_broken_pdf_and_a_file_outside_the_folder_are_refused(self):
         kiosk = self.kiosk()
