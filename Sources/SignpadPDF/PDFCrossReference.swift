@@ -61,8 +61,6 @@ struct PDFCrossReference {
         throw PDFError("no \"startxref\" in the file's last 2 KiB: the file is truncated or not a PDF")
     }
 
-    private func bytes(_ parser: PDFParser) -> Int { parser.bytes.count }
-
     private mutating func define(_ number: Int, _ entry: Entry) {
         if entries[number] == nil { entries[number] = entry }
     }
@@ -72,7 +70,7 @@ struct PDFCrossReference {
             guard let first = parser.unsignedInteger(), let count = parser.unsignedInteger() else {
                 throw PDFError("a cross-reference table's subsection does not start with two numbers", at: parser.position)
             }
-            guard first + count <= maxObjects else { throw PDFError("a cross-reference table names object \(first + count) in a file of \(bytes(parser)) bytes", at: parser.position) }
+            guard first + count <= maxObjects else { throw PDFError("a cross-reference table names object \(first + count) in a file of \(parser.bytes.count) bytes", at: parser.position) }
             for number in first..<(first + count) {
                 guard let offset = parser.unsignedInteger(), let generation = parser.unsignedInteger() else {
                     throw PDFError("a cross-reference entry is not two numbers and n or f", at: parser.position)

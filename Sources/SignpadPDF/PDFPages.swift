@@ -8,7 +8,7 @@ public struct PDFRect: Equatable, Sendable {
         minX = min(a, c); minY = min(b, d); maxX = max(a, c); maxY = max(b, d)
     }
 
-    /// Points beyond any page (ISO 32000-1 Annex C: 14,400 units, and UserUnit at most 75 000 times that).
+    /// Points beyond any real page: a crafted rectangle of 1e16 is no rectangle.
     static let limit = 1e7
 
     init?(_ object: PDFObject?) {

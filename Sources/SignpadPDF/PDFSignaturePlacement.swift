@@ -70,10 +70,9 @@ extension PDFDocument {
         if let name = placement.field, name.contains(".") { throw PDFError("the document has no signature field \"\(name)\", and a new field's name cannot hold a period") }
         // A certification allowing form filling and signing (DocMDP 2) allows no new field.
         if certified == 2 { throw PDFError("the document is certified for signing its own fields only (DocMDP 2), and has no unsigned signature field to sign") }
-        let taken = names
         var name = placement.field ?? "Signature1"
         var n = 1
-        while taken.contains(name) { n += 1; name = "Signature\(n)" }
+        while names.contains(name) { n += 1; name = "Signature\(n)" }
         return .new(name: name, pageIndex: page - 1, rect: rect)
     }
 }
