@@ -32,7 +32,7 @@ public struct SigningCertificate: Sendable {
             throw CryptoError(doing, reason: "its first certificate is for key \(publicKey.fingerprint.prefix(16))…, not the kiosk's \(signer.fingerprint.prefix(16))…")
         }
         guard publicKey.algorithm == .ecdsaP256 else {
-            throw CryptoError(doing, reason: "its key is Ed25519, which PDF readers do not accept; a document key is ECDSA P-256 (signpad key create --p256, or --tpm)")
+            throw CryptoError(doing, reason: "its key is Ed25519, which PDF readers do not accept; a document key is ECDSA P-256 (signpad key create --algorithm p256, or --tpm)")
         }
         self.chain = chain
         subject = Self.commonName(first)
