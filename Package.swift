@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "SignpadCrypto", dependencies: ["CCrypto"]),
         .target(name: "SignpadZlib", dependencies: ["CZlib"]),
         .target(name: "SignpadPDF", dependencies: ["SignpadZlib"]),
-        .target(name: "SignpadPageRender"),
+        .target(name: "SignpadPageRender", dependencies: ["SignpadVocabulary", "SignpadCrypto"]),
         // Trusted time stamps (RFC 3161) from an authority over HTTP, by libcurl.
         .target(name: "SignpadTimestamp", dependencies: ["CCurl", "SignpadCrypto"]),
         .target(name: "SignpadTPM", dependencies: ["CTPM"]),
@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "SignpadDaemon", dependencies: [
             "SignpadConfig", "SignpadSystemCheck", "SignpadOutbox", "SignpadSession", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadExport",
             "SignpadEvdev", "SignpadDRM", "SignpadText", "SignpadSystemd", "SignpadControl", "SignpadVarlink", "SignpadTimestamp",
-            .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
+            "SignpadPageRender", .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The command line, one file per command.
         // Poppler in a process of its own: a hostile document ends it, not the kiosk, and the
@@ -116,7 +116,7 @@ let package = Package(
         ]),
         .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
-            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadCrypto",
+            "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadCrypto", "SignpadPDF",
             // A real painter for the replays drawn as the panel draws them; the module itself has no text library.
             "SignpadText", "SignpadTestSupport",
         ]),
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "SignpadVarlinkTests", dependencies: ["SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadVocabularyTests", dependencies: ["SignpadVocabulary", "SignpadInput"]),
         // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
-        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadPageRender", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "CCairo"]),
+        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadPageRender", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "SignpadVocabulary", "CCairo"]),
         .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]
 )

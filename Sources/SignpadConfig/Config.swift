@@ -42,7 +42,8 @@ public struct Config: Sendable {
         [("kiosk.prompt", kiosk.labels.prompt), ("kiosk.clear_label", kiosk.labels.clear), ("kiosk.done_label", kiosk.labels.done),
          ("kiosk.too_little_ink", kiosk.labels.tooLittleInk), ("kiosk.saving", kiosk.labels.saving), ("kiosk.saved", kiosk.labels.saved),
          ("kiosk.save_failed", kiosk.labels.saveFailed), ("kiosk.decline_label", kiosk.labels.decline), ("kiosk.undo_label", kiosk.labels.undo), ("kiosk.idle_text", kiosk.labels.idle),
-         ("kiosk.out_of_service", kiosk.labels.outOfService), ("kiosk.staff", kiosk.labels.staff)]
+         ("kiosk.out_of_service", kiosk.labels.outOfService), ("kiosk.staff", kiosk.labels.staff), ("kiosk.review_prompt", kiosk.labels.review),
+         ("kiosk.previous_label", kiosk.labels.previousPage), ("kiosk.next_label", kiosk.labels.nextPage), ("kiosk.sign_label", kiosk.labels.sign)]
     }
 
     /// Reads `text` (the file) and then `overrides` (`table.key=value` from --set).
@@ -123,6 +124,10 @@ public struct Config: Sendable {
         kiosk.labels.saveFailed = try r.string("kiosk.save_failed", default: kiosk.labels.saveFailed)
         kiosk.labels.outOfService = try r.string("kiosk.out_of_service", default: kiosk.labels.outOfService)
         kiosk.labels.staff = try r.string("kiosk.staff", default: kiosk.labels.staff)
+        kiosk.labels.review = try r.visibleLabel("kiosk.review_prompt", default: kiosk.labels.review)
+        kiosk.labels.previousPage = try r.visibleLabel("kiosk.previous_label", default: kiosk.labels.previousPage)
+        kiosk.labels.nextPage = try r.visibleLabel("kiosk.next_label", default: kiosk.labels.nextPage)
+        kiosk.labels.sign = try r.visibleLabel("kiosk.sign_label", default: kiosk.labels.sign)
         kiosk.rules.idleTimeout = try r.number("kiosk.idle_timeout", default: kiosk.rules.idleTimeout, in: 0..., "seconds ≥ 0 (0: never)")
         kiosk.rules.sleepAfter = try r.number("kiosk.sleep_after", default: kiosk.rules.sleepAfter, in: 0..., "seconds ≥ 0 (0: never)")
         kiosk.rules.savedSeconds = try r.number("kiosk.saved_seconds", default: kiosk.rules.savedSeconds, in: 0...3600, "seconds from 0 to 3600")
@@ -212,6 +217,7 @@ public struct Config: Sendable {
         documents.directory = try r.string("documents.directory", default: documents.directory)
         guard documents.directory.hasPrefix("/") else { throw r.error("documents.directory", "expected an absolute path (starting with /), got \"\(documents.directory)\"") }
         documents.maxBytes = try r.integer("documents.max_bytes", default: documents.maxBytes)
+        documents.requireReview = try r.bool("documents.require_review", default: documents.requireReview)
         guard DocumentOptions.maxBytesRange.contains(documents.maxBytes) else {
             throw r.error("documents.max_bytes", "expected bytes from \(DocumentOptions.maxBytesRange.lowerBound) to \(DocumentOptions.maxBytesRange.upperBound) (128 MiB), got \(documents.maxBytes)")
         }

@@ -4,6 +4,8 @@ public struct DocumentOptions: Equatable, Sendable {
     /// The folder the point of sale's group writes documents to (the package makes the default 2770).
     public var directory = "/var/lib/signpad/documents"
     public var maxBytes = 32 << 20
+    /// The customer is offered Sign only once every page has been shown to its foot.
+    public var requireReview = true
 
     public static let maxBytesRange = (1 << 10)...(128 << 20)
 

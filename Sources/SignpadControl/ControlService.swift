@@ -63,6 +63,7 @@ public final class ControlService {
         var returnImage: Bool
         var more: Bool
         var document: SignedDocument?
+        var review: DocumentReview?
     }
     private var clientLines = ClientLogBudget()
     /// Lines for calls, and apart from them for calls refused: a point of sale polling GetStatus,
@@ -329,7 +330,7 @@ public final class ControlService {
         active = Owed(result: started, call: call, more: asked.more, returnImage: asked.returnImage)
         active?.booked = record(started)
         log.info("request shown", metadata: ["request": "\(requestID)", "reference": "\(asked.context.reference)"])
-        session.beginRequest(id: requestID, context: asked.context, timeout: asked.timeout, now: now, document: asked.document)
+        session.beginRequest(id: requestID, context: asked.context, timeout: asked.timeout, now: now, document: asked.document, review: asked.review)
         progress("shown")
         for event in session.takeEvents() { consume(event) }
     }
@@ -348,10 +349,11 @@ public final class ControlService {
                 switch outcome {
                 case .refused(let reason):
                     throw .documentRefused(path: pending.path, reason: reason)
-                case .taken(let document, let pages, let field):
-                    log.info("document taken", metadata: ["pages": "\(pages)", "field": "\(field)"])
+                case .taken(let document, let review, let field):
+                    log.info("document taken", metadata: ["pages": "\(review.pageCount)", "field": "\(field)"])
                     var asked = pending.asked
                     asked.document = document
+                    asked.review = review
                     if let active { throw Self.busy(active, for: pending.caller) }
                     try checkShowable(asked, host: host)
                     try begin(asked, call: pending.call, caller: pending.caller, now: now, log: log)
@@ -381,6 +383,7 @@ public final class ControlService {
         case .ended(_, .declined): finish(.cancelled, reason: "declined by the customer")
         case .ended(_, .timedOut): finish(.timedOut, reason: "nobody touched the pad for the request's timeout")
         case .ended(_, .cancelled): finish(.cancelled, reason: "cancelled by the point of sale")
+        case .ended(_, .failed(let reason)): finish(.failed, reason: reason)
         }
     }
 

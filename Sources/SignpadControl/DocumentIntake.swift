@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import SignpadCrypto
 import SignpadExport
+import SignpadKiosk
 import SignpadPDF
 import Synchronization
 
@@ -18,27 +19,31 @@ public final class DocumentIntake: Sendable {
 
     /// What taking a document came to.
     public enum Outcome: Sendable, Equatable {
-        case taken(SignedDocument, pages: Int, field: String)
+        /// `review`: the document as the customer will read it, at its first page.
+        case taken(SignedDocument, review: DocumentReview, field: String)
         /// Why it cannot be signed, for the point of sale.
         case refused(String)
     }
 
     public let directory: String
     public let maxBytes: Int
+    /// Sign is offered only once every page has been shown (`documents.require_review`).
+    public let requireReview: Bool
     private let queue = DispatchQueue(label: "signpad-documents")
     private let finished = Mutex<[(ticket: Int, outcome: Outcome)]>([])
     private let taken: @Sendable () -> Void
 
     /// `taken` is called on the intake's thread when an outcome is waiting.
-    public init(directory: String, maxBytes: Int, taken: @escaping @Sendable () -> Void) {
+    public init(directory: String, maxBytes: Int, requireReview: Bool = true, taken: @escaping @Sendable () -> Void) {
         self.directory = directory
         self.maxBytes = maxBytes
+        self.requireReview = requireReview
         self.taken = taken
     }
 
     public func submit(_ job: Job) {
         queue.async { [self] in
-            let outcome = Self.take(job, maxBytes: maxBytes)
+            let outcome = Self.take(job, maxBytes: maxBytes, requireReview: requireReview)
             finished.withLock { $0.append((job.ticket, outcome)) }
             taken()
         }
@@ -49,7 +54,7 @@ public final class DocumentIntake: Sendable {
         finished.withLock { finished in defer { finished = [] }; return finished }
     }
 
-    static func take(_ job: Job, maxBytes: Int) -> Outcome {
+    static func take(_ job: Job, maxBytes: Int, requireReview: Bool = true) -> Outcome {
         let bytes: [UInt8]
         switch read(job.path, maxBytes: maxBytes) {
         case .success(let read): bytes = read
@@ -66,10 +71,20 @@ public final class DocumentIntake: Sendable {
             let trial = PDFSignatureContent(appearance: [], standardFonts: ["Helv": "Helvetica"], signingTime: "D:20260101000000Z",
                                             attachment: .init(name: "trial", mimeType: "application/pkcs7-mime", description: "", bytes: [0]))
             _ = try PDFSigner.sign(document, at: target, pages: pages, content: trial, reserved: 16) { _, _ in [0x30, 0] }
-            return .taken(SignedDocument(bytes: bytes, placement: job.placement), pages: pages.count, field: target.name)
+            let review = DocumentReview(pageCount: pages.count, field: mark(target, on: pages[target.pageIndex]), everyPage: requireReview)
+            return .taken(SignedDocument(bytes: bytes, placement: job.placement), review: review, field: target.name)
         } catch {
             return .refused("it cannot be signed: \(error)")
         }
+    }
+
+    /// Where the field is on its page as the renderer draws it (the crop box, upright); nil on a
+    /// turned page, which is shown without the outline.
+    static func mark(_ target: PDFSignatureTarget, on page: PDFPage) -> DocumentReview.FieldMark? {
+        let box = page.cropBox, rect = target.rect
+        guard page.rotate % 360 == 0, box.width > 0, box.height > 0 else { return nil }
+        return DocumentReview.FieldMark(page: target.pageIndex, left: (rect.minX - box.minX) / box.width, top: (box.maxY - rect.maxY) / box.height,
+                                        width: rect.width / box.width, height: rect.height / box.height)
     }
 
     /// The file's bytes: a regular file, not a link, at most `maxBytes`.

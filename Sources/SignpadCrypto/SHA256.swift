@@ -5,12 +5,13 @@ import CCrypto
 public enum SHA256 {
     public static let byteCount = 32
 
-    public static func digest(_ data: [UInt8]) -> [UInt8] {
+    public static func digest(_ data: [UInt8]) -> [UInt8] { data.withUnsafeBytes { digest($0) } }
+
+    /// The digest of memory in place (a page's pixels, say), not copied into bytes first.
+    public static func digest(_ input: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
-        let ok = data.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_sha256(), nil)
-        }
+        let ok = EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_sha256(), nil)
         // Only an allocation failure inside libcrypto makes a one-shot digest fail.
         precondition(ok == 1 && length == UInt32(byteCount), "libcrypto could not compute SHA-256")
         return out

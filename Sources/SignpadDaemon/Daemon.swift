@@ -7,6 +7,7 @@ import SignpadExport
 import SignpadInput
 import SignpadKiosk
 import SignpadOutbox
+import SignpadPageRender
 import SignpadSession
 import SignpadSystemCheck
 import SignpadSystemd
@@ -66,6 +67,8 @@ public final class Daemon {
     var certificateExpiry: CertificateExpiry?
     /// Asks `export.timestamp_url` for each written signature's token; nil without one.
     var timeStamper: TimeStamper?
+    /// Draws the pages of a request's document, off the loop.
+    var pages: PageRenderQueue?
 
     /// A daemon without devices, for tests and demos: the recording is played each time a request
     /// shows (in walk-up mode, once at start), and with `confirmAtEnd` Done is pressed at its end.
@@ -152,6 +155,7 @@ public final class Daemon {
         // Before the screen: what the spool holds is written even while there is none.
         let spooled = recoverSpool(exporter)
         control = try makeControl(bookWritten: wakes.book.wake)
+        pages = PageRenderQueue(wake: wakes.pages.wake)
         // Requests confirmed before a crash: their signatures are in the spool, or written.
         control?.settleUnsettled(spooled: spooled, exporter: exporter)
         defer { control?.detach(because: "signpad stopped") }
@@ -217,6 +221,7 @@ public final class Daemon {
                 polled.add(control.server)
                 polled.add(wakes.book.readEnd, as: .results)
             }
+            polled.add(wakes.pages.readEnd, as: .pages)
             if case .showing = stage {
                 for (index, input) in inputs.enumerated() { if let fd = input.device.fd { polled.add(fd, as: .input(index)) } }
             }
@@ -226,6 +231,7 @@ public final class Daemon {
             // Emptied before the news is taken: news that comes meanwhile wakes the next turn.
             if polled.isReady(.exports) { wakes.exports.drain() }
             if polled.isReady(.results) { wakes.book.drain() }
+            if polled.isReady(.pages) { wakes.pages.drain() }
 
             if polled.isReady(.signals), let signal = signals.take() {
                 if signal != SIGHUP {
@@ -301,7 +307,7 @@ public final class Daemon {
         let session: Session
         let playback: RecordingPlayback?
         do {
-            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: config.kiosk.screenPainter, time: time)
+            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: config.kiosk.screenPainter, time: time, pages: pages)
             playback = try offscreen.map { try RecordingPlayback($0.recording, session: session, confirmAtEnd: $0.confirmAtEnd) }
         } catch {
             display.close()
@@ -475,7 +481,8 @@ public final class Daemon {
         var intake: DocumentIntake?
         if config.evidence.documentCertificate != nil {
             DocumentsFolder.prepare(config.documents.directory, groupID: groupID, logger: logger)
-            intake = DocumentIntake(directory: config.documents.directory, maxBytes: config.documents.maxBytes, taken: bookWritten)
+            intake = DocumentIntake(directory: config.documents.directory, maxBytes: config.documents.maxBytes, requireReview: config.documents.requireReview,
+                                    taken: bookWritten)
         }
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger,
                               time: time, intake: intake, exportFolder: config.outbox.directory)

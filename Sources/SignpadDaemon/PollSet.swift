@@ -14,6 +14,8 @@ public struct PollSet {
         case control
         /// The results book's writes ending, each letting a final answer go (`ControlService.bookWritten`).
         case results
+        /// A page drawn for review (its `LoopWakes` pipe).
+        case pages
         /// The input device at this index of the loop's inputs.
         case input(Int)
     }
@@ -69,7 +71,8 @@ public struct PollSet {
             switch source {
             case .signals: handled.insert(.signals)
             case .exports: handled.insert(.exports)
-            case .control, .results: handled.insert(.control)
+            // A page drawn is a request's, as the book's news is.
+            case .control, .results, .pages: handled.insert(.control)
             case .input: handled.insert(.input)
             }
         }

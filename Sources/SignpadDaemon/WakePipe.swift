@@ -43,9 +43,12 @@ struct LoopWakes {
     let exports: WakePipe
     /// A write of the results book has ended (`ControlService.bookWritten`).
     let book: WakePipe
+    /// A page of a document under review is drawn (`Session.tick` shows it).
+    let pages: WakePipe
 
     init() throws(DaemonError) {
         exports = try WakePipe()
         book = try WakePipe()
+        pages = try WakePipe()
     }
 }

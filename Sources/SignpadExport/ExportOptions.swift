@@ -136,9 +136,44 @@ public struct SignatureRecord: Equatable, Sendable {
 public struct SignedDocument: Equatable, Sendable {
     public var bytes: [UInt8]
     public var placement: PDFSignaturePlacement
+    /// What the customer was shown of it before signing; nil: it was not shown.
+    public var review: ShownDocument?
 
     public init(bytes: [UInt8], placement: PDFSignaturePlacement) {
         self.bytes = bytes
         self.placement = placement
+    }
+}
+
+/// What the customer was shown of a document before signing, for the manifest: each page as it
+/// was drawn on the pad, by which renderer, at what scale.
+public struct ShownDocument: Codable, Equatable, Sendable {
+    public struct Page: Codable, Equatable, Sendable {
+        /// From 1.
+        public var page: Int
+        public var width: Int
+        public var height: Int
+        /// Pixels per PDF point.
+        public var scale: Double
+        /// Of the pixels drawn, as little-endian XRGB rows, before the field's outline.
+        public var sha256: String
+
+        public init(page: Int, width: Int, height: Int, scale: Double, sha256: String) {
+            self.page = page
+            self.width = width
+            self.height = height
+            self.scale = scale
+            self.sha256 = sha256
+        }
+    }
+
+    /// The renderer and its version, as "poppler 22.02.0".
+    public var renderer: String
+    /// Each page shown, once, in the order first shown.
+    public var pages: [Page]
+
+    public init(renderer: String, pages: [Page] = []) {
+        self.renderer = renderer
+        self.pages = pages
     }
 }

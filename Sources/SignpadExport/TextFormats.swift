@@ -291,6 +291,8 @@ public struct SignatureMetadata: Codable, Equatable {
     /// Why the point of sale's document was not signed, when the signature had one and it could
     /// not be: the signature's other files are written all the same, never held back by it.
     public var documentNotSigned: String?
+    /// What the customer was shown of the document before signing.
+    public var documentShown: ShownDocument?
 
     public struct SigningKey: Codable, Equatable {
         /// `PublicKey.Algorithm`'s name: Ed25519, or ECDSA-P256-SHA256 for a TPM's key.

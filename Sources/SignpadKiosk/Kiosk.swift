@@ -85,6 +85,12 @@ public enum KioskEffect: Equatable, Sendable {
     case requestProgress(id: String, KioskRequestProgress)
     /// The request is over; after `.save` when signed, so the export is the request's.
     case requestEnded(id: String, KioskRequestEnd)
+    /// The request's document is to show page `page` (from 0): draw it and say so (`pageDrawn`).
+    case pageWanted(id: String, page: Int)
+    /// The page under review scrolled: repaint the page.
+    case reviewScrolled
+    /// The review's page, prompt or buttons changed: repaint them.
+    case reviewChanged
 }
 
 /// The kiosk state machine.
@@ -93,6 +99,8 @@ public struct Kiosk: Sendable {
     public private(set) var layout: KioskLayout
     /// The screen without a request.
     public let baseLayout: KioskLayout
+    /// The screen a request's document is reviewed on.
+    public let reviewLayout: ReviewLayout
     public let rules: KioskRules
     /// The point of sale's request shown now.
     public private(set) var request: KioskRequest?
@@ -122,6 +130,8 @@ public struct Kiosk: Sendable {
     private enum Touch {
         case none, ink, button(KioskLayout.Button), outside(start: Double, origin: Point, last: Sample, moved: Bool), waking
         case erasing(last: Point)
+        /// A finger dragging the page under review; `y` is where the page last followed it to.
+        case scrolling(y: Double)
         /// A phantom's touch while nobody is at the pad (`FlickerGuard`): nothing, unless it
         /// moves away from where it landed, when it becomes the touch that landed there.
         case held(origin: Sample, since: Double)
@@ -146,6 +156,7 @@ public struct Kiosk: Sendable {
         self.layout = layout
         baseLayout = layout
         self.rules = rules
+        reviewLayout = ReviewLayout(width: layout.width, height: layout.height, decline: rules.offersDecline)
         // As long as either clock, so a phantom flickering slower could not hold it off either.
         flicker = FlickerGuard(memorySeconds: max(rules.idleTimeout, rules.sleepAfter))
         clocks = ActivityClocks(idleTimeout: rules.idleTimeout, sleepAfter: rules.sleepAfter)
@@ -170,6 +181,9 @@ public struct Kiosk: Sendable {
     }
 
     public var hasInk: Bool { !signature.isEmpty }
+
+    /// The document the customer reads now, before the signing screen.
+    public var review: DocumentReview? { request?.review }
 
     /// Nobody is at the pad: no ink, no finger down, and no "Saving" or "Saved" a customer is
     /// waiting to see. A staff message may show. The daemon reloads its configuration only then.
@@ -251,11 +265,20 @@ public struct Kiosk: Sendable {
         case .down where showsIdlePage:
             // Nobody is asked to sign: the touch means nothing, as one that woke the screen.
             touch = .waking
+        case .down(let sample) where review != nil:
+            // Reading, not signing: a finger on the page drags it, and draws nothing.
+            if let button = button(at: sample.point) {
+                touch = .button(button)
+                pressedButton = button
+                effects.append(.repaintChrome)
+            } else {
+                touch = reviewLayout.page.contains(x: Int(sample.point.x), y: Int(sample.point.y)) ? .scrolling(y: sample.point.y) : .waking
+            }
         case .down(let sample) where sample.erasing:
             touch = .erasing(last: sample.point)
             erase(from: sample.point, to: sample.point, into: &effects)
         case .down(let sample):
-            if let button = layout.button(at: sample.point) {
+            if let button = button(at: sample.point) {
                 touch = .button(button)
                 pressedButton = button
                 effects.append(.repaintChrome)
@@ -272,8 +295,13 @@ public struct Kiosk: Sendable {
             case .ink:
                 signature.strokes[signature.strokes.count - 1].append(sample)
                 effects.append(.ink(event))
+            case .scrolling(let y):
+                // Whole rows, the rest kept for the next move: a slow drag still scrolls.
+                let rows = Int(y - sample.point.y)
+                touch = .scrolling(y: y - Double(rows))
+                scrollReview(by: rows, into: &effects)
             case .button(let button):
-                let over = layout.button(at: sample.point) == button ? button : nil
+                let over = self.button(at: sample.point) == button ? button : nil
                 if over != pressedButton {
                     pressedButton = over
                     effects.append(.repaintChrome)
@@ -303,7 +331,7 @@ public struct Kiosk: Sendable {
                 if event == .up && releasedOnButton { effects += press(button, now: now) }
             case .outside(let start, let origin, _, let moved):
                 if event == .up && rules.doubleTapConfirms { doubleTap.lifted(at: origin, start: start, now: now, moved: moved) }
-            case .none, .waking, .erasing, .held:
+            case .none, .waking, .erasing, .held, .scrolling:
                 break
             }
             touch = .none
@@ -318,11 +346,42 @@ public struct Kiosk: Sendable {
             case .button:
                 pressedButton = nil
                 effects.append(.repaintChrome)
-            case .outside, .none, .waking, .erasing, .held:
+            case .outside, .none, .waking, .erasing, .held, .scrolling:
                 break
             }
             touch = .none
         }
+    }
+
+    /// The button at `p` on the screen shown now.
+    private func button(at p: Point) -> KioskLayout.Button? {
+        if let review { return reviewLayout.button(at: p, for: review) }
+        return layout.button(at: p)
+    }
+
+    private mutating func scrollReview(by rows: Int, into effects: inout [KioskEffect]) {
+        guard rows != 0, var review = request?.review else { return }
+        let mayProceed = review.mayProceed
+        guard review.scroll(by: rows, viewport: reviewLayout.page.height) else { return }
+        request?.review = review
+        // Sign appearing is a change of the buttons; a drag alone moves the page only.
+        effects.append(review.mayProceed == mayProceed ? .reviewScrolled : .reviewChanged)
+    }
+
+    /// Page `page` of the document under review is drawn, `height` pixels high at the page's width.
+    public mutating func pageDrawn(_ page: Int, height: Int) -> [KioskEffect] {
+        guard var review = request?.review, review.drawn(page: page, height: height, viewport: reviewLayout.page.height) else { return [] }
+        request?.review = review
+        return [.reviewChanged]
+    }
+
+    /// The document under review cannot be shown: the request ends `failed`, for `reason`.
+    public mutating func reviewFailed(_ reason: String, now: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        guard request?.review != nil else { return effects }
+        if touchIsDown { letGoOfTouch(now: now, into: &effects) }
+        endRequest(.failed(reason), now: now, into: &effects)
+        return effects
     }
 
     private mutating func erase(from a: Point, to b: Point, into effects: inout [KioskEffect]) {
@@ -457,7 +516,18 @@ public struct Kiosk: Sendable {
             signature.strokes.removeLast()
             strokeDevices.removeLast()
             effects.append(.redrawInk(removed: [signature.strokes.count]))
+        case .previousPage, .nextPage:
+            guard var review = request?.review, let id = request?.id, review.turn(to: review.page + (button == .nextPage ? 1 : -1)) else { return effects }
+            request?.review = review
+            effects += [.pageWanted(id: id, page: review.page), .reviewChanged]
+        case .sign:
+            // Read through: the usual signing screen, the request's text above its box.
+            guard let review = request?.review, review.mayProceed else { return effects }
+            request?.review = nil
+            effects.append(.layoutChanged)
         case .done:
+            // Not from the review: a double tap or a replay's end confirms only the signing screen.
+            guard request?.review == nil else { return effects }
             guard meetsMinimum else {
                 setMessage(.tooLittleInk, now: now, into: &effects, seconds: rules.hintSeconds)
                 return effects
@@ -489,6 +559,7 @@ public struct Kiosk: Sendable {
         layout = KioskLayout(width: baseLayout.width, height: baseLayout.height, requestLines: new.lineRows.reduce(0, +), decline: rules.offersDecline,
                              undo: baseLayout.undoButton != nil)
         effects.append(.layoutChanged)
+        if new.review != nil { effects.append(.pageWanted(id: new.id, page: 0)) }
         clocks.activity(now: now)
         switch message {
         case .tooLittleInk, .saved: setMessage(.none, now: now, into: &effects)

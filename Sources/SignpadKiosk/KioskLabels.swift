@@ -18,6 +18,12 @@ public struct KioskLabels: Equatable, Sendable {
     public var outOfService = "Out of service"
     /// Before the reason, under `outOfService`; meant for staff.
     public var staff = "Staff: "
+    /// Above a request's document, before the page number.
+    public var review = "Please read the document"
+    /// The review's buttons.
+    public var previousPage = "Previous"
+    public var nextPage = "Next"
+    public var sign = "Sign"
 
     public init() {}
 

@@ -95,7 +95,11 @@ public struct KioskLayout: Equatable, Sendable {
         return max(0, (full - minimumBoxHeight(width: width, height: height)) / lineHeight(height: height))
     }
 
-    public enum Button: String, Equatable, Sendable { case clear, done, decline, undo }
+    public enum Button: String, Equatable, Sendable {
+        case clear, done, decline, undo
+        /// The review's (`ReviewLayout`).
+        case previousPage = "previous", nextPage = "next", sign
+    }
 
     /// Every button shown, with where it is.
     public var buttons: [(button: Button, rect: PixelRect)] {

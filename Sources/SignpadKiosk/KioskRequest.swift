@@ -20,10 +20,13 @@ public struct KioskRequest: Equatable, Sendable {
     public var lineRows: [Int]
     /// Seconds without a touch after which the request ends `timedOut` (0: never).
     public var timeout: Double
+    /// The document the customer reads before the signing screen shows; nil once they go on to sign.
+    public var review: DocumentReview?
 
     /// `lineRows`: nil, one row each.
-    public init(id: String, context: SignatureRequest, lineRows: [Int]? = nil, timeout: Double) {
+    public init(id: String, context: SignatureRequest, lineRows: [Int]? = nil, timeout: Double, review: DocumentReview? = nil) {
         self.id = id
+        self.review = review
         self.context = context
         self.lineRows = lineRows ?? context.lines.map { _ in 1 }
         self.timeout = timeout
@@ -45,6 +48,8 @@ public enum KioskRequestEnd: Equatable, Sendable {
     case timedOut
     /// The point of sale cancelled it.
     case cancelled
+    /// Its document could not be shown; the reason says why.
+    case failed(String)
 }
 
 /// What a customer did during a request, for a point of sale that follows it.

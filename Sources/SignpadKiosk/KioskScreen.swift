@@ -40,7 +40,26 @@ public struct ChromeItem: Equatable, Sendable {
 public enum KioskScreen {
     public static func items(kiosk: Kiosk, labels: KioskLabels, style: KioskStyle) -> [ChromeItem] {
         items(layout: kiosk.layout, labels: labels, style: style, message: kiosk.message, pressed: kiosk.pressedButton,
-              request: kiosk.request, idlePage: kiosk.showsIdlePage, outOfService: kiosk.outOfService)
+              request: kiosk.request, idlePage: kiosk.showsIdlePage, outOfService: kiosk.outOfService, reviewLayout: kiosk.reviewLayout)
+    }
+
+    /// The review's furniture: the prompt with the page's number and the buttons it offers now.
+    /// The page itself is the session's to draw, in `ReviewLayout.page`.
+    static func reviewItems(_ review: DocumentReview, layout: ReviewLayout, labels: KioskLabels, style: KioskStyle,
+                            pressed: KioskLayout.Button?) -> [ChromeItem] {
+        let title = "\(labels.review)   \(review.page + 1) / \(review.pageCount)"
+        var items = [ChromeItem(layout.prompt, .text(title, size: Double(layout.prompt.height) * 0.45, color: style.text))]
+        for (button, rect) in layout.buttons(for: review) {
+            let label = switch button {
+            case .previousPage: labels.previousPage
+            case .nextPage: labels.nextPage
+            case .sign: labels.sign
+            case .decline: labels.decline
+            case .clear, .undo, .done: ""
+            }
+            items.append(ChromeItem(rect, .button(label, pressed: pressed == button)))
+        }
+        return items
     }
 
     /// `request`: its title and lines, shown where `layout` (a request's) has room for them.
@@ -48,13 +67,16 @@ public enum KioskScreen {
     /// `outOfService`: why no signature is taken, for staff, in place of any other message.
     public static func items(layout: KioskLayout, labels: KioskLabels, style: KioskStyle, message: KioskMessage,
                              pressed: KioskLayout.Button?, request: KioskRequest? = nil, idlePage: Bool = false,
-                             outOfService: String? = nil) -> [ChromeItem] {
+                             outOfService: String? = nil, reviewLayout: ReviewLayout? = nil) -> [ChromeItem] {
         let box = layout.box
         var items: [ChromeItem] = []
         if let reason = outOfService, request == nil {
             items.append(ChromeItem(layout.prompt, .text(labels.outOfService, size: Double(layout.prompt.height) * 0.45, color: style.text)))
             items.append(ChromeItem(layout.message, .text(labels.staff + reason, size: Double(layout.message.height) * 0.7, color: style.message)))
             return items
+        }
+        if let request, let review = request.review, let reviewLayout {
+            return reviewItems(review, layout: reviewLayout, labels: labels, style: style, pressed: pressed)
         }
         if idlePage {
             items.append(ChromeItem(layout.prompt, .text(labels.idle, size: Double(layout.prompt.height) * 0.45, color: style.text)))
@@ -82,6 +104,9 @@ public enum KioskScreen {
                 case .undo: labels.undo
                 case .decline: labels.decline
                 case .done: labels.done
+                case .previousPage: labels.previousPage
+                case .nextPage: labels.nextPage
+                case .sign: labels.sign
                 }
                 items.append(ChromeItem(rect, .button(label, pressed: pressed == button)))
             }

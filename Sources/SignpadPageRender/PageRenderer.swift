@@ -4,6 +4,8 @@ import Glibc
 public struct RenderedPage: Equatable, Sendable {
     public let width: Int
     public let height: Int
+    /// Pixels per PDF point.
+    public let scale: Double
     public let pixels: [UInt32]
 }
 
@@ -30,8 +32,21 @@ public enum PageRenderer {
 
     static let maxOutputBytes = 256 << 20
 
-    public static func render(_ document: [UInt8], page: Int, width: Int, seconds: Double = 10, executable: String = PageRenderer.executable)
-        -> Result<RenderedPage, PageRenderError> {
+    /// `maxHeight`: a page taller than this at `width` is refused, not drawn (nil: the renderer's
+    /// own limit, 65536).
+    public static func render(_ document: [UInt8], page: Int, width: Int, maxHeight: Int? = nil, seconds: Double = 10,
+                              executable: String = PageRenderer.executable) -> Result<RenderedPage, PageRenderError> {
+        let most = maxHeight.map { ["--max-height", String($0)] } ?? []
+        return run(executable, ["--page", String(page), "--width", String(width)] + most, input: document, seconds: seconds).flatMap(decoded)
+    }
+
+    /// The poppler the renderer draws with, as "poppler 22.02.0", for a record of what was shown.
+    public static func version(executable: String = PageRenderer.executable) -> Result<String, PageRenderError> {
+        run(executable, ["--version"], input: [], seconds: 10).map { "poppler " + String(decoding: $0, as: UTF8.self).trimmingSuffix() }
+    }
+
+    /// The renderer's standard output, once it ended well within `seconds`.
+    static func run(_ executable: String, _ arguments: [String], input document: [UInt8], seconds: Double) -> Result<[UInt8], PageRenderError> {
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
             return .failure(PageRenderError(reason: "no pipe for the renderer: \(String(cString: strerror(errno)))"))
@@ -44,6 +59,9 @@ public enum PageRenderer {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // Nothing else of the kiosk's: not its display, its devices or its sockets, whatever a
+        // hostile document makes of poppler; nor a file another thread has open for writing.
+        closeTheRest(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -51,7 +69,7 @@ public enum PageRenderer {
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let words = [executable, "--page", String(page), "--width", String(width)]
+        let words = [executable] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("LC_ALL=C"), nil]
@@ -110,20 +128,41 @@ public enum PageRenderer {
         }
         let code = (status >> 8) & 0xFF
         guard code == 0 else { return .failure(PageRenderError(reason: told.isEmpty ? "the renderer ended with status \(code)" : told)) }
-        return decoded(out)
+        return .success(out)
     }
 
-    /// The page in the renderer's output: "SPR1", width, height, then the rows.
+    /// glibc 2.34's closefrom action, which Swift's Glibc module does not declare.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    nonisolated(unsafe) private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+
+    /// Every descriptor from 3 up closed in the child: at once where glibc can, else each one
+    /// open now by name.
+    private static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        if let closeFrom, closeFrom(&actions, 3) == 0 { return }
+        guard let folder = opendir("/proc/self/fd") else { return }
+        defer { closedir(folder) }
+        let own = dirfd(folder)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd >= 3, fd != own { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
+    }
+
+    /// The page in the renderer's output: "SPR1", width, height, scale, then the rows.
     static func decoded(_ out: [UInt8]) -> Result<RenderedPage, PageRenderError> {
-        guard out.count >= 12, out.starts(with: Array("SPR1".utf8)) else { return .failure(PageRenderError(reason: "the renderer sent no page")) }
+        let header = 20
+        guard out.count >= header, out.starts(with: Array("SPR1".utf8)) else { return .failure(PageRenderError(reason: "the renderer sent no page")) }
         func word(_ at: Int) -> Int { Int(out[at]) | Int(out[at + 1]) << 8 | Int(out[at + 2]) << 16 | Int(out[at + 3]) << 24 }
         let width = word(4), height = word(8)
-        guard width > 0, height > 0, out.count == 12 + width * height * 4 else {
-            return .failure(PageRenderError(reason: "the renderer sent \(out.count - 12) bytes for a \(width)x\(height) page"))
+        let scale = Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(out[12 + $1]) << UInt64(8 * $1) })
+        guard width > 0, height > 0, out.count == header + width * height * 4 else {
+            return .failure(PageRenderError(reason: "the renderer sent \(out.count - header) bytes for a \(width)x\(height) page"))
         }
+        guard scale.isFinite, scale > 0 else { return .failure(PageRenderError(reason: "the renderer sent a scale of \(scale)")) }
         var pixels = [UInt32](repeating: 0, count: width * height)
-        pixels.withUnsafeMutableBytes { target in out.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[12...])) } }
-        return .success(RenderedPage(width: width, height: height, pixels: pixels))
+        pixels.withUnsafeMutableBytes { target in out.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[header...])) } }
+        return .success(RenderedPage(width: width, height: height, scale: scale, pixels: pixels))
     }
 }
 

@@ -88,11 +88,18 @@ public final class Session: InputSink {
     /// The document the request under way goes into, by the request's id: it joins the record
     /// its Done makes, and nothing else.
     private var requestDocument: (id: String, document: SignedDocument)?
+    /// Draws a request's document for the customer to read; nil: no document is shown.
+    private let pages: (any PageSource)?
+    /// The page of the document under review, as drawn; nil while it is drawn.
+    private var reviewPage: (page: Int, canvas: Canvas)?
     private var keptWhere: String { exporter.spoolDirectory.map { "kept in the spool \($0)" } ?? "held in memory" }
 
     /// `time`: where the capture's wall-clock times are read.
-    public init(_ options: SessionOptions, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter, time: TimeSource = .system) throws {
+    /// `pages`: what draws a request's document for review.
+    public init(_ options: SessionOptions, display: Display, exporter: Exporter, painter makePainter: MakeScreenPainter, time: TimeSource = .system,
+                pages: (any PageSource)? = nil) throws {
         self.options = options
+        self.pages = pages
         self.time = time
         self.display = display
         self.exporter = exporter
@@ -201,6 +208,7 @@ public final class Session: InputSink {
     public func tick(now: Double) {
         let timed = kiosk.tick(now: now)
         apply(timed, now: now)
+        for page in pages?.drawn() ?? [] { show(page, now: now) }
         // A touch the kiosk gave up (its idle timeout) is let go of by its device, and told below.
         input.obeyCommands(now: now, from: self)
         for notice in notices { tell(notice, now: now) }
@@ -247,11 +255,14 @@ public final class Session: InputSink {
     }
 
     /// Shows a point of sale's request (see `Kiosk.beginRequest`); `id` names its signature.
-    /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`).
-    public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double, document: SignedDocument? = nil) {
+    /// `timeout` nil: the kiosk's default (`RequestRules.defaultTimeout`). With `review`, the
+    /// customer reads `document` first.
+    public func beginRequest(id: String, context: SignatureRequest, timeout: Double?, now: Double, document: SignedDocument? = nil,
+                             review: DocumentReview? = nil) {
         requestDocument = document.map { (id, $0) }
+        reviewPage = nil
         let timeout = timeout ?? RequestRules.defaultTimeout(idleTimeout: kiosk.rules.idleTimeout)
-        let shown = KioskRequest(id: id, context: context, lineRows: requestRows(context.lines), timeout: timeout)
+        let shown = KioskRequest(id: id, context: context, lineRows: requestRows(context.lines), timeout: timeout, review: document == nil ? nil : review)
         apply(kiosk.beginRequest(shown, now: now), now: now)
         obeyInput(now: now, cause: "a request began under it")
     }
@@ -347,13 +358,27 @@ public final class Session: InputSink {
                 // The input obeys after the event being fed, or after this call (`obeyCommands`).
                 inputCommand = .letGoOfTouch
             case .layoutChanged:
+                if kiosk.review == nil { reviewPage = nil }
                 renderer.clip = kiosk.layout.box.insetBy(2)
                 repaintChrome(whole: true)
+            case .pageWanted(let id, let page):
+                reviewPage = nil
+                if let pages, let pending = requestDocument, pending.id == id {
+                    pages.draw(pending.document.bytes, page: page, width: kiosk.reviewLayout.page.width, for: id)
+                } else {
+                    // Handled after this list: the request ends as the effects it makes are applied.
+                    missingPages = id
+                }
+            case .reviewScrolled:
+                repaintPage()
+            case .reviewChanged:
+                repaintChrome()
             case .requestProgress(let id, let progress):
                 events.append(.request(.progress(id: id, progress)))
             case .requestEnded(let id, let end):
                 // Unsigned, its document goes now, not at the next request.
                 if case .signed = end {} else if requestDocument?.id == id { requestDocument = nil }
+                reviewPage = nil
                 events.append(.request(.ended(id: id, end)))
             case .flickerHeld(let place):
                 tell(Notice(.notice, "touches keep landing and lifting in one place: while nobody signs they do nothing", [
@@ -363,6 +388,35 @@ public final class Session: InputSink {
         }
         if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }
         display.present(renderer.canvas, dirty: dirty)
+        if let id = missingPages {
+            missingPages = nil
+            show(DrawnPage(id: id, page: kiosk.review?.page ?? 0, outcome: .failed("this kiosk has nothing to draw a document's pages with")), now: now)
+        }
+    }
+
+    /// A request asked for a page with nothing to draw it.
+    private var missingPages: String?
+
+    /// A page drawn for the request under review: shown, and kept in its record, if it is still
+    /// the page the customer is on.
+    private func show(_ drawn: DrawnPage, now: Double) {
+        guard let request = kiosk.request, request.id == drawn.id, let review = request.review, review.page == drawn.page else { return }
+        switch drawn.outcome {
+        case .failed(let reason):
+            tell(Notice(.warning, "a document cannot be shown; the request fails", ["request": drawn.id, "page": "\(drawn.page + 1)", "reason": reason]))
+            apply(kiosk.reviewFailed("page \(drawn.page + 1) of the document cannot be shown: \(reason)", now: now), now: now)
+        case .drawn(let canvas, let scale, let sha256, let renderer):
+            reviewPage = (drawn.page, canvas)
+            tell(Notice(.info, "a document's page is shown", ["request": drawn.id, "page": "\(drawn.page + 1)", "sha256": sha256]))
+            if requestDocument?.id == drawn.id {
+                var shown = requestDocument?.document.review ?? ShownDocument(renderer: renderer)
+                if !shown.pages.contains(where: { $0.page == drawn.page + 1 }) {
+                    shown.pages.append(.init(page: drawn.page + 1, width: canvas.width, height: canvas.height, scale: scale, sha256: sha256))
+                }
+                requestDocument?.document.review = shown
+            }
+            apply(kiosk.pageDrawn(drawn.page, height: canvas.height), now: now)
+        }
     }
 
     /// Widens the stroke being drawn's reach to `point`.
@@ -421,6 +475,15 @@ public final class Session: InputSink {
 
     private func repaintChrome(whole: Bool = false) {
         let items = KioskScreen.items(kiosk: kiosk, labels: options.kiosk.labels, style: options.kiosk.style)
+        if let review = kiosk.review {
+            let layout = kiosk.reviewLayout, page = reviewPage
+            let changing = whole ? [renderer.canvas.bounds] : [layout.prompt, layout.page] + layout.buttonPlaces
+            renderer.repaintBackground(changed: changing, dirty: &dirty) { [painter] canvas, rects in
+                painter.paint(items, into: &canvas, within: rects)
+                Self.draw(page, of: review, layout: layout, into: &canvas, within: rects)
+            }
+            return
+        }
         let layout = kiosk.layout
         // After the first paint only the message and the buttons change.
         let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)
@@ -430,4 +493,54 @@ public final class Session: InputSink {
 
 extension PixelRect {
     func insetBy(_ d: Int) -> PixelRect { PixelRect(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d) }
+}
+
+extension Session {
+    /// The page under review moved: only the page is drawn again.
+    private func repaintPage() {
+        guard let review = kiosk.review else { return }
+        let layout = kiosk.reviewLayout, page = reviewPage
+        renderer.repaintBackground(changed: [layout.page], dirty: &dirty) { canvas, rects in
+            Self.draw(page, of: review, layout: layout, into: &canvas, within: rects)
+        }
+    }
+
+    /// Grey where no page is (below its foot, or while it is drawn).
+    static let deskColour: UInt32 = 0xD8D8D8
+    /// The field the signature goes in, outlined on its page.
+    static let fieldColour: UInt32 = 0x1565C0
+
+    /// The page scrolled by the review's offset into the layout's page rectangle, and the
+    /// signature field outlined on it, inside `rects` only.
+    static func draw(_ page: (page: Int, canvas: Canvas)?, of review: DocumentReview, layout: ReviewLayout, into canvas: inout Canvas,
+                     within rects: [PixelRect]) {
+        let view = layout.page
+        for rect in rects {
+            let area = rect.intersection(view)
+            guard !area.isEmpty else { continue }
+            canvas.fill(area, with: deskColour)
+            guard let page, page.page == review.page else { continue }
+            let shown = page.canvas
+            let columns = min(area.maxX, view.minX + shown.width) - area.minX
+            guard columns > 0 else { continue }
+            canvas.pixels.withUnsafeMutableBufferPointer { to in
+                shown.pixels.withUnsafeBufferPointer { from in
+                    for y in area.minY..<area.maxY {
+                        let row = y - view.minY + review.offset
+                        guard row >= 0, row < shown.height else { continue }
+                        let source = from.baseAddress! + row * shown.stride + (area.minX - view.minX)
+                        (to.baseAddress! + y * canvas.stride + area.minX).update(from: source, count: columns)
+                    }
+                }
+            }
+            guard let field = layout.fieldOutline(review, pageWidth: shown.width, pageHeight: shown.height) else { continue }
+            let thick = 3
+            for side in [PixelRect(minX: field.minX - thick, minY: field.minY - thick, maxX: field.maxX + thick, maxY: field.minY),
+                         PixelRect(minX: field.minX - thick, minY: field.maxY, maxX: field.maxX + thick, maxY: field.maxY + thick),
+                         PixelRect(minX: field.minX - thick, minY: field.minY, maxX: field.minX, maxY: field.maxY),
+                         PixelRect(minX: field.maxX, minY: field.minY, maxX: field.maxX + thick, maxY: field.maxY)] {
+                canvas.fill(side.intersection(area), with: fieldColour)
+            }
+        }
+    }
 }

@@ -292,7 +292,8 @@ public final class VarlinkServer {
         for _ in 0..<16 {
             let fd = Glibc.accept(listener.rawValue, nil, nil)
             guard fd >= 0 else { return }
-            // The loop is single-threaded and no other thread execs: set before anything could exec.
+            // Set before the loop could exec anything; the page renderer, started from another
+            // thread meanwhile, closes every descriptor but its pipes.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             // struct ucred (pid, uid, gid), which Glibc's module leaves out without _GNU_SOURCE.

@@ -10,6 +10,7 @@ struct Layout: ParsableCommand {
         discussion: "Each rectangle is minX minY maxX maxY, the max exclusive, on the screen as the customer sees it (after display.rotation). For scripts that touch the pad through uinput, and for checking a layout before it is on a panel.")
     @Option(name: .long, help: "The screen size as the customer sees it, WIDTHxHEIGHT (default 1280x800).") var screen: String?
     @Option(name: .long, help: "The screen of a point of sale's request with this many rows of text above the box (0: a title alone).") var requestRows: Int?
+    @Flag(name: .long, help: "The screen a point of sale's document is read on before signing: its prompt, page and buttons.") var review = false
     @Flag(name: .long, help: "Print JSON: each rectangle as [minX, minY, maxX, maxY].") var json = false
     @OptionGroup var options: ConfigOptions
 
@@ -24,8 +25,14 @@ struct Layout: ParsableCommand {
         let layout = KioskLayout(width: width, height: height, requestLines: requestRows ?? 0,
                                  decline: requestRows != nil && config.kiosk.rules.offersDecline, undo: !config.kiosk.labels.undo.isEmpty)
         var items: [(name: String, rect: PixelRect)] = [("prompt", layout.prompt)]
-        if let rows = requestRows, rows > 0 { items.append(("lines", layout.lines)) }
-        items += [("box", layout.box), ("message", layout.message)] + layout.buttons.map { ($0.button.rawValue, $0.rect) }
+        if review {
+            let shown = ReviewLayout(width: width, height: height, decline: config.kiosk.rules.offersDecline)
+            items += [("page", shown.page), ("previous", shown.previousButton), ("next", shown.nextButton)]
+            items += (shown.declineButton.map { [("decline", $0)] } ?? []) + [("sign", shown.signButton)]
+        } else {
+            if let rows = requestRows, rows > 0 { items.append(("lines", layout.lines)) }
+            items += [("box", layout.box), ("message", layout.message)] + layout.buttons.map { ($0.button.rawValue, $0.rect) }
+        }
         if json {
             var fields = ["\"screen\": [\(width), \(height)]"]
             fields += items.map { "\"\($0.name)\": [\($0.rect.minX), \($0.rect.minY), \($0.rect.maxX), \($0.rect.maxY)]" }
@@ -35,7 +42,7 @@ struct Layout: ParsableCommand {
             for (name, r) in items {
                 print(name.padding(toLength: 8, withPad: " ", startingAt: 0) + " \(r.minX) \(r.minY) \(r.maxX) \(r.maxY)  (\(r.width)x\(r.height))")
             }
-            print("baseline \(layout.baselineY)")
+            if !review { print("baseline \(layout.baselineY)") }
         }
     }
 }

@@ -107,8 +107,13 @@ import Testing
         let made = try run("rsvg-convert", ["-f", "pdf", "-o", documents + "/contract.pdf", svg])
         #expect(made.status == 0, "\(made.output)")
 
+        // The customer reads the page to its foot, taps Sign and signs (the API tests' customer).
+        let reading = kiosk.dir + "/reads-and-signs.evemu"
+        let readingMade = try run("python3", ["-c", "import sys; sys.path.insert(0, 'Tests/api'); import document_api_test; document_api_test.reading_recording(sys.argv[1], decline=False)",
+                                         reading], environment: ["SIGNPAD": Self.signpad])
+        #expect(readingMade.status == 0, "\(readingMade.output)")
         let socket = kiosk.dir + "/control.sock"
-        let daemon = try SpawnedChild([Self.signpad, "run", "--offscreen", "800x480", "--input-recording", "demo/signature.evemu", "--confirm-at-end",
+        let daemon = try SpawnedChild([Self.signpad, "run", "--offscreen", "800x480", "--input-recording", reading, "--confirm-at-end",
                                        "--config", kiosk.file, "--set", "control.socket=\"\(socket)\"", "--set", "control.group=\"\"",
                                        "--set", "control.results=\"\(kiosk.dir)/requests.json\"", "--set", "kiosk.mode=\"requested\"",
                                        "--set", "export.document_certificate=\"\(kiosk.dir)/kiosk.crt\"", "--set", "documents.directory=\"\(documents)\""],

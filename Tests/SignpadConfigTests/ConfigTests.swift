@@ -43,6 +43,14 @@ import Testing
         #expect(config.kiosk.labels.prompt == "Bitte hier unterschreiben")
     }
 
+    @Test func theDocumentsReviewAndItsWordsAreRead() throws {
+        #expect(try Config.load(text: "", file: "(test)").documents.requireReview)
+        let config = try Config.load(text: "[documents]\nrequire_review = false\n[kiosk]\nreview_prompt = \"Bitte lesen\"\nprevious_label = \"Zurück\"\nnext_label = \"Weiter\"\nsign_label = \"Unterschreiben\"\n", file: "(test)")
+        #expect(!config.documents.requireReview)
+        let labels = config.kiosk.labels
+        #expect([labels.review, labels.previousPage, labels.nextPage, labels.sign] == ["Bitte lesen", "Zurück", "Weiter", "Unterschreiben"])
+    }
+
     @Test(arguments: [
         ("[export]\ndirectry = \"/x\"\n", 2, "export.directry", "unknown key"),
         ("[display]\nrotation = \"90\"\n", 2, "display.rotation", "expected an integer, got a string"),
@@ -74,6 +82,8 @@ import Testing
         ("[kiosk]\ndone_label = \"\"\n", 2, "kiosk.done_label", "expected a label with a visible character"),
         ("[kiosk]\nclear_label = \"  \"\n", 2, "kiosk.clear_label", "expected a label with a visible character"),
         ("[kiosk]\nprompt = \"\"\n", 2, "kiosk.prompt", "expected a label with a visible character"),
+        ("[kiosk]\nsign_label = \" \"\n", 2, "kiosk.sign_label", "expected a label with a visible character"),
+        ("[documents]\nrequire_review = \"yes\"\n", 2, "documents.require_review", "expected true or false, got a string"),
         ("[ink]\nmin_distance = -1\n", 2, "ink.min_distance", "from 0 to 100"),
         ("[kiosk]\nidle_timeout = -1\n", 2, "kiosk.idle_timeout", "seconds ≥ 0"),
         ("[kiosk]\nsleep_after = -1\n", 2, "kiosk.sleep_after", "seconds ≥ 0"),

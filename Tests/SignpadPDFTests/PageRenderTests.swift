@@ -1,6 +1,8 @@
 import Foundation
 import SignpadPageRender
 import SignpadTestSupport
+import SignpadVocabulary
+import Synchronization
 import Testing
 
 /// Pages drawn by poppler in `signpad-render`, a process of its own: checked against poppler's
@@ -23,6 +25,7 @@ import Testing
         let (path, bytes) = try Self.document(pages: 2)
         let page = try PageRenderer.render(bytes, page: 2, width: 298, executable: Self.renderer).get()
         #expect(page.width == 298 && page.height == 422)
+        #expect(abs(page.scale - 298.0 / 595.0) < 1e-9, "an A4 page, 595 points wide, drawn 298 pixels wide")
         let peer = try run("pdftoppm", ["-f", "2", "-l", "2", "-singlefile", "-scale-to-x", "298", "-scale-to-y", "422", path, path + "-peer"])
         #expect(peer.status == 0, "\(peer.output)")
         let ppm = Array(try Data(contentsOf: URL(fileURLWithPath: path + "-peer.ppm")))
@@ -39,12 +42,71 @@ import Testing
         #expect(differing < 298 * 422 / 200, "\(differing) pixels differ from pdftoppm's by more than 96 levels")
     }
 
+    /// The version the manifest records is the poppler pdftoppm reports, the one installed.
+    @Test func theRendererNamesThePopplerItDrawsWith() throws {
+        try requirePeer(.tool("pdftoppm"))
+        let peer = try run("pdftoppm", ["-v"])
+        let version = try PageRenderer.version(executable: Self.renderer).get()
+        #expect(peer.output.contains("pdftoppm version \(version.dropFirst("poppler ".count))\n"), "\(version) against \(peer.output)")
+        #expect(version.hasPrefix("poppler ") && version.count > "poppler ".count)
+    }
+
+    /// The queue the daemon draws with: pages come back through `drawn()` after its wake, hashed
+    /// as `sha256sum` hashes their pixels' bytes, and a refusal comes back as the page's outcome.
+    @Test func theQueueDrawsOffTheCallersThreadAndHashesThePixels() throws {
+        try requirePeer(.tool("sha256sum"))
+        let (path, bytes) = try Self.document(pages: 2)
+        let woken = Mutex(0)
+        let queue = PageRenderQueue(executable: Self.renderer) { woken.withLock { $0 += 1 } }
+        queue.draw(bytes, page: 1, width: 200, for: "R1")
+        queue.draw(bytes, page: 5, width: 200, for: "R1")
+        let deadline = Date().addingTimeInterval(30)
+        var drawn: [DrawnPage] = []
+        while drawn.count < 2 && Date() < deadline {
+            drawn += queue.drawn()
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(drawn.count == 2 && woken.withLock { $0 } == 2)
+        guard drawn.count == 2, case .drawn(let canvas, let scale, let sha256, let renderer) = drawn[0].outcome else {
+            Issue.record("page 2 was not drawn: \(drawn.map(\.outcome))")
+            return
+        }
+        #expect(drawn[0].id == "R1" && drawn[0].page == 1 && canvas.width == 200 && canvas.height == 283 && abs(scale - 200.0 / 595.0) < 1e-9)
+        #expect(renderer == (try PageRenderer.version(executable: Self.renderer).get()))
+        let raw = path + ".pixels"
+        try Data(canvas.pixels.withUnsafeBytes { Array($0) }).write(to: URL(fileURLWithPath: raw))
+        let peer = try run("sha256sum", [raw])
+        #expect(peer.output.hasPrefix(sha256 + " "), "\(sha256) against \(peer.output)")
+        guard case .failed(let reason) = drawn[1].outcome else {
+            Issue.record("page 6 of 2 was drawn")
+            return
+        }
+        #expect(reason == "signpad-render: page 6 was asked for; the document has 2")
+    }
+
+    /// The renderer gets its three pipes and nothing else of the kiosk's: a descriptor left open
+    /// without close-on-exec (as a socket just accepted is, for a moment) does not reach it.
+    @Test func theRendererInheritsNoOtherDescriptor() throws {
+        let folder = scratch()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let kept = open(folder + "/kept", O_CREAT | O_WRONLY, 0o600)
+        #expect(kept >= 3)
+        defer { close(kept) }
+        let looking = folder + "/looking"
+        try "#!/bin/sh\ncat > /dev/null\n[ -e /proc/$$/fd/\(kept) ] && echo inherited >&2 || echo alone >&2\nexit 1\n".write(toFile: looking, atomically: true, encoding: .utf8)
+        chmod(looking, 0o755)
+        let said = PageRenderer.render([1, 2, 3], page: 1, width: 100, executable: looking)
+        #expect(said.reason == "alone", "\(said)")
+    }
+
     @Test func whatPopplerCannotOpenIsARefusalWithItsReason() throws {
         let refused = PageRenderer.render(Array("not a PDF at all".utf8), page: 1, width: 100, executable: Self.renderer)
         #expect(refused.reason == "signpad-render: poppler cannot open the document: PDF document is damaged", "\(refused)")
         let (_, bytes) = try Self.document(pages: 1)
         let beyond = PageRenderer.render(bytes, page: 3, width: 100, executable: Self.renderer)
         #expect(beyond.reason == "signpad-render: page 3 was asked for; the document has 1", "\(beyond)")
+        let tall = PageRenderer.render(bytes, page: 1, width: 100, maxHeight: 100, executable: Self.renderer)
+        #expect(tall.reason == "signpad-render: page 1 is 142 pixels high at 100 wide; at most 100 are drawn", "\(tall)")
     }
 
     /// Stand-ins for a renderer a hostile document broke: one that crashes, one that hangs.

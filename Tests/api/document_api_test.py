@@ -17,7 +17,7 @@ import unittest
 import varlink
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from control_api_test import Kiosk, ROOT, SIGNPAD  # noqa: E402
+from control_api_test import Kiosk, RECORDING, ROOT, SIGNPAD  # noqa: E402
 
 VALIDATE = os.path.join(ROOT, "Tests/pdf/validate_pdf.py")
 CONTRACT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="595pt" height="842pt" viewBox="0 0 595 842">
@@ -26,6 +26,20 @@ CONTRACT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="595pt" height="
 <rect x="72" y="700" width="220" height="60" fill="none" stroke="black"/>
 </svg>
 """
+
+
+def twenty_pages(path):
+    """Twenty pages from cairo's PDF surface (rsvg-convert, one SVG a page), each numbered."""
+    pages = []
+    for number in range(1, 21):
+        svg = f"{path}.{number}.svg"
+        with open(svg, "w") as f:
+            f.write(CONTRACT_SVG.replace("Contract INV-9", f"Page {number} of 20"))
+        pages.append(svg)
+    subprocess.run(["rsvg-convert", "-f", "pdf", "-o", path] + pages, check=True)
+    for svg in pages:
+        os.unlink(svg)
+    return path
 
 
 def sha256(path):
@@ -49,6 +63,69 @@ def hand_pdf(objects):
     return bytes(out)
 
 
+def review_layout(decline=True):
+    """The review screen's rectangles on the test kiosk's 800x480 screen, with its Decline button."""
+    shown = subprocess.run([SIGNPAD, "layout", "--review", "--json", "--screen", "800x480"] + (["--set", 'kiosk.decline_label="Decline"'] if decline else []),
+                           check=True, capture_output=True, text=True)
+    return json.loads(shown.stdout)
+
+
+def centre(rect):
+    return (rect[0] + rect[2]) // 2, (rect[1] + rect[3]) // 2
+
+
+def reading_recording(path, pages=1, drags_per_page=4, then_sign=True, start=1.5, decline=True):
+    """A customer on the demo panel who reads `pages` pages (each dragged up `drags_per_page`
+    times, then Next), taps Sign, and signs as the demo does; the signature's events follow.
+    `decline`: the kiosk offers Decline, which narrows the buttons."""
+    layout = review_layout(decline)
+    page = layout["page"]
+    events, t, contact = [], start, 100
+
+    def frame(when, body):
+        for typ, code, value in body + [(0, 0, 0)]:
+            events.append(f"E: {when:.6f} {typ:04x} {code:04x} {value}\n")
+
+    def units(x, y):
+        return x * 4096 // 800, y * 4096 // 480
+
+    def touch(points):
+        nonlocal t, contact
+        contact += 1
+        x, y = units(*points[0])
+        frame(t, [(3, 0x2f, 0), (3, 0x39, contact), (3, 0x35, x), (3, 0x36, y), (1, 0x14a, 1), (3, 0, x), (3, 1, y)])
+        for point in points[1:]:
+            t += 0.016
+            x, y = units(*point)
+            frame(t, [(3, 0x35, x), (3, 0x36, y), (3, 0, x), (3, 1, y)])
+        t += 0.05
+        frame(t, [(3, 0x39, -1), (1, 0x14a, 0)])
+        t += 0.25
+
+    x = (page[0] + page[2]) // 2
+    for number in range(pages):
+        for _ in range(drags_per_page):
+            bottom, top = page[3] - 10, page[1] + 10
+            touch([(x, bottom - (bottom - top) * step // 16) for step in range(17)])
+        if number < pages - 1:
+            touch([centre(layout["next"])])
+            t += 0.5
+    if then_sign:
+        touch([centre(layout["sign"])])
+    t += 0.5
+    with open(RECORDING) as demo:
+        lines = demo.readlines()
+    head = [line for line in lines if not line.startswith("E:")]
+    signature = []
+    for line in lines:
+        if line.startswith("E:"):
+            _, when, rest = line.split(" ", 2)
+            signature.append(f"E: {float(when) + t:.6f} {rest}")
+    with open(path, "w") as out:
+        out.writelines(head + events + signature)
+    return path
+
+
 class DocumentKiosk(Kiosk):
     """A kiosk that signs documents: a P-256 key, its self-signed certificate, a documents folder."""
 
@@ -61,9 +138,10 @@ class DocumentKiosk(Kiosk):
         with open(self.certificate, "wb") as out:
             subprocess.run([SIGNPAD, "key", "certificate", "--set", f'export.signing_key="{key}"', "--set", 'export.kiosk_name="Till 9"'],
                            check=True, stdout=out)
-        extra = ["--set", f'documents.directory="{self.documents}"']
+        extra = ["--set", f'documents.directory="{self.documents}"'] + list(kwargs.pop("extra", []))
         if certificate:
             extra += ["--set", f'export.document_certificate="{self.certificate}"']
+        kwargs.setdefault("recording", reading_recording(os.path.join(folder, "reads-and-signs.evemu")))
         super().__init__(folder, extra=extra, **kwargs)
 
     def document(self, name="contract.pdf", field=None):
@@ -123,6 +201,16 @@ class DocumentAPITest(unittest.TestCase):
             manifest = json.load(f)
         self.assertEqual(manifest["request"]["documentSha256"], hashlib.sha256(before).hexdigest())
         self.assertEqual(manifest["files"][final["id"] + ".pdf"]["sha256"], final["document"]["sha256"])
+        # What the customer was shown: the page drawn 760 px wide (the page's room on an 800x480
+        # screen), by the poppler installed, as pdftoppm names it.
+        shown = manifest["documentShown"]
+        poppler = subprocess.run(["pdftoppm", "-v"], capture_output=True, text=True).stderr.split()[2]
+        self.assertEqual(shown["renderer"], "poppler " + poppler)
+        page = review_layout()["page"]
+        width = page[2] - page[0]
+        self.assertEqual([(p["page"], p["width"], p["height"]) for p in shown["pages"]], [(1, width, round(842 * width / 595))])
+        self.assertAlmostEqual(shown["pages"][0]["scale"], width / 595, places=9)
+        self.assertRegex(shown["pages"][0]["sha256"], "^[0-9a-f]{64}$")
         # The manifest is signed with the same P-256 key, as OpenSSL verifies it.
         public = os.path.join(self.folder, "kiosk.pub")
         with open(public, "wb") as out:
@@ -144,6 +232,35 @@ class DocumentAPITest(unittest.TestCase):
                                                                   "rect": [72, 82, 292, 142]}, _more=True))[-1]
         self.assertEqual(final["status"], "signed", final)
         self.assertEqual(self.validate(final["document"]["path"], kiosk.certificate)["field"], "Signature1")
+
+    def test_sign_is_not_offered_before_every_page_was_shown(self):
+        """Twenty pages, the first alone read: Sign is not there to tap, the signature's strokes
+        only drag the page, and the request times out unsigned."""
+        recording = reading_recording(os.path.join(self.folder, "reads-one-page.evemu"), pages=1)
+        kiosk = self.kiosk(recording=recording)
+        original = os.path.join(kiosk.documents, "twenty.pdf")
+        os.makedirs(kiosk.documents, exist_ok=True)
+        twenty_pages(original)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            final = list(pad.RequestSignature(reference="INV-20", timeoutSeconds=8, _more=True,
+                                              document={"path": original, "sha256": sha256(original), "page": 20, "rect": [72, 82, 292, 142]}))[-1]
+        self.assertEqual(final["status"], "timedOut", final)
+        self.assertEqual(os.listdir(kiosk.exports) if os.path.isdir(kiosk.exports) else [], [], "nothing was signed")
+
+    def test_without_require_review_sign_is_offered_at_once(self):
+        recording = reading_recording(os.path.join(self.folder, "signs-at-once.evemu"), pages=0)
+        kiosk = self.kiosk(recording=recording, extra=["--set", "documents.require_review=false"])
+        original = os.path.join(kiosk.documents, "twenty.pdf")
+        os.makedirs(kiosk.documents, exist_ok=True)
+        twenty_pages(original)
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            final = list(pad.RequestSignature(reference="INV-21", _more=True,
+                                              document={"path": original, "sha256": sha256(original), "page": 20, "rect": [72, 82, 292, 142]}))[-1]
+        self.assertEqual(final["status"], "signed", final)
+        with open(os.path.join(kiosk.exports, final["id"] + ".meta.json")) as f:
+            shown = json.load(f)["documentShown"]
+        self.assertEqual([p["page"] for p in shown["pages"]], [1], "the first page alone was shown")
+        self.validate(final["document"]["path"], kiosk.certificate)
 
     def refused(self, kiosk, document, error):
         with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:

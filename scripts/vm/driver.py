@@ -30,6 +30,40 @@ def layout(w, h):
     return parts['box'], parts['clear'], parts['done']
 
 
+def review_layout(w, h):
+    """The screen a document is read on (`signpad layout --review`): prompt, page and buttons."""
+    out = subprocess.run([signpad_binary(), 'layout', '--review', '--screen', f'{w}x{h}', '--json'], capture_output=True, text=True, check=True).stdout
+    return {k: tuple(v) for k, v in json.loads(out).items()}
+
+
+def review_files(touch_path, out_dir, w, h):
+    """On the demo panel: a customer reading a page by dragging it up four times, each drag from
+    near the page's foot to near its top (read-document.evemu), and a tap on Sign (tap-sign.evemu)."""
+    parts = review_layout(w, h)
+    page, sign = parts['page'], parts['sign']
+
+    def units(x, y):
+        return x * 4096 // w, y * 4096 // h
+    lines, t = evemu_header(touch_path), 1.0
+    x, bottom, top = (page[0] + page[2]) // 2, page[3] - 10, page[1] + 10
+    for contact in range(4):
+        for step in range(17):
+            px, py = units(x, bottom - (bottom - top) * step // 16)
+            body = [(3, 0x35, px), (3, 0x36, py), (3, 0, px), (3, 1, py)]
+            if step == 0:
+                body = [(3, 0x2f, 0), (3, 0x39, 200 + contact)] + body[:2] + [(1, 0x14a, 1)] + body[2:]
+            lines += [evemu_event(t, typ, code, value) for typ, code, value in body + [(0, 0, 0)]]
+            t += 0.02
+        lines += [evemu_event(t, 3, 0x39, -1), evemu_event(t, 1, 0x14a, 0), evemu_event(t, 0, 0, 0)]
+        t += 0.3
+    with open(os.path.join(out_dir, 'read-document.evemu'), 'w') as out:
+        out.writelines(lines)
+    x, y = units((sign[0] + sign[2]) // 2, (sign[1] + sign[3]) // 2)
+    tap = [(1.0, [(3, 0x2f, 0), (3, 0x39, 250), (3, 0x35, x), (3, 0x36, y), (1, 0x14a, 1), (3, 0, x), (3, 1, y)]), (1.08, [(3, 0x39, -1), (1, 0x14a, 0)])]
+    with open(os.path.join(out_dir, 'tap-sign.evemu'), 'w') as out:
+        out.writelines(evemu_header(touch_path) + [evemu_event(t, typ, code, value) for t, body in tap for typ, code, value in body + [(0, 0, 0)]])
+
+
 def request_lines(w, h, rows):
     """Where a request's rows of text go, under its title."""
     return signpad_layout(w, h, rows)['lines']

@@ -9,9 +9,29 @@ import os
 import subprocess
 import tempfile
 
+from driver import W, H, review_layout, region_diff
+
+# Session.fieldColour: the outline of the field the signature goes in.
+FIELD = (0x15, 0x65, 0xC0)
+
+
+def outlined(img, rect):
+    """How many pixels inside rect are the field's outline colour."""
+    x0, y0, x1, y1 = rect
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if tuple(img[(y * W + x) * 3:(y * W + x) * 3 + 3]) == FIELD)
+
 
 def check(run):
     said = run.said('documentsigned')
+    top, foot, signing = (run.shot(n) for n in ('sd-document-top', 'sd-document-foot', 'sd-document-signing'))
+    page = review_layout(W, H)['page']
+    scrolled = region_diff(foot, top, W, page, threshold=16) if top and foot else 0
+    field_top, field_foot = (outlined(shot, page) if shot else 0 for shot in (top, foot))
+    left = region_diff(signing, foot, W, page, threshold=16) if signing and foot else 0
+    run.check('S36 the customer reads the PDF on the panel: dragged to its foot, the field outlined there, then Sign leads to signing',
+              scrolled > 0.004 and field_top == 0 and field_foot > 200 and left > 0.05,
+              f"the page changed by {100 * scrolled:.1f}% between the top and the foot, outline pixels {field_top} at the top and "
+              f"{field_foot} at the foot, the signing screen differs from the page by {100 * left:.1f}%")
     signed = run.files.get('signed.pdf', b'')
     pdfsig = 'no signed PDF came back'
     if signed:

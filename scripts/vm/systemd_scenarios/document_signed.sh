@@ -24,6 +24,15 @@ as_pos signpad request --socket "$sock" --reference INV-VM --signer "Dana Exampl
     --document "$docs/INV-VM.pdf" --rect 72,82,292,142 --json > /run/doc.json 2>&1 &
 doc_req=$!
 wait_for 20 grep -q '"progress":"shown"' /run/doc.json
+# The customer reads the page to its foot, the field outlined there, and only then may sign.
+wait_for 60 sh -c "journalctl -u signpad -o cat --no-pager | grep -q \"a document's page is shown\""
+ask "screendump sd-document-top"
+evemu-play "$doc_node" < /usr/share/signpad-vm/read-document.evemu
+sleep 1
+ask "screendump sd-document-foot"
+evemu-play "$doc_node" < /usr/share/signpad-vm/tap-sign.evemu
+sleep 1
+ask "screendump sd-document-signing"
 evemu-play "$doc_node" < /usr/share/signpad-vm/signature.evemu
 evemu-play "$doc_node" < /usr/share/signpad-vm/tap-done.evemu
 wait "$doc_req"; doc_exit=$?
