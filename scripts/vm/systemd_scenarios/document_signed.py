@@ -1,7 +1,8 @@
 """Issue 57: a point of sale's PDF signed under the shipped unit. The TPM's key is certified by
 key certificate; a user in signpad-pos leaves the PDF in the documents folder (2770, the group's)
-and asks for it; the customer signs on the panel through uinput; the host's pdfsig accepts the
-signed PDF, which starts with the original's bytes.
+and asks for it; the customer reads it on the panel through uinput (dragged to its foot, where
+its empty field, Customer, is outlined), taps Sign and signs; the host's pdfsig accepts the
+signature in that field, and the signed PDF starts with the original's bytes.
 
 Its guest steps are document_signed.sh, beside this file; its host checks are check(run), here."""
 import hashlib
@@ -45,5 +46,5 @@ def check(run):
               said['state'] == 'active/running' and said.get('cert') == '0' and said.get('folder') == '2770:signpad-pos' and
               said.get('copied') == '0' and said.get('exit') == '0' and said.get('status') == 'signed' and said.get('prefix') == 'yes' and
               said.get('sha') == said.get('told') == hashlib.sha256(signed).hexdigest() and
-              'Signature is Valid' in pdfsig and 'Total document signed' in pdfsig and 'Signature Field Name: Signature1' in pdfsig,
+              'Signature is Valid' in pdfsig and 'Total document signed' in pdfsig and 'Signature Field Name: Customer' in pdfsig,
               said['text'] + ' | ' + pdfsig.replace('\n', ' '))

@@ -21,7 +21,7 @@ as_pos() { setpriv --reuid=pos --regid=pos --init-groups "$@"; }
 as_pos cp /usr/share/signpad-vm/contract.pdf "$docs/INV-VM.pdf"
 copied=$?
 as_pos signpad request --socket "$sock" --reference INV-VM --signer "Dana Example" --reason "I agree" \
-    --document "$docs/INV-VM.pdf" --rect 72,82,292,142 --json > /run/doc.json 2>&1 &
+    --document "$docs/INV-VM.pdf" --json > /run/doc.json 2>&1 &
 doc_req=$!
 wait_for 20 grep -q '"progress":"shown"' /run/doc.json
 # The customer reads the page to its foot, the field outlined there, and only then may sign.
