@@ -79,12 +79,16 @@ public final class DocumentIntake: Sendable {
     }
 
     /// Where the field is on its page as the renderer draws it (the crop box, upright); nil on a
-    /// turned page, which is shown without the outline.
+    /// turned page, and for a field that lies off its page (as a page of 10⁻¹⁴ points makes any
+    /// field), which are shown without the outline.
     static func mark(_ target: PDFSignatureTarget, on page: PDFPage) -> DocumentReview.FieldMark? {
         let box = page.cropBox, rect = target.rect
         guard page.rotate % 360 == 0, box.width > 0, box.height > 0 else { return nil }
-        return DocumentReview.FieldMark(page: target.pageIndex, left: (rect.minX - box.minX) / box.width, top: (box.maxY - rect.maxY) / box.height,
-                                        width: rect.width / box.width, height: rect.height / box.height)
+        let mark = DocumentReview.FieldMark(page: target.pageIndex, left: (rect.minX - box.minX) / box.width, top: (box.maxY - rect.maxY) / box.height,
+                                            width: rect.width / box.width, height: rect.height / box.height)
+        let onPage = -1.0...2.0
+        guard [mark.left, mark.top, mark.left + mark.width, mark.top + mark.height].allSatisfy(onPage.contains) else { return nil }
+        return mark
     }
 
     /// The file's bytes: a regular file, not a link, at most `maxBytes`.

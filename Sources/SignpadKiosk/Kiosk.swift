@@ -368,10 +368,12 @@ public struct Kiosk: Sendable {
         effects.append(review.mayProceed == mayProceed ? .reviewScrolled : .reviewChanged)
     }
 
-    /// Page `page` of the document under review is drawn, `height` pixels high at the page's width.
-    public mutating func pageDrawn(_ page: Int, height: Int) -> [KioskEffect] {
+    /// Page `page` of the document under review is drawn, `height` pixels high at the page's
+    /// width. A page appearing is activity: the customer reads it from now, touching nothing.
+    public mutating func pageDrawn(_ page: Int, height: Int, now: Double) -> [KioskEffect] {
         guard var review = request?.review, review.drawn(page: page, height: height, viewport: reviewLayout.page.height) else { return [] }
         request?.review = review
+        clocks.activity(now: now)
         return [.reviewChanged]
     }
 

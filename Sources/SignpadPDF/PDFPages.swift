@@ -47,7 +47,10 @@ extension PDFDocument {
             if let box = PDFRect(try resolve(node["MediaBox"])) { here.mediaBox = box }
             if let box = PDFRect(try resolve(node["CropBox"])) { here.cropBox = box }
             if let turn = try resolve(node["Rotate"]).integer { here.rotate = turn }
-            if node["Type"]?.name == "Pages" || (node["Type"] == nil && node["Kids"] != nil) {
+            // As poppler and pdf.js walk it: a node with /Kids is a node of pages unless it says it
+            // is a page, whatever else its /Type says. Read otherwise, the pages the customer is
+            // shown (poppler's) would not be the pages signpad counts and signs.
+            if node["Type"]?.name != "Page" && node["Kids"] != nil {
                 guard let kids = try resolve(node["Kids"]).array else { throw PDFError("the page tree's \(reference) has no /Kids") }
                 for kid in kids {
                     guard let r = kid.reference else { throw PDFError("the page tree's \(reference) has a kid that is not a reference") }

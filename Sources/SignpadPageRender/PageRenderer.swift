@@ -6,6 +6,8 @@ public struct RenderedPage: Equatable, Sendable {
     public let height: Int
     /// Pixels per PDF point.
     public let scale: Double
+    /// The document's pages as poppler counts them.
+    public let pageCount: Int
     public let pixels: [UInt32]
 }
 
@@ -34,10 +36,15 @@ public enum PageRenderer {
 
     /// `maxHeight`: a page taller than this at `width` is refused, not drawn (nil: the renderer's
     /// own limit, 65536).
+    /// `started`: told the renderer's process id, for a caller that may have to kill it (its
+    /// group: `kill(-pid, …)`), and nil once it is no longer to be killed (before it is reaped,
+    /// so the id is never another's).
     public static func render(_ document: [UInt8], page: Int, width: Int, maxHeight: Int? = nil, seconds: Double = 10,
-                              executable: String = PageRenderer.executable) -> Result<RenderedPage, PageRenderError> {
+                              executable: String = PageRenderer.executable, started: (pid_t?) -> Void = { _ in })
+        -> Result<RenderedPage, PageRenderError> {
         let most = maxHeight.map { ["--max-height", String($0)] } ?? []
-        return run(executable, ["--page", String(page), "--width", String(width)] + most, input: document, seconds: seconds).flatMap(decoded)
+        return run(executable, ["--page", String(page), "--width", String(width)] + most, input: document, seconds: seconds, started: started)
+            .flatMap { decoded($0, width: width, maxHeight: maxHeight ?? 65_536) }
     }
 
     /// The poppler the renderer draws with, as "poppler 22.02.0", for a record of what was shown.
@@ -46,10 +53,13 @@ public enum PageRenderer {
     }
 
     /// The renderer's standard output, once it ended well within `seconds`.
-    static func run(_ executable: String, _ arguments: [String], input document: [UInt8], seconds: Double) -> Result<[UInt8], PageRenderError> {
-        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+    static func run(_ executable: String, _ arguments: [String], input document: [UInt8], seconds: Double,
+                    started: (pid_t?) -> Void = { _ in }) -> Result<[UInt8], PageRenderError> {
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
-            return .failure(PageRenderError(reason: "no pipe for the renderer: \(String(cString: strerror(errno)))"))
+            let reason = String(cString: strerror(errno))
+            for fd in input + output + errors where fd >= 0 { close(fd) }
+            return .failure(PageRenderError(reason: "no pipe for the renderer: \(reason)"))
         }
         // Not for other children: the renderer gets its three ends as 0, 1 and 2 only.
         for fd in input + output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -68,7 +78,9 @@ public enum PageRenderer {
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // A group of its own, so that killing it kills whatever it started too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let words = [executable] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -81,7 +93,20 @@ public enum PageRenderer {
             close(input[1]); close(output[0]); close(errors[0])
             return .failure(PageRenderError(reason: "the renderer \(executable) did not start: \(String(cString: strerror(spawned)))"))
         }
+        started(pid)
         _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
+        // A renderer that ends before it has read the whole document (its memory limit struck,
+        // or killed at a stop) leaves this thread writing into a pipe nobody reads: EPIPE, not a
+        // SIGPIPE that would end the kiosk. One raised meanwhile is taken before the mask goes.
+        var pipeSignal = sigset_t(), previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         var written = 0, out: [UInt8] = [], said: [UInt8] = [], writing = true, reading = (out: true, err: true)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var now = timespec()
@@ -117,7 +142,8 @@ public enum PageRenderer {
         }
         if writing { close(input[1]) }
         close(output[0]); close(errors[0])
-        if ending != nil { kill(pid, SIGKILL) }
+        if ending != nil { kill(-pid, SIGKILL) }
+        started(nil)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if let ending { return .failure(PageRenderError(reason: ending)) }
@@ -149,9 +175,10 @@ public enum PageRenderer {
         }
     }
 
-    /// The page in the renderer's output: "SPR1", width, height, scale, then the rows.
-    static func decoded(_ out: [UInt8]) -> Result<RenderedPage, PageRenderError> {
-        let header = 20
+    /// The page in the renderer's output: "SPR1", width, height, scale, pages, then the rows; the
+    /// width the one asked for and the height within the limit, whatever the renderer became.
+    static func decoded(_ out: [UInt8], width asked: Int, maxHeight: Int) -> Result<RenderedPage, PageRenderError> {
+        let header = 24
         guard out.count >= header, out.starts(with: Array("SPR1".utf8)) else { return .failure(PageRenderError(reason: "the renderer sent no page")) }
         func word(_ at: Int) -> Int { Int(out[at]) | Int(out[at + 1]) << 8 | Int(out[at + 2]) << 16 | Int(out[at + 3]) << 24 }
         let width = word(4), height = word(8)
@@ -160,9 +187,13 @@ public enum PageRenderer {
             return .failure(PageRenderError(reason: "the renderer sent \(out.count - header) bytes for a \(width)x\(height) page"))
         }
         guard scale.isFinite, scale > 0 else { return .failure(PageRenderError(reason: "the renderer sent a scale of \(scale)")) }
+        guard width == asked, height <= maxHeight else {
+            return .failure(PageRenderError(reason: "the renderer sent a \(width)x\(height) page, asked for \(asked) wide and at most \(maxHeight) high"))
+        }
+        let pageCount = word(20)
         var pixels = [UInt32](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBytes { target in out.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[header...])) } }
-        return .success(RenderedPage(width: width, height: height, scale: scale, pixels: pixels))
+        return .success(RenderedPage(width: width, height: height, scale: scale, pageCount: pageCount, pixels: pixels))
     }
 }
 

@@ -401,11 +401,16 @@ public final class Session: InputSink {
     /// the page the customer is on.
     private func show(_ drawn: DrawnPage, now: Double) {
         guard let request = kiosk.request, request.id == drawn.id, let review = request.review, review.page == drawn.page else { return }
-        switch drawn.outcome {
+        var outcome = drawn.outcome
+        // Pages the renderer shows and signpad never counted would be signed unread.
+        if case .drawn(_, _, _, _, let pages) = outcome, pages != review.pageCount {
+            outcome = .failed("the renderer finds \(pages) pages where signpad finds \(review.pageCount)")
+        }
+        switch outcome {
         case .failed(let reason):
             tell(Notice(.warning, "a document cannot be shown; the request fails", ["request": drawn.id, "page": "\(drawn.page + 1)", "reason": reason]))
             apply(kiosk.reviewFailed("page \(drawn.page + 1) of the document cannot be shown: \(reason)", now: now), now: now)
-        case .drawn(let canvas, let scale, let sha256, let renderer):
+        case .drawn(let canvas, let scale, let sha256, let renderer, _):
             reviewPage = (drawn.page, canvas)
             tell(Notice(.info, "a document's page is shown", ["request": drawn.id, "page": "\(drawn.page + 1)", "sha256": sha256]))
             if requestDocument?.id == drawn.id {
@@ -415,7 +420,7 @@ public final class Session: InputSink {
                 }
                 requestDocument?.document.review = shown
             }
-            apply(kiosk.pageDrawn(drawn.page, height: canvas.height), now: now)
+            apply(kiosk.pageDrawn(drawn.page, height: canvas.height, now: now), now: now)
         }
     }
 

@@ -17,6 +17,15 @@ public struct Canvas: Equatable, Sendable {
         self.pixels = [UInt32](repeating: fill, count: stride * height)
     }
 
+    /// A canvas of `pixels` already drawn, rows `width` apart.
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height, "\(pixels.count) pixels are not a \(width)x\(height) canvas")
+        self.width = width
+        self.height = height
+        stride = width
+        self.pixels = pixels
+    }
+
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     public subscript(x: Int, y: Int) -> UInt32 {

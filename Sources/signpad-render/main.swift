@@ -2,7 +2,8 @@
 // that a document that crashes or hangs poppler ends this process and not the kiosk. The kiosk
 // (PageRenderer) starts it, writes the document on its standard input and reads the page on
 // its standard output: "SPR1", the width and height (UInt32, little-endian), the scale in pixels
-// per PDF point (a Float64's bits, little-endian), then the rows,
+// per PDF point (a Float64's bits, little-endian), the document's pages as poppler counts them
+// (UInt32), then the rows,
 // XRGB8888 (0x00RRGGBB, little-endian), white under the page. Limits its own memory and CPU
 // before it reads anything.
 //
@@ -79,6 +80,7 @@ cairo_surface_flush(surface)
 var header = Array("SPR1".utf8)
 for v in [UInt32(width), UInt32(height)] { header += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
 for shift in Swift.stride(from: 0, to: 64, by: 8) { header.append(UInt8(truncatingIfNeeded: scale.bitPattern >> UInt64(shift))) }
+for shift in Swift.stride(from: 0, to: 32, by: 8) { header.append(UInt8(truncatingIfNeeded: UInt32(pages) >> UInt32(shift))) }
 func writeAll(_ bytes: UnsafeRawBufferPointer) {
     var done = 0
     while done < bytes.count {

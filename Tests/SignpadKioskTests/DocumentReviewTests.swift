@@ -33,8 +33,8 @@ import Testing
         #expect(begun.contains(.pageWanted(id: "R", page: 0)) && begun.contains(.layoutChanged))
         #expect(buttons(kiosk) == [.nextPage], "no Sign before anything is read")
         let viewport = kiosk.reviewLayout.page.height
-        #expect(kiosk.pageDrawn(1, height: 900).isEmpty, "a page not shown now is ignored")
-        #expect(kiosk.pageDrawn(0, height: viewport * 3) == [.reviewChanged])
+        #expect(kiosk.pageDrawn(1, height: 900, now: 1).isEmpty, "a page not shown now is ignored")
+        #expect(kiosk.pageDrawn(0, height: viewport * 3, now: 1) == [.reviewChanged])
         #expect(kiosk.review?.hasSeen(0) == false)
 
         // Dragging scrolls and draws no ink; it stops at the page's foot.
@@ -50,7 +50,7 @@ import Testing
         #expect(next.contains(.pageWanted(id: "R", page: 1)) && kiosk.review?.page == 1 && kiosk.review?.offset == 0)
         #expect(buttons(kiosk) == [.previousPage])
         // A page no taller than the view is seen once shown: Sign appears with it.
-        #expect(kiosk.pageDrawn(1, height: viewport) == [.reviewChanged])
+        #expect(kiosk.pageDrawn(1, height: viewport, now: 1) == [.reviewChanged])
         #expect(buttons(kiosk) == [.previousPage, .sign])
 
         let signing = kiosk.tap(centre(kiosk.reviewLayout.signButton), now: 6)
@@ -61,7 +61,7 @@ import Testing
 
     @Test func signIsNotPressedWhereItDoesNotShowNorConfirmedFromTheReview() {
         var (kiosk, _) = reviewing(pages: 1)
-        _ = kiosk.pageDrawn(0, height: kiosk.reviewLayout.page.height * 2)
+        _ = kiosk.pageDrawn(0, height: kiosk.reviewLayout.page.height * 2, now: 1)
         #expect(kiosk.tap(centre(kiosk.reviewLayout.signButton), now: 2).isEmpty)
         #expect(kiosk.review != nil, "Sign is not there until the page was read")
         #expect(kiosk.confirm(now: 3).isEmpty, "a replay's end or a double tap confirms only the signing screen")
@@ -91,14 +91,39 @@ import Testing
         var (kiosk, _) = reviewing(pages: 2)
         let shown = kiosk.reviewLayout
         #expect(shown.fieldOutline(kiosk.review!, pageWidth: 1000, pageHeight: 1400) == nil, "the field is on page 2")
-        _ = kiosk.pageDrawn(0, height: 100)
+        _ = kiosk.pageDrawn(0, height: 100, now: 1)
         _ = kiosk.tap(centre(shown.nextButton), now: 2)
-        _ = kiosk.pageDrawn(1, height: 1400)
+        _ = kiosk.pageDrawn(1, height: 1400, now: 1)
         let top = shown.fieldOutline(kiosk.review!, pageWidth: 1000, pageHeight: 1400)
         #expect(top == PixelRect(minX: shown.page.minX + 100, minY: shown.page.minY + 1120, maxX: shown.page.minX + 400, maxY: shown.page.minY + 1260))
         _ = drag(&kiosk, rows: 200, now: 3)
         #expect(shown.fieldOutline(kiosk.review!, pageWidth: 1000, pageHeight: 1400)?.minY == top!.minY - kiosk.review!.offset)
         #expect(kiosk.review!.offset == 200)
+    }
+
+    /// A field far off its page (a page of 10⁻¹⁴ points makes any field so) is not outlined, and
+    /// never traps converting its place to pixels.
+    @Test func aFieldOffItsPageIsNotOutlined() {
+        var rules = KioskRules()
+        rules.mode = .requested
+        var kiosk = Kiosk(layout: layout, rules: rules)
+        for left in [1e300, -1e300, .infinity, .nan, 2.5] {
+            let review = DocumentReview(pageCount: 1, field: .init(page: 0, left: left, top: 0.5, width: 0.1, height: 0.1), everyPage: true)
+            _ = kiosk.beginRequest(KioskRequest(id: "R", context: SignatureRequest(reference: "R"), timeout: 60, review: review), now: 1)
+            _ = kiosk.pageDrawn(0, height: 2000, now: 1)
+            #expect(kiosk.reviewLayout.fieldOutline(kiosk.review!, pageWidth: 1000, pageHeight: 2000) == nil, "\(left)")
+            _ = kiosk.cancelRequest(now: 2)
+        }
+    }
+
+    /// The request's timeout counts from the page appearing: a customer reading a page that fits
+    /// the screen touches nothing meanwhile.
+    @Test func aPageAppearingIsActivity() {
+        var (kiosk, _) = reviewing(pages: 1)
+        #expect(kiosk.tick(now: 50).isEmpty)
+        _ = kiosk.pageDrawn(0, height: 100, now: 50)
+        #expect(kiosk.tick(now: 100).isEmpty, "60 s from the page, not from the request")
+        #expect(kiosk.tick(now: 111).contains(.requestEnded(id: "R", .timedOut)))
     }
 
     @Test func theReviewScreensItemsNameThePageAndItsButtons() {
@@ -110,9 +135,9 @@ import Testing
             }
         }
         #expect(texts == ["Please read the document   1 / 2", "Next"])
-        _ = kiosk.pageDrawn(0, height: 10)
+        _ = kiosk.pageDrawn(0, height: 10, now: 1)
         _ = kiosk.tap(centre(kiosk.reviewLayout.nextButton), now: 2)
-        _ = kiosk.pageDrawn(1, height: 10)
+        _ = kiosk.pageDrawn(1, height: 10, now: 1)
         let later = KioskScreen.items(kiosk: kiosk, labels: KioskLabels(), style: KioskStyle()).compactMap { item -> String? in
             if case .button(let text, _) = item.kind { return text } else { return nil }
         }

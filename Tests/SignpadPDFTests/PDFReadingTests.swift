@@ -96,6 +96,23 @@ import Testing
         #expect(error != nil)
     }
 
+    /// A node with /Kids that calls itself neither /Pages nor /Page holds pages for poppler (and
+    /// pdf.js): signpad counts them too, or the customer would be shown pages signpad never
+    /// asked them to read. pdfinfo is the peer.
+    @Test func pagesUnderANodeOfAnotherTypeAreCountedAsPopplerCountsThem() throws {
+        try requirePeer(.tool("pdfinfo"))
+        let bytes = HandPDF.onePage(more: [2: "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 3 >>",
+                                           5: "<< /Type /Hidden /Kids [6 0 R 7 0 R] >>",
+                                           6: "<< /Type /Page /MediaBox [0 0 595 842] >>",
+                                           7: "<< /MediaBox [0 0 595 842] >>"])
+        let pages = try PDFDocument(bytes: bytes).pages()
+        #expect(pages.map(\.reference.number) == [3, 6, 7])
+        let path = try Self.folder() + "/hidden.pdf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let info = try run("pdfinfo", [path])
+        #expect(info.output.contains("Pages:           3"), "\(info.output)")
+    }
+
     @Test func aTenThousandPageDocumentIsReadWithItsPages() throws {
         let path = TestDocuments.cairo(pages: 10_000, in: try Self.folder())
         let document = try PDFDocument(bytes: try Self.bytes(path))

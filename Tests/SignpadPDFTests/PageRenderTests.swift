@@ -58,20 +58,23 @@ import Testing
         let (path, bytes) = try Self.document(pages: 2)
         let woken = Mutex(0)
         let queue = PageRenderQueue(executable: Self.renderer) { woken.withLock { $0 += 1 } }
-        queue.draw(bytes, page: 1, width: 200, for: "R1")
-        queue.draw(bytes, page: 5, width: 200, for: "R1")
-        let deadline = Date().addingTimeInterval(30)
         var drawn: [DrawnPage] = []
-        while drawn.count < 2 && Date() < deadline {
-            drawn += queue.drawn()
-            Thread.sleep(forTimeInterval: 0.02)
+        for page in [1, 5] {
+            queue.draw(bytes, page: page, width: 200, for: "R1")
+            let deadline = Date().addingTimeInterval(30)
+            let before = drawn.count
+            while drawn.count == before && Date() < deadline {
+                drawn += queue.drawn()
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
         #expect(drawn.count == 2 && woken.withLock { $0 } == 2)
-        guard drawn.count == 2, case .drawn(let canvas, let scale, let sha256, let renderer) = drawn[0].outcome else {
+        guard drawn.count == 2, case .drawn(let canvas, let scale, let sha256, let renderer, let pages) = drawn[0].outcome else {
             Issue.record("page 2 was not drawn: \(drawn.map(\.outcome))")
             return
         }
         #expect(drawn[0].id == "R1" && drawn[0].page == 1 && canvas.width == 200 && canvas.height == 283 && abs(scale - 200.0 / 595.0) < 1e-9)
+        #expect(pages == 2, "poppler's count of the document's pages")
         #expect(renderer == (try PageRenderer.version(executable: Self.renderer).get()))
         let raw = path + ".pixels"
         try Data(canvas.pixels.withUnsafeBytes { Array($0) }).write(to: URL(fileURLWithPath: raw))
@@ -97,6 +100,54 @@ import Testing
         chmod(looking, 0o755)
         let said = PageRenderer.render([1, 2, 3], page: 1, width: 100, executable: looking)
         #expect(said.reason == "alone", "\(said)")
+    }
+
+    /// A customer tapping Next again and again waits for the last page only, and a stop kills
+    /// the renderer drawing and keeps nothing it drew.
+    @Test func onlyTheNewestPageWaitsAndAStopEndsTheRendererDrawing() throws {
+        let folder = scratch()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let slow = folder + "/slow"
+        try "#!/bin/sh\ncat > /dev/null\n[ \"$2\" = 9 ] && sleep 60\nsleep 0.5\necho \"page $2\" >&2\nexit 1\n".write(toFile: slow, atomically: true, encoding: .utf8)
+        chmod(slow, 0o755)
+        let queue = PageRenderQueue(executable: slow) {}
+        queue.draw([1], page: 0, width: 100, for: "R1")
+        Thread.sleep(forTimeInterval: 0.3)
+        for page in 1...3 { queue.draw([1], page: page, width: 100, for: "R1") }
+        var drawn: [DrawnPage] = []
+        let deadline = Date().addingTimeInterval(20)
+        while drawn.count < 2 && Date() < deadline {
+            drawn += queue.drawn()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        drawn += queue.drawn()
+        let reasons = drawn.map { if case .failed(let reason) = $0.outcome { reason } else { "drawn" } }
+        #expect(drawn.map(\.page) == [0, 3], "\(reasons)")
+        #expect(reasons.allSatisfy { $0.hasSuffix("version") || $0.hasPrefix("page") }, "\(reasons)")
+
+        queue.draw([1], page: 8, width: 100, for: "R2")
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        queue.stop()
+        #expect(Date().timeIntervalSince(started) < 5, "the stop waited for the renderer")
+        #expect(queue.drawn().isEmpty, "nothing drawn after the stop is kept")
+        queue.draw([1], page: 1, width: 100, for: "R3")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(queue.drawn().isEmpty, "a stopped queue draws nothing")
+    }
+
+    /// A renderer that ends before it has read the document (its memory limit struck, or killed
+    /// at a stop) leaves the kiosk writing into a pipe nobody reads: the kiosk hears why, and
+    /// is not killed by SIGPIPE.
+    @Test func aRendererThatEndsBeforeReadingDoesNotEndTheKiosk() throws {
+        let folder = scratch()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let quitting = folder + "/quitting"
+        try "#!/bin/sh\necho gone at once >&2\nexit 1\n".write(toFile: quitting, atomically: true, encoding: .utf8)
+        chmod(quitting, 0o755)
+        let said = PageRenderer.render([UInt8](repeating: 0x25, count: 8 << 20), page: 1, width: 100, executable: quitting)
+        #expect(said.reason == "gone at once", "\(said)")
     }
 
     @Test func whatPopplerCannotOpenIsARefusalWithItsReason() throws {

@@ -73,7 +73,7 @@ final class HeldPages: PageSource {
         #expect(screen(session)[view.minX + 5, view.minY + 5] == Session.deskColour, "grey while the page is drawn")
 
         let height = view.height * 3
-        pages.give(DrawnPage(id: "R1", page: 0, outcome: .drawn(Self.page(width: view.width, height: height), scale: 1.25, sha256: "ab12", renderer: "poppler 9.9")))
+        pages.give(DrawnPage(id: "R1", page: 0, outcome: .drawn(Self.page(width: view.width, height: height), scale: 1.25, sha256: "ab12", renderer: "poppler 9.9", pageCount: 1)))
         session.tick(now: 2)
         #expect(screen(session)[view.minX + 5, view.minY + 5] == 5, "the page from its first row")
         #expect(screen(session)[view.minX + 5, view.minY + 40] == 40)
@@ -123,6 +123,22 @@ final class HeldPages: PageSource {
         let ends = session.takeEvents().compactMap { if case .request(.ended(_, let end)) = $0 { end } else { nil } }
         #expect(ends == [.failed("page 1 of the document cannot be shown: the renderer ended on signal 11")])
         #expect(session.kiosk.request == nil)
+    }
+
+    /// The renderer counts pages signpad does not (a page tree read two ways): those pages would
+    /// be shown nowhere in the review and signed all the same, so the request fails.
+    @Test func aRendererCountingOtherPagesFailsTheRequest() throws {
+        let pages = HeldPages()
+        let (session, exporter) = try Self.session(pages, folder: "/proc/signpad-never-written")
+        defer { exporter.stop() }
+        begin(session)
+        _ = session.takeEvents()
+        let view = session.kiosk.reviewLayout.page
+        pages.give(DrawnPage(id: "R1", page: 0, outcome: .drawn(Self.page(width: view.width, height: 10), scale: 1, sha256: "ab", renderer: "poppler 9.9",
+                                                               pageCount: 3)))
+        session.tick(now: 2)
+        let ends = session.takeEvents().compactMap { if case .request(.ended(_, let end)) = $0 { end } else { nil } }
+        #expect(ends == [.failed("page 1 of the document cannot be shown: the renderer finds 3 pages where signpad finds 1")])
     }
 
     /// A session with nothing to draw pages with fails a document's request rather than show a blank page.

@@ -262,6 +262,21 @@ class DocumentAPITest(unittest.TestCase):
         self.assertEqual([p["page"] for p in shown["pages"]], [1], "the first page alone was shown")
         self.validate(final["document"]["path"], kiosk.certificate)
 
+    def test_a_field_far_off_a_tiny_page_does_not_end_the_kiosk(self):
+        """A page 10^-14 points wide puts any field astronomically far off it, in page widths:
+        the review shows the page without an outline, and the kiosk goes on to sign it."""
+        kiosk = self.kiosk()
+        os.makedirs(kiosk.documents, exist_ok=True)
+        tiny = os.path.join(kiosk.documents, "tiny.pdf")
+        with open(tiny, "wb") as out:
+            out.write(hand_pdf({1: b"<< /Type /Catalog /Pages 2 0 R >>", 2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 0.00000000000001 0.00000000000001] >>"}))
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            final = list(pad.RequestSignature(reference="INV-T", _more=True,
+                                              document={"path": tiny, "sha256": sha256(tiny), "page": 1, "rect": [72, 82, 292, 142]}))[-1]
+            self.assertEqual(final["status"], "signed", final)
+            self.assertIn("kiosk", pad.GetStatus(), "the kiosk still answers")
+
     def refused(self, kiosk, document, error):
         with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
             with self.assertRaises(varlink.VarlinkError) as caught:
