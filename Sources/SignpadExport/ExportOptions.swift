@@ -93,6 +93,9 @@ public struct SignatureRecord: Equatable, Sendable {
     public var request: SignatureRequest?
     /// The screen's pixels per millimetre, when its panel reports its size.
     public var pixelDensity: PixelDensity?
+    /// Screen pixels per millimetre of the writing surface of the device of the first stroke,
+    /// from its resolution; nil when it gives none.
+    public var inputDensity: InputDensity?
     /// The point of sale's PDF the signature goes into, and where; nil: none.
     public var document: SignedDocument?
 
@@ -129,6 +132,17 @@ public struct SignatureRecord: Equatable, Sendable {
 
     /// Milliseconds since the first sample.
     public func milliseconds(_ sample: Sample) -> Double { ((sample.time - firstSampleTime) * 1000 * 1000).rounded() / 1000 }
+}
+
+/// Screen pixels per millimetre of an input device's surface, and the device.
+public struct InputDensity: Equatable, Sendable {
+    public var device: String
+    public var density: PixelDensity
+
+    public init(device: String, density: PixelDensity) {
+        self.device = device
+        self.density = density
+    }
 }
 
 /// A point of sale's PDF as signpad took it (its bytes, checked against the request's SHA-256)

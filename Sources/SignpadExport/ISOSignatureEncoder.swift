@@ -4,8 +4,9 @@ import SignpadVocabulary
 /// A signature as an ISO/IEC 19794-7 record: X, Y, T, F where every sample has pressure, and S.
 ///
 /// - X and Y are screen pixels in steps of 1/2^n pixel, the finest that holds the screen in a
-///   16-bit value (1/16 px on a 1920-pixel screen, 1/8 at 3840). With the panel's size known
-///   (EDID), their scale is units per millimetre; else they carry none.
+///   16-bit value (1/16 px on a 1920-pixel screen, 1/8 at 3840). Their scale is units per
+///   millimetre of the input device's surface, from the resolution its axes give; where it gives
+///   none, of the screen, where the panel's size is known (EDID); else they carry none.
 /// - T counts from the first sample at the finest of 10 000, 1 000, 100, 10 and 1 per second
 ///   that holds the whole signature in 16 bits: Wacom's 0.1 ms up to 6.5 s, 1 ms up to 65 s.
 /// - F is pressure 0…65535 (signpad keeps it as 0…1). A signature with a finger's stroke
@@ -24,7 +25,7 @@ public enum ISOSignatureEncoder {
         let withPressure = !samples.isEmpty && samples.allSatisfy { $0.pressure != nil }
 
         typealias D = ISOSignatureRecord.ChannelDescription
-        let density = record.pixelDensity
+        let density = record.inputDensity?.density ?? record.pixelDensity
         var channels = [
             D(.x, scale: density.flatMap { ISOScale($0.x * unitsPerPixel) }, minimum: 0, maximum: units(Double(record.screenWidth), unitsPerPixel) - 1),
             D(.y, scale: density.flatMap { ISOScale($0.y * unitsPerPixel) }, minimum: 0, maximum: units(Double(record.screenHeight), unitsPerPixel) - 1),
@@ -52,8 +53,10 @@ public enum ISOSignatureEncoder {
 
         let step = shift >= 0 ? "1/\(1 << shift)" : "\(1 << -shift)"
         var note = "signpad: X and Y in \(step) screen pixel, screen \(record.screenWidth)x\(record.screenHeight)"
-        if let density {
-            note += ", \(String(format: "%.2fx%.2f", density.x, density.y)) px/mm from the panel's EDID (the screen's resolution, not the input device's)"
+        if let input = record.inputDensity {
+            note += ", \(String(format: "%.2fx%.2f", input.density.x, input.density.y)) px/mm of the surface of \(input.device), from its resolution"
+        } else if let density {
+            note += ", \(String(format: "%.2fx%.2f", density.x, density.y)) px/mm from the panel's EDID (the screen's resolution: the input device gives none)"
         } else {
             note += ", its size unknown, so X and Y have no scale"
         }

@@ -100,6 +100,21 @@ public struct ScreenMapping: Equatable, Sendable {
         return Point(Self.clamp(tx * Double(screenWidth), screenWidth), Self.clamp(ty * Double(screenHeight), screenHeight))
     }
 
+    /// Screen pixels per millimetre of the device's surface, from the resolution evdev gives
+    /// its axes (units per mm) through the mapping (calibration, rotation and flips); nil when
+    /// an axis gives none. What a stroke measures in millimetres on the glass or the tablet.
+    public var surfaceDensity: PixelDensity? {
+        guard xAxis.resolution > 0, yAxis.resolution > 0 else { return nil }
+        let wide = Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1) / Double(xAxis.resolution)
+        let high = Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1) / Double(yAxis.resolution)
+        let m = transform.values
+        // Each screen axis's pixels per millimetre moved along the device's axes.
+        let x = Double(screenWidth) * (m[0] * m[0] / (wide * wide) + m[1] * m[1] / (high * high)).squareRoot()
+        let y = Double(screenHeight) * (m[3] * m[3] / (wide * wide) + m[4] * m[4] / (high * high)).squareRoot()
+        guard x.isFinite, y.isFinite, x > 0, y > 0 else { return nil }
+        return PixelDensity(x: x, y: y)
+    }
+
     public func pressure(_ raw: Int32) -> Double? {
         guard let axis = pressureAxis else { return nil }
         return min(max(Double(Int64(raw) - Int64(axis.minimum)) / Double(Int64(axis.maximum) - Int64(axis.minimum)), 0), 1)

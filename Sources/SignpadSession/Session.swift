@@ -135,8 +135,12 @@ public final class Session: InputSink {
     /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
     @discardableResult
     public func addInput(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
-        input.add(path: path, name: name, kind: kind, decoder: decoder)
+        surfaceDensities[name] = decoder.mapping.surfaceDensity
+        return input.add(path: path, name: name, kind: kind, decoder: decoder)
     }
+
+    /// Each device's screen pixels per millimetre of its surface, by the name strokes carry.
+    private var surfaceDensities: [String: PixelDensity] = [:]
 
     /// One raw event of input device `index`; `now` is monotonic seconds.
     public func feed(_ event: InputEvent, from index: Int, now: Double) {
@@ -471,6 +475,9 @@ public final class Session: InputSink {
                                      device: SignatureRecord.deviceLabel(Self.inFirstUseOrder(devices)),
                                      screenWidth: renderer.canvas.width, screenHeight: renderer.canvas.height, settings: CaptureSettings(kiosk: options.kioskName, inkColor: options.ink.color, pen: options.ink.pen),
                                      inkArea: renderer.clip, request: request?.context, pixelDensity: display.scanout.pixelDensity)
+        if let first = devices.first, let density = surfaceDensities[first] {
+            record.inputDensity = InputDensity(device: SignatureRecord.deviceLabel([first]), density: density)
+        }
         if let request, let pending = requestDocument, pending.id == request.id {
             record.document = pending.document
             requestDocument = nil

@@ -95,6 +95,20 @@ import Testing
         }
     }
 
+    /// The input device's resolution scales X and Y before the screen's, and the record says which.
+    @Test func theInputDevicesSurfaceScalesXAndYBeforeTheScreens() throws {
+        var record = sampleRecord()
+        record.pixelDensity = PixelDensity(x: 3.5, y: 3.5)
+        record.inputDensity = InputDensity(device: "Wacom ISDv4 E6 Pen", density: PixelDensity(x: 2.5, y: 4))
+        let iso = try ISORecordReader.read(ISOSignatureEncoder.record(record).bytes())
+        #expect(iso.channels[0].scale?.value == 40 && iso.channels[1].scale?.value == 64, "2.5 and 4 px/mm in 1/16 px")
+        let said = String(decoding: iso.extendedData ?? [], as: UTF8.self)
+        #expect(said.contains("2.50x4.00 px/mm of the surface of Wacom ISDv4 E6 Pen, from its resolution"), "\(said)")
+        record.inputDensity = nil
+        let screen = String(decoding: try ISORecordReader.read(ISOSignatureEncoder.record(record).bytes()).extendedData ?? [], as: UTF8.self)
+        #expect(screen.contains("from the panel's EDID (the screen's resolution: the input device gives none)"), "\(screen)")
+    }
+
     /// signpad's record of a signature: X and Y in 1/16 px on an 800-pixel screen, T at Wacom's
     /// 0.1 ms, no F (a stroke has none), S 0 once after each stroke, and the units said.
     @Test func aSignatureBecomesPointsWithALiftAfterEachStroke() throws {

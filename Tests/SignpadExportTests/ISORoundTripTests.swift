@@ -67,6 +67,22 @@ import Testing
         #expect(worst.f <= 0.5 / 65535 + 1e-9, "\(recording): F off by \(worst.f)")
         // F when every sample has pressure.
         #expect((f != nil) == traces.allSatisfy { $0.points.allSatisfy { $0.f != nil } })
+        // X and Y in 1/16 px, scaled by the pixels per millimetre of the device's surface, as
+        // its axes' resolution (the recording's A: lines) and the 1280x800 screen give them;
+        // without a resolution, unscaled (a replay has no panel to measure).
+        let axes = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("A: ") }.map { $0.split(separator: " ") }
+        let multitouch = axes.contains { $0[1] == "35" }
+        func millimetres(_ code: String) -> Double? {
+            guard let a = axes.first(where: { $0[1] == code }), a.count > 6, let low = Double(a[2]), let high = Double(a[3]), let res = Double(a[6]), res > 0 else { return nil }
+            return (high - low + 1) / res
+        }
+        if let wide = millimetres(multitouch ? "35" : "00"), let high = millimetres(multitouch ? "36" : "01") {
+            let xScale = try #require(iso.channels[x].scale), yScale = try #require(iso.channels[y].scale)
+            #expect(abs(xScale / (1280 / wide * 16) - 1) < 1.0 / 2048 && abs(yScale / (800 / high * 16) - 1) < 1.0 / 2048,
+                    "\(recording): \(xScale) and \(yScale) units per mm for a \(wide) x \(high) mm surface")
+        } else {
+            #expect(iso.channels[x].scale == nil && iso.channels[y].scale == nil, "\(recording)")
+        }
     }
 
     @Test func inspectNamesTheBrokenByteAndAnUnreadableFile() throws {

@@ -486,6 +486,21 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(abs(p.x - expected.x) < 1e-9 && abs(p.y - expected.y) < 1e-9, "\(rotation): \(p)")
     }
 
+    /// A tablet 409.6 x 204.8 mm (4096 and 2048 units at 10 per mm) on a 1024x768 screen: 2.5 and
+    /// 3.75 px per mm; turned a quarter, the screen's X moves along the tablet's Y. An axis with no
+    /// resolution gives no density.
+    @Test func theSurfacesDensityComesFromTheAxesResolution() throws {
+        let x = AbsInfo(minimum: 0, maximum: 4095, resolution: 10), y = AbsInfo(minimum: 0, maximum: 2047, resolution: 10)
+        let straight = try #require(ScreenMapping(xAxis: x, yAxis: y, screenWidth: 1024, screenHeight: 768).surfaceDensity)
+        #expect(abs(straight.x - 2.5) < 1e-9 && abs(straight.y - 3.75) < 1e-9, "\(straight)")
+        let turned = try #require(ScreenMapping(xAxis: x, yAxis: y, screenWidth: 768, screenHeight: 1024, rotation: .quarter).surfaceDensity)
+        #expect(abs(turned.x - 768 / 204.8) < 1e-9 && abs(turned.y - 1024 / 409.6) < 1e-9, "\(turned)")
+        let halved = try #require(CalibrationMatrix(values: [0.5, 0, 0, 0, 0.5, 0]))
+        let calibrated = try #require(ScreenMapping(xAxis: x, yAxis: y, screenWidth: 1024, screenHeight: 768, calibration: halved).surfaceDensity)
+        #expect(abs(calibrated.x - 1.25) < 1e-9, "half the screen for the whole tablet: half the density")
+        #expect(ScreenMapping(xAxis: axis, yAxis: y, screenWidth: 1024, screenHeight: 768).surfaceDensity == nil)
+    }
+
     @Test func calibrationMatrixFromUdev() throws {
         let matrix = try #require(CalibrationMatrix(udevProperty: "0.5 0 0.25 0 0.5 0.25"))
         let m = ScreenMapping(xAxis: axis, yAxis: axis, screenWidth: 100, screenHeight: 100, calibration: matrix)
