@@ -11,6 +11,8 @@ import SignpadVocabulary
 ///   that holds the whole signature in 16 bits: Wacom's 0.1 ms up to 6.5 s, 1 ms up to 65 s.
 /// - F is pressure 0…65535 (signpad keeps it as 0…1). A signature with a finger's stroke
 ///   beside a pen's has samples without pressure, and the record then has no F.
+/// - TX and TY are a pen's tilt in hundredths of a degree (scale 100 per degree), where every
+///   sample has it, as F is.
 /// - S is 1 on every sample; after each stroke one more point at its last sample (its X, Y and
 ///   T) with S 0 marks the lift, so a reader finds the strokes.
 /// - The extended data says, in ASCII, what the units are and where the scale came from.
@@ -23,6 +25,7 @@ public enum ISOSignatureEncoder {
         let shift = pixelShift(max(record.screenWidth, record.screenHeight))
         let unitsPerPixel = Double(sign: .plus, exponent: shift, significand: 1)
         let withPressure = !samples.isEmpty && samples.allSatisfy { $0.pressure != nil }
+        let withTilt = !samples.isEmpty && samples.allSatisfy { $0.tilt != nil }
 
         typealias D = ISOSignatureRecord.ChannelDescription
         let density = record.inputDensity?.density ?? record.pixelDensity
@@ -33,6 +36,7 @@ public enum ISOSignatureEncoder {
         ]
         if withPressure { channels.append(D(.f, minimum: 0, maximum: 65_535)) }
         channels.append(D(.s))
+        if withTilt { channels += [D(.tx, scale: ISOScale(100)!, minimum: -9000, maximum: 9000), D(.ty, scale: ISOScale(100)!, minimum: -9000, maximum: 9000)] }
 
         var values: [Int] = [], lastTime = 0
         values.reserveCapacity((samples.count + record.signature.strokes.count) * channels.count)
@@ -45,6 +49,7 @@ public enum ISOSignatureEncoder {
             values.append(lastTime)
             if withPressure { values.append(Int((min(max(sample.pressure ?? 0, 0), 1) * 65_535).rounded())) }
             values.append(down ? 1 : 0)
+            if withTilt, let tilt = sample.tilt { values += [Int(tilt.x), Int(tilt.y)] }
         }
         for stroke in record.signature.strokes {
             for sample in stroke { point(sample, down: true) }
@@ -62,6 +67,8 @@ public enum ISOSignatureEncoder {
         }
         note += "; T from the first sample; S 0 marks each lift"
         if !withPressure && samples.contains(where: { $0.pressure != nil }) { note += "; no F, as some strokes were made without pressure" }
+        if withTilt { note += "; TX and TY the pen's tilt in 1/100 degree, as its device reports it" }
+        if !withTilt && samples.contains(where: { $0.tilt != nil }) { note += "; no TX or TY, as some strokes were made without tilt" }
         return ISOSignatureRecord(channels: channels, values: values, extendedData: Array(note.utf8))
     }
 

@@ -58,8 +58,10 @@ public struct ContactDecoder: Sendable {
         let yCode = multitouch ? C.ABS_MT_POSITION_Y : C.ABS_Y
         let pressureCode = multitouch ? C.ABS_MT_PRESSURE : C.ABS_PRESSURE
         // The classifier took the device only with both axes.
+        // A pen's tilt; a touch has none to give.
+        let tilt = kind == .pen ? device.absInfo[C.ABS_TILT_X].flatMap { x in device.absInfo[C.ABS_TILT_Y].map { TiltAxes(x: x, y: $0) } } : nil
         let mapping = ScreenMapping(xAxis: device.absInfo[xCode]!, yAxis: device.absInfo[yCode]!,
-                                    pressureAxis: device.absInfo[pressureCode], screenWidth: screenWidth,
+                                    pressureAxis: device.absInfo[pressureCode], tiltAxes: tilt, screenWidth: screenWidth,
                                     screenHeight: screenHeight, calibration: calibration, rotation: rotation,
                                     flipX: flipX, flipY: flipY)
         self.init(device: device, kind: kind, reporting: reporting, mapping: mapping)

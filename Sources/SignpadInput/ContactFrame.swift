@@ -33,12 +33,14 @@ public struct Contact: Equatable, Sendable {
     public var tool: ContactTool
     public var point: Point
     public var pressure: Double?
+    /// A pen's tilt, where its device reports it.
+    public var tilt: Tilt? = nil
 
     /// Down at the end of the frame.
     var isDown: Bool { phase == .began || phase == .moved }
 
     func sample(time: Double) -> Sample {
-        Sample(point, time: time, pressure: pressure, erasing: tool == .eraser)
+        Sample(point, time: time, pressure: pressure, erasing: tool == .eraser, tilt: tilt)
     }
 }
 

@@ -38,6 +38,8 @@ public enum EventCode {
     public static let ABS_X: UInt16 = 0x00
     public static let ABS_Y: UInt16 = 0x01
     public static let ABS_PRESSURE: UInt16 = 0x18
+    public static let ABS_TILT_X: UInt16 = 0x1a
+    public static let ABS_TILT_Y: UInt16 = 0x1b
     public static let ABS_MT_SLOT: UInt16 = 0x2f
     public static let ABS_MT_POSITION_X: UInt16 = 0x35
     public static let ABS_MT_POSITION_Y: UInt16 = 0x36
@@ -51,7 +53,7 @@ public enum EventCode {
     public static let INPUT_PROP_DIRECT: UInt16 = 1
 
     static let absNames: [UInt16: String] = [
-        ABS_X: "ABS_X", ABS_Y: "ABS_Y", ABS_PRESSURE: "ABS_PRESSURE", ABS_MT_SLOT: "ABS_MT_SLOT",
+        ABS_X: "ABS_X", ABS_Y: "ABS_Y", ABS_PRESSURE: "ABS_PRESSURE", ABS_TILT_X: "ABS_TILT_X", ABS_TILT_Y: "ABS_TILT_Y", ABS_MT_SLOT: "ABS_MT_SLOT",
         ABS_MT_POSITION_X: "ABS_MT_POSITION_X", ABS_MT_POSITION_Y: "ABS_MT_POSITION_Y",
         ABS_MT_TRACKING_ID: "ABS_MT_TRACKING_ID", ABS_MT_PRESSURE: "ABS_MT_PRESSURE",
     ]

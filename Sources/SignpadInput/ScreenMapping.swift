@@ -74,19 +74,33 @@ public struct ScreenPlacement: Equatable, Sendable {
 
 /// Maps device units to screen pixels the way libinput does:
 /// normalise with (v − min) / (max − min + 1), apply calibration, then rotation and flips, scale, clamp.
+/// A pen's two tilt axes.
+public struct TiltAxes: Equatable, Sendable {
+    public var x: AbsInfo
+    public var y: AbsInfo
+
+    public init(x: AbsInfo, y: AbsInfo) {
+        self.x = x
+        self.y = y
+    }
+}
+
 public struct ScreenMapping: Equatable, Sendable {
     public var xAxis: AbsInfo
     public var yAxis: AbsInfo
     public var pressureAxis: AbsInfo?
+    /// A pen's ABS_TILT_X and ABS_TILT_Y, when it has both.
+    public var tiltAxes: TiltAxes?
     public var screenWidth: Int
     public var screenHeight: Int
     public var transform: CalibrationMatrix
 
-    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, screenWidth: Int, screenHeight: Int,
-                calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, tiltAxes: TiltAxes? = nil, screenWidth: Int,
+                screenHeight: Int, calibration: CalibrationMatrix = .identity, rotation: Rotation = .none,
                 flipX: Bool = false, flipY: Bool = false) {
         self.xAxis = xAxis
         self.yAxis = yAxis
+        self.tiltAxes = tiltAxes
         self.pressureAxis = pressureAxis.flatMap { $0.maximum > $0.minimum ? $0 : nil }
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
@@ -113,6 +127,14 @@ public struct ScreenMapping: Equatable, Sendable {
         let y = Double(screenHeight) * (m[3] * m[3] / (wide * wide) + m[4] * m[4] / (high * high)).squareRoot()
         guard x.isFinite, y.isFinite, x > 0, y > 0 else { return nil }
         return PixelDensity(x: x, y: y)
+    }
+
+    /// Degrees from the axes' units: evdev gives tilt's resolution in units per radian; a device
+    /// that gives none reports degrees. As the device reports it, not turned with the screen.
+    public func tilt(x: Int32, y: Int32) -> Tilt? {
+        guard let tiltAxes else { return nil }
+        func degrees(_ raw: Int32, _ axis: AbsInfo) -> Double { axis.resolution > 0 ? Double(raw) / Double(axis.resolution) * 180 / .pi : Double(raw) }
+        return Tilt(degreesX: degrees(x, tiltAxes.x), degreesY: degrees(y, tiltAxes.y))
     }
 
     public func pressure(_ raw: Int32) -> Double? {

@@ -13,6 +13,8 @@ struct SingleContactAxes: Sendable {
     var x: Int32 = 0
     var y: Int32 = 0
     var pressure: Int32 = 0
+    var tiltX: Int32 = 0
+    var tiltY: Int32 = 0
     var touch = KeyState.released
     var left = KeyState.released
 
@@ -26,6 +28,8 @@ struct SingleContactAxes: Sendable {
         case (C.EV_ABS, C.ABS_X): x = event.value
         case (C.EV_ABS, C.ABS_Y): y = event.value
         case (C.EV_ABS, C.ABS_PRESSURE): pressure = event.value
+        case (C.EV_ABS, C.ABS_TILT_X): tiltX = event.value
+        case (C.EV_ABS, C.ABS_TILT_Y): tiltY = event.value
         default: return false
         }
         return true
@@ -72,7 +76,7 @@ extension ContactFrame {
     mutating func report(_ phase: ContactPhase?, tool: ContactTool, axes: SingleContactAxes, mapping: ScreenMapping) {
         guard let phase else { return }
         append(Contact(slot: 0, id: 0, phase: phase, tool: tool, point: mapping.point(x: axes.x, y: axes.y),
-                       pressure: mapping.pressure(axes.pressure)))
+                       pressure: mapping.pressure(axes.pressure), tilt: mapping.tilt(x: axes.tiltX, y: axes.tiltY)))
     }
 }
 

@@ -7,12 +7,38 @@ public struct Sample: Equatable, Sendable {
     public var pressure: Double?
     /// Made by a pen's eraser end (BTN_TOOL_RUBBER), not its tip: it takes ink away (see `Kiosk`).
     public var erasing: Bool
+    /// The pen's tilt in hundredths of a degree, `Int16.min` where the device reports none: two
+    /// words in what was padding, so a sample is no larger for it (see `tilt`).
+    private var tiltX = Int16.min, tiltY = Int16.min
 
-    public init(_ point: Point, time: Double, pressure: Double? = nil, erasing: Bool = false) {
+    public init(_ point: Point, time: Double, pressure: Double? = nil, erasing: Bool = false, tilt: Tilt? = nil) {
         self.point = point
         self.time = time
         self.pressure = pressure
         self.erasing = erasing
+        if let tilt { (tiltX, tiltY) = (tilt.x, tilt.y) }
+    }
+
+    /// The pen's tilt, when its device reports it.
+    public var tilt: Tilt? { tiltX == .min ? nil : Tilt(x: tiltX, y: tiltY) }
+}
+
+/// A pen's tilt from the vertical along the screen's X and Y, in hundredths of a degree
+/// (-9000…9000), as evdev's ABS_TILT_X and ABS_TILT_Y give it.
+public struct Tilt: Equatable, Sendable {
+    public var x: Int16
+    public var y: Int16
+
+    public init(x: Int16, y: Int16) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Degrees each way, held within ±90 (a device's odd value is not allowed to pass for
+    /// "none").
+    public init(degreesX: Double, degreesY: Double) {
+        func hundredths(_ d: Double) -> Int16 { d.isFinite ? Int16((min(max(d, -90), 90) * 100).rounded()) : 0 }
+        self.init(x: hundredths(degreesX), y: hundredths(degreesY))
     }
 }
 

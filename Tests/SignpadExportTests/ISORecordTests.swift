@@ -95,6 +95,21 @@ import Testing
         }
     }
 
+    /// A pen's tilt is TX and TY, after S, in hundredths of a degree, where every sample has it.
+    @Test func aPensTiltIsTXAndTY() throws {
+        var record = sampleRecord()
+        record.signature.strokes = record.signature.strokes.map { $0.enumerated().map { i, s in
+            Sample(s.point, time: s.time, pressure: s.pressure, tilt: Tilt(x: Int16(i * 10), y: -4500)) } }
+        let iso = try ISORecordReader.read(ISOSignatureEncoder.record(record).bytes())
+        #expect(iso.channels.map(\.channel) == [.x, .y, .t, .s, .tx, .ty])
+        #expect(iso.channels[4].scale?.value == 100 && iso.channels[4].minimum == -9000 && iso.channels[5].maximum == 9000)
+        #expect(iso.value(.tx, point: 1) == 10 && iso.value(.ty, point: 1) == -4500)
+        record.signature.strokes[0][0] = Sample(record.signature.strokes[0][0].point, time: record.signature.strokes[0][0].time)
+        let partly = try ISORecordReader.read(ISOSignatureEncoder.record(record).bytes())
+        #expect(partly.channels.map(\.channel) == [.x, .y, .t, .s], "a sample without tilt: no TX, TY")
+        #expect(String(decoding: partly.extendedData ?? [], as: UTF8.self).contains("no TX or TY, as some strokes were made without tilt"))
+    }
+
     /// The input device's resolution scales X and Y before the screen's, and the record says which.
     @Test func theInputDevicesSurfaceScalesXAndYBeforeTheScreens() throws {
         var record = sampleRecord()

@@ -76,6 +76,12 @@ import Testing
             guard let a = axes.first(where: { $0[1] == code }), a.count > 6, let low = Double(a[2]), let high = Double(a[3]), let res = Double(a[6]), res > 0 else { return nil }
             return (high - low + 1) / res
         }
+        // A pen that reports tilt (the Wacom ISDv4's ABS_TILT_X and _Y) has TX and TY in the record.
+        let tilts = axes.contains { $0[1] == "1a" } && axes.contains { $0[1] == "1b" }
+        #expect(names.contains("TX") == tilts && names.contains("TY") == tilts, "\(recording): \(names)")
+        if let a = names.firstIndex(of: "TX"), let b = names.firstIndex(of: "TY") {
+            #expect(iso.points.allSatisfy { abs($0[a]) <= 9000 && abs($0[b]) <= 9000 } && iso.points.contains { $0[a] != 0 || $0[b] != 0 })
+        }
         if let wide = millimetres(multitouch ? "35" : "00"), let high = millimetres(multitouch ? "36" : "01") {
             let xScale = try #require(iso.channels[x].scale), yScale = try #require(iso.channels[y].scale)
             #expect(abs(xScale / (1280 / wide * 16) - 1) < 1.0 / 2048 && abs(yScale / (800 / high * 16) - 1) < 1.0 / 2048,

@@ -361,6 +361,29 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(second.pressure == 0)
     }
 
+    /// A pen's tilt goes with each sample in hundredths of a degree: evdev's resolution is units
+    /// per radian (57: about one a degree), and an axis with none reports degrees. A touchscreen
+    /// has none, nor a pen with one axis of the two.
+    @Test func aPensTiltGoesWithItsSamples() throws {
+        var d = DeviceDescription.pen(axisMaximum: 999)
+        d.codes[C.EV_ABS, default: []].formUnion([C.ABS_TILT_X, C.ABS_TILT_Y])
+        d.absInfo[C.ABS_TILT_X] = AbsInfo(minimum: -64, maximum: 63, resolution: 57)
+        d.absInfo[C.ABS_TILT_Y] = AbsInfo(minimum: -64, maximum: 63)
+        var s = RawEventStream()
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10), (C.EV_ABS, C.ABS_TILT_X, 30), (C.EV_ABS, C.ABS_TILT_Y, -20)])
+        s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
+        s.frame([(C.EV_ABS, C.ABS_X, 30), (C.EV_ABS, C.ABS_TILT_X, -64)])
+        s.frame([(C.EV_KEY, C.BTN_TOUCH, 0)])
+        let out = try s.decode(d)
+        guard case .down(let first) = out[0], case .move(let second) = out[1] else { Issue.record("expected down, move: \(out)"); return }
+        #expect(first.tilt == Tilt(x: 3016, y: -2000), "30 units at 57 a radian: 30.16 degrees; -20 without a resolution: -20 degrees")
+        #expect(second.tilt == Tilt(x: -6433, y: -2000))
+        d.absInfo[C.ABS_TILT_Y] = nil
+        guard case .down(let untilted) = try s.decode(d)[0] else { Issue.record("expected down"); return }
+        #expect(untilted.tilt == nil)
+        #expect(MemoryLayout<Sample>.stride == 40, "the tilt took a sample's padding, no more")
+    }
+
     @Test func aPenIsNearWhileItsToolIsInRangeEitherEnd() throws {
         var d = DeviceDescription(name: "pen")
         d.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOOL_RUBBER, C.BTN_TOUCH]
