@@ -159,7 +159,7 @@ public enum PageRenderer {
 
     /// glibc 2.34's closefrom action, which Swift's Glibc module does not declare.
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    nonisolated(unsafe) private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: CloseFrom.self) }
 
     /// Every descriptor from 3 up closed in the child: at once where glibc can, else each one
