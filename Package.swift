@@ -78,7 +78,7 @@ let package = Package(
         ]),
 
         // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
-        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadText"]),
+        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadText", "SignpadPageRender"]),
 
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [

@@ -218,6 +218,10 @@ public struct Config: Sendable {
         guard documents.directory.hasPrefix("/") else { throw r.error("documents.directory", "expected an absolute path (starting with /), got \"\(documents.directory)\"") }
         documents.maxBytes = try r.integer("documents.max_bytes", default: documents.maxBytes)
         documents.requireReview = try r.bool("documents.require_review", default: documents.requireReview)
+        documents.renderer = try r.optionalString("documents.renderer", default: "")
+        if let renderer = documents.renderer, !renderer.hasPrefix("/") {
+            throw r.error("documents.renderer", "expected an absolute path (starting with /), or \"\" for signpad-render beside signpad or in /usr/libexec/signpad, got \"\(renderer)\"")
+        }
         guard DocumentOptions.maxBytesRange.contains(documents.maxBytes) else {
             throw r.error("documents.max_bytes", "expected bytes from \(DocumentOptions.maxBytesRange.lowerBound) to \(DocumentOptions.maxBytesRange.upperBound) (128 MiB), got \(documents.maxBytes)")
         }

@@ -6,6 +6,9 @@ public struct DocumentOptions: Equatable, Sendable {
     public var maxBytes = 32 << 20
     /// The customer is offered Sign only once every page has been shown to its foot.
     public var requireReview = true
+    /// The program that draws a document's pages (signpad-render); nil: beside signpad, else
+    /// where the package puts it.
+    public var renderer: String?
 
     public static let maxBytesRange = (1 << 10)...(128 << 20)
 

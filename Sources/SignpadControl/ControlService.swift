@@ -375,6 +375,7 @@ public final class ControlService {
         switch event {
         case .progress(_, .ink): progress("ink")
         case .progress(_, .cleared): progress("cleared")
+        case .progress(_, .reviewed): progress("reviewed")
         case .ended(_, .signed):
             // Confirmed: a stop before its answer leaves it to be settled, never failed; its
             // export's result (of the record named by its id) is the answer.

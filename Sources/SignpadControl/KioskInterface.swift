@@ -27,9 +27,10 @@ public enum KioskInterface {
 
         # Where a document is signed: a PDF the point of sale wrote into the kiosk's
         # documents folder (documents.directory), its SHA-256, and where the signature
-        # goes: the signature field named field, else the first unsigned one, else a
-        # new field at rect ([x0, y0, x1, y1], points from the page's bottom left) on
-        # page (from 1; default 1; page goes only with rect).
+        # goes: the unsigned signature field named field, else (no field named) the
+        # first unsigned one, else a new field at rect ([x0, y0, x1, y1], points from
+        # the page's bottom left, on the page) on page (from 1; default 1; page goes
+        # only with rect), named field when given.
         type Document (path: string, sha256: string, field: ?string, page: ?int, rect: ?[]float)
 
         # The signed document: its path once written, and its SHA-256.
@@ -43,9 +44,9 @@ public enum KioskInterface {
         # the document's. timeoutSeconds: how long the pad may go untouched before the
         # request ends timedOut (5 to 3600; default: the kiosk's idle_timeout held to
         # 5 to 3600, or 300 where that is 0). Called with "more", progress comes
-        # first, one reply each: shown (on screen; the id is known from here on), ink
-        # (the first stroke), cleared (the customer cleared the box); the last reply
-        # has the status.
+        # first, one reply each: shown (on screen; the id is known from here on),
+        # reviewed (with document: read, and Sign tapped), ink (the first stroke),
+        # cleared (the customer cleared the box); the last reply has the status.
         # signed: files lists what was written, stored says where (saved: in the export
         # folder; kept: in the spool, the folder failing, written once it answers;
         # held: in memory only, the folder and the spool failing); image is the PNG,
@@ -63,7 +64,7 @@ public enum KioskInterface {
         ) -> (
           id: string,
           reference: string,
-          progress: ?(shown, ink, cleared),
+          progress: ?(shown, reviewed, ink, cleared),
           status: ?(signed, cancelled, timedOut, failed),
           reason: ?string,
           stored: ?(saved, kept, held),

@@ -155,7 +155,7 @@ public final class Daemon {
         // Before the screen: what the spool holds is written even while there is none.
         let spooled = recoverSpool(exporter)
         control = try makeControl(bookWritten: wakes.book.wake)
-        let pages = PageRenderQueue(wake: wakes.pages.wake)
+        let pages = PageRenderQueue(executable: config.documents.renderer ?? PageRenderer.executable, wake: wakes.pages.wake)
         // No renderer left running, nor unreaped, across a stop or the start a reload makes.
         defer { pages.stop() }
         self.pages = pages

@@ -37,13 +37,17 @@ public struct DocumentReview: Equatable, Sendable {
         seen = Array(repeating: false, count: pageCount)
     }
 
-    public var mayProceed: Bool { !everyPage || seenCount == pageCount }
+    /// Every page seen to its foot; without `everyPage`, a page shown at all: Sign is never
+    /// there before the customer has seen any of the document.
+    public var mayProceed: Bool { everyPage ? seenCount == pageCount : anyShown }
+    private var anyShown = false
     public func hasSeen(_ page: Int) -> Bool { seen[page] }
 
     /// The shown page arrived, `height` pixels high, in a view `viewport` high.
     mutating func drawn(page drawn: Int, height: Int, viewport: Int) -> Bool {
         guard drawn == page, pageHeight == nil else { return false }
         pageHeight = height
+        anyShown = true
         offset = 0
         markSeen(viewport: viewport)
         return true

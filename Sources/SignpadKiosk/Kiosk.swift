@@ -185,6 +185,14 @@ public struct Kiosk: Sendable {
     /// The document the customer reads now, before the signing screen.
     public var review: DocumentReview? { request?.review }
 
+    /// Whether a document is being read, as every touch asks: by matching cases, as comparing the
+    /// optionals (`review != nil`) takes `==` and makes the runtime build a tuple's type, an
+    /// allocation, on the first touch.
+    private var reviewing: Bool {
+        guard case .some(let request) = request, case .some = request.review else { return false }
+        return true
+    }
+
     /// Nobody is at the pad: no ink, no finger down, and no "Saving" or "Saved" a customer is
     /// waiting to see. A staff message may show. The daemon reloads its configuration only then.
     public var isBetweenCustomers: Bool {
@@ -265,7 +273,7 @@ public struct Kiosk: Sendable {
         case .down where showsIdlePage:
             // Nobody is asked to sign: the touch means nothing, as one that woke the screen.
             touch = .waking
-        case .down(let sample) where review != nil:
+        case .down(let sample) where reviewing:
             // Reading, not signing: a finger on the page drags it, and draws nothing.
             if let button = button(at: sample.point) {
                 touch = .button(button)
@@ -355,7 +363,7 @@ public struct Kiosk: Sendable {
 
     /// The button at `p` on the screen shown now.
     private func button(at p: Point) -> KioskLayout.Button? {
-        if let review { return reviewLayout.button(at: p, for: review) }
+        if reviewing, let review { return reviewLayout.button(at: p, for: review) }
         return layout.button(at: p)
     }
 
@@ -524,9 +532,9 @@ public struct Kiosk: Sendable {
             effects += [.pageWanted(id: id, page: review.page), .reviewChanged]
         case .sign:
             // Read through: the usual signing screen, the request's text above its box.
-            guard let review = request?.review, review.mayProceed else { return effects }
+            guard let review = request?.review, let id = request?.id, review.mayProceed else { return effects }
             request?.review = nil
-            effects.append(.layoutChanged)
+            effects += [.layoutChanged, .requestProgress(id: id, .reviewed)]
         case .done:
             // Not from the review: a double tap or a replay's end confirms only the signing screen.
             guard request?.review == nil else { return effects }
@@ -595,7 +603,10 @@ public struct Kiosk: Sendable {
 
     /// In requested mode with no request, or out of service, the idle page: no box, no buttons,
     /// and touches draw nothing.
-    public var showsIdlePage: Bool { (rules.mode == .requested || outOfService != nil) && request == nil }
+    public var showsIdlePage: Bool {
+        guard case .none = request else { return false }
+        return rules.mode == .requested || outOfService != nil
+    }
 
     /// No signature taken from now could be kept (the recipient certificate ended): the idle
     /// page shows, with `reason` for staff, until signpad is started again. Taken between

@@ -58,4 +58,6 @@ public enum KioskRequestProgress: Equatable, Sendable {
     case ink
     /// The customer cleared the box.
     case cleared
+    /// The customer read the request's document and tapped Sign.
+    case reviewed
 }

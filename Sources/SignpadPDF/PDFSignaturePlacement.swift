@@ -66,6 +66,13 @@ extension PDFDocument {
         let page = placement.page ?? 1
         guard (1...pages.count).contains(page) else { throw PDFError("page \(page) was asked for; the document has \(pages.count)") }
         guard rect.width >= 1, rect.height >= 1 else { throw PDFError("the rectangle is less than a point wide or high") }
+        // Inside what the page shows: one off it (pixels taken for points, a top-left origin)
+        // would be signed where nobody ever sees the signature.
+        let box = pages[page - 1].cropBox
+        guard rect.minX >= box.minX - 1, rect.minY >= box.minY - 1, rect.maxX <= box.maxX + 1, rect.maxY <= box.maxY + 1 else {
+            let shown = [box.minX, box.minY, box.maxX, box.maxY].map { String(Int($0.rounded())) }.joined(separator: " ")
+            throw PDFError("the rectangle is not within page \(page), which shows [\(shown)] (points from its bottom left)")
+        }
         // A period joins a field's name to its parent's (ISO 32000-1 §12.7.3.2): a new one has none.
         if let name = placement.field, name.contains(".") { throw PDFError("the document has no signature field \"\(name)\", and a new field's name cannot hold a period") }
         // A certification allowing form filling and signing (DocMDP 2) allows no new field.

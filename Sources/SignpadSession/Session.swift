@@ -414,6 +414,7 @@ public final class Session: InputSink {
         case .failed(let reason):
             tell(Notice(.warning, "a document cannot be shown; the request fails", ["request": drawn.id, "page": "\(drawn.page + 1)", "reason": reason]))
             apply(kiosk.reviewFailed("page \(drawn.page + 1) of the document cannot be shown: \(reason)", now: now), now: now)
+            obeyInput(now: now, cause: "the request under it failed")
         case .drawn(let canvas, let scale, let sha256, let renderer, _):
             reviewPage = (drawn.page, canvas)
             tell(Notice(.info, "a document's page is shown", ["request": drawn.id, "page": "\(drawn.page + 1)", "sha256": sha256]))

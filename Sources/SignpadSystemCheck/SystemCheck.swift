@@ -2,6 +2,7 @@ import Foundation
 import SignpadConfig
 import SignpadExport
 import SignpadOutbox
+import SignpadPageRender
 import SignpadText
 
 /// What a configuration that loads still needs of this machine: its keys, certificate, groups,
@@ -36,7 +37,7 @@ public struct SystemCheck {
 
     /// Everything that stops the kiosk from starting under this configuration, each naming its key.
     public var problems: [SystemProblem] {
-        signingKeyProblems + certificateProblems + documentCertificateProblems + documentsFolderProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems
+        signingKeyProblems + certificateProblems + documentCertificateProblems + documentsFolderProblems + documentRendererProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems
     }
 
     /// Throws every problem at once (a `SystemCheckError`, which ends signpad with EX_CONFIG).
@@ -106,6 +107,21 @@ public struct SystemCheck {
         } catch {
             return [SystemProblem(key: "export.document_certificate", reason: "\(error)")]
         }
+    }
+
+    /// The program that draws a document's pages for the customer: without it every request with
+    /// a document would fail at the pad, not here.
+    var documentRendererProblems: [SystemProblem] {
+        guard config.evidence.documentCertificate != nil else { return [] }
+        let path = config.documents.renderer ?? PageRenderer.executable
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return [SystemProblem(key: "documents.renderer", reason: "\(path): \(String(cString: strerror(errno))): signpad-render draws a document's pages for the customer; install it with signpad")]
+        }
+        guard info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+            return [SystemProblem(key: "documents.renderer", reason: "\(path): expected signpad-render, a program this user may run")]
+        }
+        return []
     }
 
     /// The documents folder, which the daemon makes when documents are signed: it, or its parent, must be there.

@@ -87,7 +87,9 @@ struct Request: ParsableCommand {
         if image != nil { parameters["returnImage"] = true }
         if let document {
             guard let bytes = FileManager.default.contents(atPath: document) else {
-                FileHandle.standardError.write(Data("signpad request: --document \(document): cannot be read\n".utf8))
+                // Read here, to hash it: a bare name is this command's folder's file, not the documents folder's.
+                let why = access(document, R_OK) == 0 ? "it could not be read" : String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("signpad request: --document \(document): cannot be read (\(why)); give its path in the documents folder\n".utf8))
                 throw ExitCode(64)
             }
             let path = document.hasPrefix("/") ? document : FileManager.default.currentDirectoryPath + "/" + document

@@ -68,9 +68,16 @@ import Testing
         #expect(kiosk.review != nil && kiosk.request != nil)
     }
 
-    @Test func withoutRequireReviewSignShowsAtOnce() {
-        let (kiosk, _) = reviewing(pages: 3, everyPage: false)
+    /// Without require_review, Sign shows with the first page drawn, never before: a customer
+    /// signs nothing they were shown none of.
+    @Test func withoutRequireReviewSignShowsWithTheFirstPage() {
+        var (kiosk, _) = reviewing(pages: 3, everyPage: false)
+        #expect(buttons(kiosk) == [.nextPage])
+        #expect(kiosk.tap(centre(kiosk.reviewLayout.signButton), now: 2).isEmpty && kiosk.review != nil)
+        #expect(kiosk.pageDrawn(0, height: 10_000, now: 3) == [.reviewChanged])
         #expect(buttons(kiosk) == [.nextPage, .sign])
+        let signing = kiosk.tap(centre(kiosk.reviewLayout.signButton), now: 4)
+        #expect(signing.contains(.requestProgress(id: "R", .reviewed)) && kiosk.review == nil)
     }
 
     @Test func declineWorksDuringTheReview() {

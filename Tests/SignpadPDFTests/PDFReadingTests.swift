@@ -121,6 +121,20 @@ import Testing
         #expect(pages[9_999].mediaBox == PDFRect(0, 0, 595, 842))
     }
 
+    /// A rectangle off the page (pixels taken for points, or a top-left origin) is refused, as
+    /// nobody would ever see the signature there; one on the page is taken.
+    @Test func aRectangleOffThePageIsRefused() throws {
+        let document = try PDFDocument(bytes: try Self.bytes(TestDocuments.cairo(pages: 1, in: try Self.folder())))
+        let pages = try document.pages()
+        #expect(throws: PDFError("the rectangle is not within page 1, which shows [0 0 595 842] (points from its bottom left)")) {
+            try document.target(PDFSignaturePlacement(page: 1, rect: PDFRect(5000, 5000, 6000, 6000)), pages: pages)
+        }
+        #expect(throws: PDFError("the rectangle is not within page 1, which shows [0 0 595 842] (points from its bottom left)")) {
+            try document.target(PDFSignaturePlacement(page: 1, rect: PDFRect(500, 800, 700, 900)), pages: pages)
+        }
+        #expect(try document.target(PDFSignaturePlacement(page: 1, rect: PDFRect(72, 82, 292, 142)), pages: pages).name == "Signature1")
+    }
+
     @Test func aNewFieldIsNamedWithoutAPeriodAndAFieldSignedIsNotSignedAgain() throws {
         let document = try PDFDocument(bytes: try Self.bytes(TestDocuments.cairo(pages: 1, in: try Self.folder())))
         let pages = try document.pages()

@@ -80,7 +80,8 @@ def reading_recording(path, pages=1, drags_per_page=4, then_sign=True, start=1.5
     `decline`: the kiosk offers Decline, which narrows the buttons."""
     layout = review_layout(decline)
     page = layout["page"]
-    events, t, contact = [], start, 100
+    # A recording plays from its first event: this empty frame at 0 makes `start` a pause.
+    events, t, contact = ["E: 0.000000 0000 0000 0\n"], start, 100
 
     def frame(when, body):
         for typ, code, value in body + [(0, 0, 0)]:
@@ -188,7 +189,7 @@ class DocumentAPITest(unittest.TestCase):
                                                 document={"path": original, "sha256": sha256(original)}, _more=True))
         final = replies[-1]
         self.assertEqual(final["status"], "signed", final)
-        self.assertEqual([r.get("progress") for r in replies[:-1]], ["shown", "ink"])
+        self.assertEqual([r.get("progress") for r in replies[:-1]], ["shown", "reviewed", "ink"])
         signed = final["document"]["path"]
         self.assertEqual(signed, os.path.join(kiosk.exports, final["id"] + ".pdf"))
         self.assertEqual(sha256(signed), final["document"]["sha256"])
@@ -248,7 +249,8 @@ class DocumentAPITest(unittest.TestCase):
         self.assertEqual(os.listdir(kiosk.exports) if os.path.isdir(kiosk.exports) else [], [], "nothing was signed")
 
     def test_without_require_review_sign_is_offered_at_once(self):
-        recording = reading_recording(os.path.join(self.folder, "signs-at-once.evemu"), pages=0)
+        # Sign tapped three seconds in, once the page is there, without a drag.
+        recording = reading_recording(os.path.join(self.folder, "signs-at-once.evemu"), pages=0, start=3)
         kiosk = self.kiosk(recording=recording, extra=["--set", "documents.require_review=false"])
         original = os.path.join(kiosk.documents, "twenty.pdf")
         os.makedirs(kiosk.documents, exist_ok=True)
@@ -263,19 +265,23 @@ class DocumentAPITest(unittest.TestCase):
         self.validate(final["document"]["path"], kiosk.certificate)
 
     def test_a_field_far_off_a_tiny_page_does_not_end_the_kiosk(self):
-        """A page 10^-14 points wide puts any field astronomically far off it, in page widths:
-        the review shows the page without an outline, and the kiosk goes on to sign it."""
+        """A page 10^-14 points wide puts its field astronomically far off it, in page widths:
+        the review shows the page without an outline, and the kiosk goes on to sign it. A new
+        field's rectangle off its page is refused when the document is taken."""
         kiosk = self.kiosk()
         os.makedirs(kiosk.documents, exist_ok=True)
         tiny = os.path.join(kiosk.documents, "tiny.pdf")
         with open(tiny, "wb") as out:
-            out.write(hand_pdf({1: b"<< /Type /Catalog /Pages 2 0 R >>", 2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 0.00000000000001 0.00000000000001] >>"}))
+            out.write(hand_pdf({1: b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>", 2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 0.00000000000001 0.00000000000001] /Annots [4 0 R] >>",
+                                4: b"<< /FT /Sig /T (Customer) /Type /Annot /Subtype /Widget /Rect [72 82 292 142] /P 3 0 R /F 4 >>"}))
         with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
-            final = list(pad.RequestSignature(reference="INV-T", _more=True,
-                                              document={"path": tiny, "sha256": sha256(tiny), "page": 1, "rect": [72, 82, 292, 142]}))[-1]
+            final = list(pad.RequestSignature(reference="INV-T", _more=True, document={"path": tiny, "sha256": sha256(tiny)}))[-1]
             self.assertEqual(final["status"], "signed", final)
             self.assertIn("kiosk", pad.GetStatus(), "the kiosk still answers")
+        said = self.refused(kiosk, {"path": tiny, "sha256": sha256(tiny), "field": "Other", "page": 1, "rect": [72, 82, 292, 142]},
+                            "org.signpad.Kiosk.DocumentRefused")
+        self.assertIn("the rectangle is not within page 1", said["reason"])
 
     def refused(self, kiosk, document, error):
         with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
