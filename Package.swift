@@ -120,7 +120,8 @@ let package = Package(
             // A real painter for the replays drawn as the panel draws them; the module itself has no text library.
             "SignpadText", "SignpadTestSupport",
         ]),
-        .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadVocabulary", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadControlTests", dependencies: ["SignpadControl", "SignpadExport", "SignpadVarlink", "SignpadVocabulary", "SignpadTestSupport",
+                                                             "SignpadPDF", "SignpadCrypto"]),
         .testTarget(name: "SignpadConfigTests", dependencies: ["SignpadConfig", "SignpadExport", "SignpadVocabulary", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSystemCheckTests", dependencies: ["SignpadSystemCheck", "SignpadConfig", "SignpadOutbox", "SignpadTestSupport"]),
         .testTarget(name: "SignpadDaemonTests", dependencies: [

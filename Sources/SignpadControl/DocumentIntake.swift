@@ -4,6 +4,7 @@ import SignpadCrypto
 import SignpadExport
 import SignpadKiosk
 import SignpadPDF
+import SignpadVocabulary
 import Synchronization
 
 /// A point of sale's PDF taken off the loop: the file in the documents folder opened without
@@ -29,21 +30,33 @@ public final class DocumentIntake: Sendable {
     public let maxBytes: Int
     /// Sign is offered only once every page has been shown (`documents.require_review`).
     public let requireReview: Bool
+    /// When the kiosk's document certificate ends (seconds since 1970): from then on no document
+    /// is taken, as none signed under it would validate. nil: never checked here.
+    public let certificateEnds: Double?
+    private let wallClock: @Sendable () -> Double
     private let queue = DispatchQueue(label: "signpad-documents")
     private let finished = Mutex<[(ticket: Int, outcome: Outcome)]>([])
     private let taken: @Sendable () -> Void
 
     /// `taken` is called on the intake's thread when an outcome is waiting.
-    public init(directory: String, maxBytes: Int, requireReview: Bool = true, taken: @escaping @Sendable () -> Void) {
+    public init(directory: String, maxBytes: Int, requireReview: Bool = true, certificateEnds: Double? = nil, time: TimeSource = .system,
+                taken: @escaping @Sendable () -> Void) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.requireReview = requireReview
+        self.certificateEnds = certificateEnds
+        wallClock = time.wall
         self.taken = taken
     }
 
     public func submit(_ job: Job) {
         queue.async { [self] in
-            let outcome = Self.take(job, maxBytes: maxBytes, requireReview: requireReview)
+            let outcome: Outcome
+            if let ends = certificateEnds, wallClock() >= ends {
+                outcome = .refused("the kiosk's document certificate ended \(ISO8601.string(ends)): a document signed under it would not validate; renew it (signpad key certificate, or signpad key csr for the CA) and reload signpad")
+            } else {
+                outcome = Self.take(job, maxBytes: maxBytes, requireReview: requireReview)
+            }
             finished.withLock { $0.append((job.ticket, outcome)) }
             taken()
         }

@@ -65,6 +65,8 @@ public final class Daemon {
     let folderProbe = ExportFolderProbe()
     /// When the recipient certificate ends, for the journal's warnings ahead of it.
     var certificateExpiry: CertificateExpiry?
+    /// The kiosk's document certificate's end, warned of as the recipient's is.
+    var documentCertificateExpiry: CertificateExpiry?
     /// Asks `export.timestamp_url` for each written signature's token; nil without one.
     var timeStamper: TimeStamper?
     /// Draws the pages of a request's document, off the loop.
@@ -129,8 +131,11 @@ public final class Daemon {
             logger.notice("biometric data sealed to certificate",
                           metadata: ["subject": "\(recipient.subject)", "sha256": "\(recipient.fingerprint)", "expires": "\(ISO8601.string(recipient.notAfter))"])
             certificateExpiry = CertificateExpiry(recipient)
-            warnOfCertificateExpiry(now: time.wall())
         }
+        if let certificate = evidence.documentCertificate {
+            documentCertificateExpiry = CertificateExpiry(subject: certificate.subject, notAfter: certificate.notAfter)
+        }
+        warnOfCertificateExpiry(now: time.wall())
         self.evidence = evidence
         let kioskKeys = [evidence.signingKey.publicKey] + config.evidence.retiredKeys.map(\.key)
         let retention = config.outbox.retentionDays == 0 ? nil : Retention(days: config.outbox.retentionDays, keys: kioskKeys) { [logger] event in
@@ -485,7 +490,7 @@ public final class Daemon {
         if config.evidence.documentCertificate != nil {
             DocumentsFolder.prepare(config.documents.directory, groupID: groupID, logger: logger)
             intake = DocumentIntake(directory: config.documents.directory, maxBytes: config.documents.maxBytes, requireReview: config.documents.requireReview,
-                                    taken: bookWritten)
+                                    certificateEnds: evidence?.documentCertificate?.notAfter, time: time, taken: bookWritten)
         }
         return ControlService(server: server, results: results, exportsPNG: config.export.formats.contains(.png) && !config.evidence.encryptImages, logger: logger,
                               time: time, intake: intake, exportFolder: config.outbox.directory)
@@ -558,6 +563,15 @@ public final class Daemon {
     /// From 30 days before the recipient certificate's end, and after it, once a day (and at each
     /// start): staff need the back office's new one before it, as nothing is sealed to an expired one.
     func warnOfCertificateExpiry(now: Double) {
+        if let warning = documentCertificateExpiry?.warning(now: now) {
+            let metadata: Logger.Metadata = ["subject": "\(warning.subject)", "expires": "\(warning.expires)", "days": "\(warning.daysLeft)",
+                                             "action": "renew it (signpad key certificate, or signpad key csr for the CA), then reload"]
+            if warning.expired {
+                logger.error("document certificate ended: documents are refused", metadata: metadata)
+            } else {
+                logger.warning("document certificate ends soon", metadata: metadata)
+            }
+        }
         guard let warning = certificateExpiry?.warning(now: now) else { return }
         let metadata: Logger.Metadata = ["subject": "\(warning.subject)", "expires": "\(warning.expires)", "days": "\(warning.daysLeft)"]
         if warning.expired {

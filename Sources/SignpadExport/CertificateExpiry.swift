@@ -1,6 +1,6 @@
 import SignpadCrypto
 
-/// The recipient certificate's end, told ahead: from 30 days before it, a warning at most once a
+/// A certificate's end (the recipient's, or the kiosk's own for documents), told ahead: from 30 days before it, a warning at most once a
 /// day, so staff have a month to get the back office's new one and the journal is not flooded;
 /// and its end at once, then once a day.
 public struct CertificateExpiry: Sendable {
@@ -32,9 +32,13 @@ public struct CertificateExpiry: Sendable {
     private var nextWarningAt: Double
 
     public init(_ certificate: RecipientCertificate) {
-        subject = certificate.subject
-        notAfter = certificate.notAfter
-        nextWarningAt = certificate.notAfter - Self.warningSeconds
+        self.init(subject: certificate.subject, notAfter: certificate.notAfter)
+    }
+
+    public init(subject: String, notAfter: Double) {
+        self.subject = subject
+        self.notAfter = notAfter
+        nextWarningAt = notAfter - Self.warningSeconds
     }
 
     /// The warning due at `now` (seconds since 1970), if one is: within 30 days of the end, a day

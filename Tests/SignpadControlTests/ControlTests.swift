@@ -1,7 +1,9 @@
 import Foundation
 @testable import SignpadControl
 import SignpadTestSupport
+import SignpadCrypto
 import SignpadExport
+import SignpadPDF
 import SignpadVarlink
 import SignpadVocabulary
 import Testing
@@ -140,5 +142,37 @@ import Testing
         } catch {
             #expect(error.parameters["parameter"] == .string(parameter))
         }
+    }
+}
+
+/// The kiosk's document certificate ends while signpad runs: no document is taken from then on,
+/// as none signed under it would validate, and the refusal says what to do.
+@Suite struct DocumentIntakeTests {
+    func outcome(certificateEnds: Double?, now: Double) throws -> DocumentIntake.Outcome {
+        let folder = scratch()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { removeScratch(folder) }
+        let pdf = "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
+            + "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >> endobj\n"
+        var body = Array(pdf.utf8)
+        let offsets = ["1 0 obj", "2 0 obj", "3 0 obj"].map { pdf.utf8.count - pdf.components(separatedBy: $0)[1].utf8.count - $0.utf8.count }
+        let xref = body.count
+        body += Array("xref\n0 4\n0000000000 65535 f\r\n".utf8) + offsets.flatMap { Array(String(format: "%010d 00000 n\r\n", $0).utf8) }
+        body += Array("trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+        let path = folder + "/contract.pdf"
+        try Data(body).write(to: URL(fileURLWithPath: path))
+        let done = DispatchSemaphore(value: 0)
+        let intake = DocumentIntake(directory: folder + "/", maxBytes: 1 << 20, certificateEnds: certificateEnds,
+                                    time: TimeSource(wall: { now }, uptime: { 0 })) { done.signal() }
+        intake.submit(DocumentIntake.Job(ticket: 1, path: path, sha256: SHA256.hex(body), placement: PDFSignaturePlacement(page: 1, rect: PDFRect(72, 82, 292, 142))))
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        return try #require(intake.outcomes().first?.outcome)
+    }
+
+    @Test func aDocumentIsRefusedOnceTheKiosksCertificateHasEnded() throws {
+        guard case .taken = try outcome(certificateEnds: 2_000_000_000, now: 1_900_000_000) else { Issue.record("refused before the end"); return }
+        guard case .refused(let reason) = try outcome(certificateEnds: 2_000_000_000, now: 2_000_000_001) else { Issue.record("taken after the end"); return }
+        #expect(reason.hasPrefix("the kiosk's document certificate ended 2033-05-18T03:33:20"), "\(reason)")
+        #expect(reason.contains("signpad key certificate"))
     }
 }
