@@ -36,8 +36,14 @@ public struct ReviewLayout: Equatable, Sendable {
     /// Every place a button may show, for a repaint that takes one away.
     public var buttonPlaces: [PixelRect] { [previousButton, nextButton, signButton] + (declineButton.map { [$0] } ?? []) }
 
+    /// The button shown at `p`: asked by every move of a finger holding one, so no list is made.
     public func button(at p: Point, for review: DocumentReview) -> KioskLayout.Button? {
-        buttons(for: review).first { $0.rect.contains(x: Int(p.x), y: Int(p.y)) }?.button
+        let x = Int(p.x), y = Int(p.y)
+        if review.page > 0, previousButton.contains(x: x, y: y) { return .previousPage }
+        if review.page < review.pageCount - 1, nextButton.contains(x: x, y: y) { return .nextPage }
+        if let declineButton, declineButton.contains(x: x, y: y) { return .decline }
+        if review.mayProceed, signButton.contains(x: x, y: y) { return .sign }
+        return nil
     }
 
     /// Where the field is outlined on the page drawn `width` by `height`, in screen pixels with

@@ -133,6 +133,21 @@ import Testing
         #expect(kiosk.tick(now: 111).contains(.requestEnded(id: "R", .timedOut)))
     }
 
+    /// What a touch finds is what shows: each button shown at its place, none where none shows.
+    @Test func aTouchFindsTheButtonsShownAndNoOther() {
+        var (kiosk, _) = reviewing(pages: 3, decline: true)
+        for step in 0..<3 {
+            let layout = kiosk.reviewLayout, review = kiosk.review!
+            let shown = layout.buttons(for: review)
+            for place in layout.buttonPlaces {
+                let expected = shown.first { $0.rect == place }?.button
+                #expect(layout.button(at: centre(place), for: review) == expected, "page \(step): \(place)")
+            }
+            _ = kiosk.pageDrawn(step, height: 10, now: 1)
+            _ = kiosk.tap(centre(layout.nextButton), now: 2)
+        }
+    }
+
     @Test func theReviewScreensItemsNameThePageAndItsButtons() {
         var (kiosk, _) = reviewing(pages: 2)
         let texts = KioskScreen.items(kiosk: kiosk, labels: KioskLabels(), style: KioskStyle()).compactMap { item -> String? in
