@@ -99,9 +99,7 @@ public final class DocumentIntake: Sendable {
         guard page.rotate % 360 == 0, box.width > 0, box.height > 0 else { return nil }
         let mark = DocumentReview.FieldMark(page: target.pageIndex, left: (rect.minX - box.minX) / box.width, top: (box.maxY - rect.maxY) / box.height,
                                             width: rect.width / box.width, height: rect.height / box.height)
-        let onPage = -1.0...2.0
-        guard [mark.left, mark.top, mark.left + mark.width, mark.top + mark.height].allSatisfy(onPage.contains) else { return nil }
-        return mark
+        return mark.liesOnItsPage ? mark : nil
     }
 
     /// The file's bytes: a regular file, not a link, at most `maxBytes`.

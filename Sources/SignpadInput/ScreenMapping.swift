@@ -72,8 +72,6 @@ public struct ScreenPlacement: Equatable, Sendable {
     }
 }
 
-/// Maps device units to screen pixels the way libinput does:
-/// normalise with (v − min) / (max − min + 1), apply calibration, then rotation and flips, scale, clamp.
 /// A pen's two tilt axes.
 public struct TiltAxes: Equatable, Sendable {
     public var x: AbsInfo
@@ -85,6 +83,8 @@ public struct TiltAxes: Equatable, Sendable {
     }
 }
 
+/// Maps device units to screen pixels the way libinput does:
+/// normalise with (v − min) / (max − min + 1), apply calibration, then rotation and flips, scale, clamp.
 public struct ScreenMapping: Equatable, Sendable {
     public var xAxis: AbsInfo
     public var yAxis: AbsInfo

@@ -14,6 +14,13 @@ public struct DocumentReview: Equatable, Sendable {
             self.width = width
             self.height = height
         }
+
+        /// Within a page's size of its page, and finite: a mark from anywhere else (a page of
+        /// 10⁻¹⁴ points puts any field there) is outlined nowhere.
+        public var liesOnItsPage: Bool {
+            let near = -1.0...2.0
+            return [left, top, left + width, top + height].allSatisfy(near.contains)
+        }
     }
 
     public let pageCount: Int

@@ -49,10 +49,7 @@ public struct ReviewLayout: Equatable, Sendable {
     /// Where the field is outlined on the page drawn `width` by `height`, in screen pixels with
     /// the page scrolled by `offset`; nil off this page.
     public func fieldOutline(_ review: DocumentReview, pageWidth: Int, pageHeight: Int) -> PixelRect? {
-        guard let field = review.field, field.page == review.page else { return nil }
-        // Within a page's size of the page: a mark from anywhere else is none.
-        let onPage = -1.0...2.0
-        guard [field.left, field.top, field.left + field.width, field.top + field.height].allSatisfy(onPage.contains) else { return nil }
+        guard let field = review.field, field.page == review.page, field.liesOnItsPage else { return nil }
         let w = Double(pageWidth), h = Double(pageHeight)
         return PixelRect(minX: page.minX + Int((field.left * w).rounded()), minY: page.minY - review.offset + Int((field.top * h).rounded()),
                          maxX: page.minX + Int(((field.left + field.width) * w).rounded()),
