@@ -136,7 +136,9 @@ let package = Package(
         .testTarget(name: "SignpadVarlinkTests", dependencies: ["SignpadVarlink", "SignpadTestSupport"]),
         .testTarget(name: "SignpadVocabularyTests", dependencies: ["SignpadVocabulary", "SignpadInput"]),
         // The signpad command itself, run as a user runs it (the built binary, the API through PyPI's varlink).
-        .testTarget(name: "SignpadPDFTests", dependencies: ["SignpadPDF", "SignpadPageRender", "SignpadExport", "SignpadCrypto", "SignpadTestSupport", "SignpadVocabulary", "CCairo"]),
+        .testTarget(name: "SignpadPDFTests", dependencies: [
+            "SignpadPDF", "SignpadPageRender", "SignpadExport", "SignpadOutbox", "SignpadTimestamp", "SignpadCrypto", "SignpadTestSupport", "SignpadVocabulary", "CCairo",
+        ]),
         .testTarget(name: "SignpadCommandLineTests", dependencies: ["SignpadKiosk", "SignpadVocabulary", "SignpadTestSupport"]),
     ]
 )

@@ -43,6 +43,35 @@ enum DER {
         return tagged(0x06, body)
     }
 
+    /// One element read where `bytes` starts: its tag, its contents, and the whole element.
+    /// Definite lengths of up to four bytes only, as DER has them; nil for anything else.
+    static func element(_ bytes: ArraySlice<UInt8>) -> (tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)? {
+        let start = bytes.startIndex
+        guard bytes.count >= 2 else { return nil }
+        let first = Int(bytes[start + 1])
+        var length = first, header = 2
+        if first >= 0x80 {
+            let count = first & 0x7F
+            guard count >= 1, count <= 4, bytes.count >= 2 + count else { return nil }
+            length = bytes[(start + 2)..<(start + 2 + count)].reduce(0) { $0 << 8 | Int($1) }
+            header += count
+        }
+        guard bytes.count - header >= length else { return nil }
+        return (bytes[start], bytes[(start + header)..<(start + header + length)], bytes[start..<(start + header + length)])
+    }
+
+    /// The elements that make up `contents`, in order; nil when they do not fill it exactly.
+    static func children(_ contents: ArraySlice<UInt8>) -> [(tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)]? {
+        var found: [(tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)] = []
+        var rest = contents
+        while !rest.isEmpty {
+            guard let next = element(rest) else { return nil }
+            found.append(next)
+            rest = rest[next.whole.endIndex...]
+        }
+        return found
+    }
+
     /// The contents of a DER element that starts `bytes` (tag and length skipped).
     static func contents(_ element: [UInt8]) -> ArraySlice<UInt8>? {
         guard element.count >= 2 else { return nil }

@@ -71,6 +71,22 @@ public struct TimeStampReply: Sendable, Equatable, CustomStringConvertible {
         try self.init(der: der, response: response)
     }
 
+    /// A token alone (as a PDF signature carries it), as the granted reply that holds it.
+    public init(token: [UInt8]) throws(CryptoError) {
+        try self.init(der: DER.sequence([DER.sequence([DER.integer(0)]), token]))
+    }
+
+    /// The TimeStampToken the reply holds: the ContentInfo that a signature-time-stamp
+    /// attribute carries.
+    public var token: [UInt8] {
+        get throws(CryptoError) {
+            guard let reply = DER.element(der[...]), let parts = DER.children(reply.contents), parts.count == 2, parts[1].tag == 0x30 else {
+                throw CryptoError("reading the time-stamp reply", reason: "expected a status and one token")
+            }
+            return Array(parts[1].whole)
+        }
+    }
+
     fileprivate init(der: [UInt8], response: OpaquePointer) throws(CryptoError) {
         guard let info = TS_RESP_get_tst_info(response), let generalized = TS_TST_INFO_get_time(info) else {
             throw CryptoError("reading the time-stamp reply", reason: "it holds no token")

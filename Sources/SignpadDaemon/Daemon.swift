@@ -544,6 +544,8 @@ public final class Daemon {
             switch event {
             case .stamped(let id, let time):
                 logger.info("time stamp received", metadata: ["signature": "\(id)", "time": "\(ISO8601.string(time))"])
+            case .documentStamped(let id, let time):
+                logger.info("document time-stamped", metadata: ["signature": "\(id)", "time": "\(ISO8601.string(time))"])
             case .failing(let id, let reason, let awaiting):
                 logger.warning("time stamps failing; retried", metadata: ["signature": "\(id)", "reason": "\(reason)", "awaiting": "\(awaiting)"])
             case .resumed(let awaiting):

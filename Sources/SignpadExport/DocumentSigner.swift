@@ -5,9 +5,11 @@ import SignpadPDF
 /// field's ink, the sealed biometric container associated with it (`BiometricContainer`), and
 /// a PAdES B-B signature by the kiosk's P-256 key under its document certificate.
 public enum DocumentSigner {
-    /// Bytes kept for the CMS: the chain, the signature, and room for a time-stamp token.
+    /// Bytes kept for the CMS: the chain, the signature, and room for a time-stamp token
+    /// (`DocumentTimeStamp`), which holds the authority's certificates: public authorities'
+    /// tokens run to 6 KiB and more.
     static func reservedBytes(_ certificate: SigningCertificate) -> Int {
-        certificate.chain.reduce(0) { $0 + $1.count } + 8 * 1024
+        certificate.chain.reduce(0) { $0 + $1.count } + 16 * 1024
     }
 
     public static func sign(_ document: [UInt8], placement: PDFSignaturePlacement, record: SignatureRecord, key: SigningKey, certificate: SigningCertificate,

@@ -20,6 +20,24 @@ public struct ManifestCheck: Equatable, Sendable {
         /// Asked to check its time stamp (`--tsa-ca`): none beside the manifest, or one that fails.
         case timeStampMissing
         case timeStampInvalid(String)
+        /// Asked to check time stamps: the signed document's own signature carries none (PAdES
+        /// B-T), or one that fails.
+        case documentTimeStampMissing(String)
+        case documentTimeStampInvalid(String, String)
+
+        var isTimeStampMissing: Bool {
+            switch self {
+            case .timeStampMissing, .documentTimeStampMissing: true
+            default: false
+            }
+        }
+
+        var isTimeStampProblem: Bool {
+            switch self {
+            case .timeStampMissing, .documentTimeStampMissing, .timeStampInvalid, .documentTimeStampInvalid: true
+            default: false
+            }
+        }
 
         public var description: String {
             switch self {
@@ -32,6 +50,8 @@ public struct ManifestCheck: Equatable, Sendable {
             case .notNamedFromID(let name, let id): return "\(name) is not named from the manifest's id \(id): renamed, or copied from another record"
             case .timeStampMissing: return "no time-stamp token (\(SignatureEncoder.manifestSuffix)\(ManifestCheck.tokenSuffix)) beside the manifest: not stamped yet, or no authority was set"
             case .timeStampInvalid(let reason): return "the time-stamp token does not verify: \(reason)"
+            case .documentTimeStampMissing(let name): return "\(name)'s signature carries no time-stamp token yet"
+            case .documentTimeStampInvalid(let name, let reason): return "\(name)'s time-stamp token does not verify: \(reason)"
             }
         }
     }
@@ -43,6 +63,8 @@ public struct ManifestCheck: Equatable, Sendable {
     public var problems: [Problem]
     /// The time its time-stamp token gives, once verified.
     public var timeStamped: Double?
+    /// The time the signed document's own token gives, once verified.
+    public var documentTimeStamped: Double?
 
     /// A token's name after its manifest's.
     public static let tokenSuffix = ".tsr"
@@ -54,15 +76,16 @@ public struct ManifestCheck: Equatable, Sendable {
         if passed {
             return "OK      \(manifest): signed by \(key?.fingerprint.prefix(16) ?? "")…, \(files) file(s) as signed"
                 + (timeStamped.map { ", time-stamped \(ISO8601.string($0))" } ?? "")
+                + (documentTimeStamped.map { ", the document time-stamped \(ISO8601.string($0))" } ?? "")
         }
         let advice: String
         if problems.contains(.signatureInvalid) || problems.contains(.signatureMissing) {
             advice = "do not rely on this record; check it with every key this kiosk has had (signpad key show --all on it)"
         } else if problems.contains(where: { if case .notNamedFromID = $0 { return true } else { return false } }) {
             advice = "the record is not the one its names say: find the signature its id names, or treat this one as unproven"
-        } else if problems.allSatisfy({ $0 == .timeStampMissing }) {
+        } else if problems.allSatisfy(\.isTimeStampMissing) {
             advice = "its time is unproven until the kiosk has its token (GetStatus gives timestampsAwaited), or it had no time-stamp authority when it was written"
-        } else if problems.allSatisfy({ if case .timeStampInvalid = $0 { true } else { $0 == .timeStampMissing } }) {
+        } else if problems.allSatisfy(\.isTimeStampProblem) {
             advice = "the token is not this record's, or not from that authority: do not rely on its time"
         } else {
             advice = "the record is not the one signed: restore the named files from a backup, or treat the signature as unproven"
@@ -72,7 +95,9 @@ public struct ManifestCheck: Equatable, Sendable {
 
     /// Checks the manifest at `path` (its signature is `path + ".sig"`; the files it names lie
     /// beside it). With `timeStampCA` (the authority's CA certificates, PEM), also its token
-    /// (`path + ".tsr"`), over the SHA-256 of the signature.
+    /// (`path + ".tsr"`), over the SHA-256 of the signature, and a signed document's token in
+    /// its PAdES signature. A document is as signed when it is the listed file, or that file
+    /// with a token added to its signature (`DocumentTimeStamp`).
     public static func check(manifest path: String, keys: [PublicKey], timeStampCA: [UInt8]? = nil) -> ManifestCheck {
         var check = ManifestCheck(manifest: path, key: nil, files: 0, problems: [])
         if let timeStampCA { check.checkTimeStamp(caPEM: timeStampCA) }
@@ -107,9 +132,31 @@ public struct ManifestCheck: Equatable, Sendable {
                 check.problems.append(.fileMissing(name))
                 continue
             }
-            if data.count != entry.bytes || SHA256.hex(data) != entry.sha256 { check.problems.append(.fileChanged(name)) }
+            if name.hasSuffix(".\(SignatureEncoder.documentSuffix)") {
+                check.checkDocument(name, data, entry, timeStampCA: timeStampCA)
+            } else if data.count != entry.bytes || SHA256.hex(data) != entry.sha256 {
+                check.problems.append(.fileChanged(name))
+            }
         }
         return check
+    }
+
+    private mutating func checkDocument(_ name: String, _ data: [UInt8], _ entry: SignatureMetadata.FileEntry, timeStampCA: [UInt8]?) {
+        let matches = { (bytes: [UInt8]) in bytes.count == entry.bytes && SHA256.hex(bytes) == entry.sha256 }
+        guard !matches(data) else {
+            if timeStampCA != nil { problems.append(.documentTimeStampMissing(name)) }
+            return
+        }
+        guard let (signed, token) = try? DocumentTimeStamp.asSigned(data), let token, matches(signed) else {
+            problems.append(.fileChanged(name))
+            return
+        }
+        guard let timeStampCA else { return }
+        do {
+            documentTimeStamped = try TimeStampReply(token: token).verify(sha256: DocumentTimeStamp.imprint(of: signed), caPEM: timeStampCA)
+        } catch {
+            problems.append(.documentTimeStampInvalid(name, "\(error)"))
+        }
     }
 
     private mutating func checkTimeStamp(caPEM: [UInt8]) {

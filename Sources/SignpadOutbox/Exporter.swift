@@ -493,7 +493,10 @@ public final class Exporter: @unchecked Sendable {
                 condition.unlock()
                 try writeFiles(files)
                 // Before the spool lets it go: what awaits a token is on disk from now on.
-                if let timeStamper, let manifestSignature { timeStamper.submit(id: job.id, manifestSignature: manifestSignature) }
+                if let timeStamper, let manifestSignature {
+                    let document = files.first { $0.name == "\(job.id).\(SignatureEncoder.documentSuffix)" }
+                    timeStamper.submit(id: job.id, manifestSignature: manifestSignature, documentImprint: document.flatMap { try? DocumentTimeStamp.imprint(of: $0.bytes) })
+                }
             } catch {
                 failure = "\(error)"
             }

@@ -8,10 +8,14 @@ import Synchronization
 /// after its files are safe: a request is never held up for the authority. Its token goes beside
 /// the manifest as `<id>.meta.json.tsr`, over the SHA-256 of the manifest's signature. What awaits
 /// a token is kept in the spool folder (`<id>.tsq`, the digest), so an authority down for days
-/// or a restart loses none; tries back off from 5 s to 10 min.
+/// or a restart loses none; tries back off from 5 s to 10 min. A signed document (`<id>.pdf`)
+/// gets a second token, over its PAdES signature, put into that signature (PAdES B-T); the
+/// queue file's second line is its imprint.
 public final class TimeStamper: Sendable {
     public enum Event: Sendable, Equatable {
         case stamped(id: String, time: Double)
+        /// The signed document's own token is in it.
+        case documentStamped(id: String, time: Double)
         /// The first failure after a success (or at start), and then one an hour while it lasts.
         case failing(id: String, reason: String, awaiting: Int)
         case resumed(awaiting: Int)
@@ -28,6 +32,9 @@ public final class TimeStamper: Sendable {
         /// The authority's reply once it came, while its write to the folder fails: only the
         /// write is tried again, so no second token is asked for (some authorities charge).
         var reply: TimeStampReply?
+        /// The imprint of the signed document's PAdES signature, while it awaits its token.
+        var document: [UInt8]?
+        var documentReply: TimeStampReply?
     }
 
     private struct State: Sendable {
@@ -60,14 +67,14 @@ public final class TimeStamper: Sendable {
         if let queueFolder, let names = try? queueFolder.names() {
             for name in names.sorted() where name.hasSuffix(Self.pendingSuffix) {
                 let id = String(name.dropLast(Self.pendingSuffix.count))
-                guard let text = try? BoundedFile.read("\(queueFolder.directory)/\(name)", limit: 256),
-                      let digest = Hex.bytes(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                      digest.count == 32 else {
-                    report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal; left in place"))
+                let lines = ((try? BoundedFile.read("\(queueFolder.directory)/\(name)", limit: 256)) ?? [])
+                    .split(separator: UInt8(ascii: "\n")).map { Hex.bytes(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)) }
+                guard (1...2).contains(lines.count), lines.allSatisfy({ $0?.count == 32 }), let digest = lines[0] else {
+                    report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal, and a document's on a second line; left in place"))
                     continue
                 }
                 guard !recovered.contains(where: { $0.id == id }) else { continue }
-                recovered.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0))
+                recovered.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, document: lines.count == 2 ? lines[1] : nil))
             }
         }
         state.withLock { $0.pending = recovered }
@@ -85,18 +92,22 @@ public final class TimeStamper: Sendable {
     /// A signature whose files are written: its token is asked for. Called on the exporter's
     /// writer thread before the spool lets the signature go, so what awaits a token is on disk
     /// first (`<id>.tsq`); a signature already awaiting one is not asked for twice.
-    public func submit(id: String, manifestSignature: [UInt8]) {
+    /// `documentImprint`: `DocumentTimeStamp.imprint` of the signed document written with it.
+    public func submit(id: String, manifestSignature: [UInt8], documentImprint: [UInt8]? = nil) {
         let digest = SHA256.digest(manifestSignature)
         guard !state.withLock({ s in s.pending.contains { $0.id == id } }) else { return }
         if let queueFolder {
             do {
-                try queueFolder.write([(id + Self.pendingSuffix, Array((Hex.string(digest) + "\n").utf8))])
+                let text = ([digest] + (documentImprint.map { [$0] } ?? [])).map { Hex.string($0) + "\n" }.joined()
+                try queueFolder.write([(id + Self.pendingSuffix, Array(text.utf8))])
             } catch {
                 report(.unkept(id: id, reason: "kept in memory only: \(error)"))
             }
         }
         state.withLock { s in
-            if !s.pending.contains(where: { $0.id == id }) { s.pending.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0)) }
+            if !s.pending.contains(where: { $0.id == id }) {
+                s.pending.append(Pending(id: id, digest: digest, nextTry: 0, failures: 0, document: documentImprint))
+            }
         }
         wakeUp.signal()
     }
@@ -121,13 +132,16 @@ public final class TimeStamper: Sendable {
                 continue
             }
             let token = next.id + SignatureEncoder.manifestSuffix + ManifestCheck.tokenSuffix
-            var reply = next.reply
+            var reply = next.reply, documentReply = next.documentReply
             do {
                 // One it already has (a crash between the token and the queue's file) keeps its
                 // earliest proof of time: no second token replaces it.
                 if !FileManager.default.fileExists(atPath: folder.directory + "/" + token) {
                     if reply == nil { reply = try authority.stamp(sha256: next.digest) }
                     try folder.write([(token, reply!.der)])
+                }
+                if let imprint = next.document, let time = try stampDocument(next.id, imprint: imprint, reply: &documentReply) {
+                    report(.documentStamped(id: next.id, time: time))
                 }
                 try? queueFolder?.remove(next.id + Self.pendingSuffix)
                 let (resumed, left) = state.withLock { s -> (Bool, Int) in
@@ -142,6 +156,7 @@ public final class TimeStamper: Sendable {
                     if let i = s.pending.firstIndex(where: { $0.id == next.id }) {
                         s.pending[i].failures += 1
                         s.pending[i].reply = reply
+                        s.pending[i].documentReply = documentReply
                         s.pending[i].nextTry = clock() + min(600, 5 * pow(2, Double(min(s.pending[i].failures - 1, 10))))
                     }
                     let tell = s.failingSince == nil || clock() - s.lastFailureReport >= 3600
@@ -152,5 +167,33 @@ public final class TimeStamper: Sendable {
                 if tell { report(.failing(id: next.id, reason: "\(error)", awaiting: left)) }
             }
         }
+    }
+
+    /// Puts the authority's token into the signed document's signature; the time it gives, or
+    /// nil when there is nothing to do: the document has its token already (a crash before the
+    /// queue's file went), or is gone or no longer the one signed, which is reported and left.
+    private func stampDocument(_ id: String, imprint: [UInt8], reply: inout TimeStampReply?) throws -> Double? {
+        let name = "\(id).\(SignatureEncoder.documentSuffix)", path = folder.directory + "/" + name
+        guard FileManager.default.fileExists(atPath: path) else {
+            report(.unkept(id: id, reason: "\(path) is gone: its signature keeps no time stamp of its own (the manifest's token still dates the record)"))
+            return nil
+        }
+        let pdf = try BoundedFile.read(path, limit: BoundedFile.exportedFileBytes)
+        guard try DocumentTimeStamp.asSigned(pdf).token == nil else { return nil }
+        guard try DocumentTimeStamp.imprint(of: pdf) == imprint else {
+            report(.unkept(id: id, reason: "\(path) is not the document signed: left without a time stamp"))
+            return nil
+        }
+        if reply == nil { reply = try authority.stamp(sha256: imprint) }
+        let stamped: [UInt8]
+        do {
+            stamped = try DocumentTimeStamp.adding(reply!.token, to: pdf)
+        } catch {
+            // Asking again would give a token as large: the document stays B-B.
+            report(.unkept(id: id, reason: "\(path): the authority's token does not go into its signature: \(error)"))
+            return nil
+        }
+        try folder.write([(name, stamped)])
+        return reply!.time
     }
 }

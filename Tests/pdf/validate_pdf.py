@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Validate every signature of a PDF with pyHanko and print one JSON line for each.
 
-usage: validate_pdf.py FILE.pdf --trust CERT.pem [--trust CERT.pem ...]
+usage: validate_pdf.py FILE.pdf --trust CERT.pem [--trust CERT.pem ...] [--save-time-stamp DIR]
 
 Each line says what pyHanko's validation found: whether the signature is intact, valid and
 trusted, what it covers, how the file was changed after it, and the PAdES baseline level
 (ETSI EN 319 142-1 §6) its CMS meets: B-B for SubFilter ETSI.CAdES.detached with an ESS
 signing-certificate-v2 attribute and no signing-time attribute; B-T when a signature time
 stamp or a later document time stamp that pyHanko validates covers it. The exit status is 0
-only when every signature is intact, valid and trusted.
+only when every signature is intact, valid and trusted. With --save-time-stamp, the last
+signature's value and its signature-time-stamp token go to DIR/signature-value.bin and
+DIR/token.der, for `openssl ts -verify -data ... -in ... -token_in`.
 """
+import os
 import argparse
 import json
 import sys
@@ -33,6 +36,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('file')
     parser.add_argument('--trust', action='append', default=[])
+    parser.add_argument('--save-time-stamp')
     args = parser.parse_args()
     roots = [load_cert_from_pemder(path) for path in args.trust]
     context = ValidationContext(trust_roots=roots, allow_fetching=False, revocation_mode='soft-fail')
@@ -63,6 +67,14 @@ def main():
                     and status.timestamp_validity.intact and status.timestamp_validity.valid
                 if has_token or timestamped_up_to >= sig.signed_revision:
                     level = 'B-T'
+            if args.save_time_stamp:
+                tokens = [attr['values'][0] for attr in (sig.signer_info['unsigned_attrs'] or [])
+                          if attr['type'].native == 'signature_time_stamp_token']
+                with open(os.path.join(args.save_time_stamp, 'signature-value.bin'), 'wb') as out:
+                    out.write(sig.signer_info['signature'].native)
+                if tokens:
+                    with open(os.path.join(args.save_time_stamp, 'token.der'), 'wb') as out:
+                        out.write(tokens[0].dump())
             good = status.intact and status.valid and status.trusted
             all_good = all_good and good
             print(json.dumps({
