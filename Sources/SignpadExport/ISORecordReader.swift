@@ -1,5 +1,5 @@
-/// Reads and validates an ISO/IEC 19794-7:2007 full-format record (`ISOSignatureRecord`),
-/// naming the byte and the rule a broken one breaks.
+/// Reads and validates an ISO/IEC 19794-7:2007 record (`ISOSignatureRecord`), in the full
+/// format or the compact one, naming the byte and the rule a broken one breaks.
 public enum ISORecordReader {
     public static func read(_ bytes: [UInt8]) throws(ISORecordError) -> ISOSignatureRecord {
         var r = Cursor(bytes: bytes)
@@ -75,6 +75,32 @@ public enum ISORecordReader {
             throw ISORecordError(offset: r.offset, rule: "the record ends here, yet \(r.remaining == 1 ? "1 byte follows" : "\(r.remaining) bytes follow")")
         }
         return ISOSignatureRecord(channels: channels, values: values, extendedData: extendedData)
+    }
+
+    /// Reads a record in the 2007 compact format, for smart cards: sample points alone, one
+    /// byte a channel (two's complement for X, Y, VX, VY, AX, AY, TX and TY), in the full
+    /// format's channel order. It names neither its channels nor their scales (a card keeps
+    /// them in its biometric information template), so the reader is told the channels.
+    public static func readCompact(_ bytes: [UInt8], channels: [ISOSignatureRecord.Channel]) throws(ISORecordError) -> ISOSignatureRecord {
+        let channels = Set(channels).sorted { $0.rawValue < $1.rawValue }
+        guard channels.contains(.x), channels.contains(.y) else {
+            throw ISORecordError(offset: 0, rule: "a compact record's channels must include X and Y, given \(channels.map(\.name))")
+        }
+        guard bytes.count % channels.count == 0 else {
+            throw ISORecordError(offset: bytes.count - bytes.count % channels.count,
+                                 rule: "points of \(channels.count) bytes (\(channels.map(\.name).joined(separator: " "))) leave \(bytes.count % channels.count) byte(s) over at the end")
+        }
+        var values: [Int] = []
+        values.reserveCapacity(bytes.count)
+        for (at, byte) in bytes.enumerated() {
+            let channel = channels[at % channels.count]
+            let v = channel.isSigned ? Int(Int8(bitPattern: byte)) : Int(byte)
+            guard channel.compactRange.contains(v) else {
+                throw ISORecordError(offset: at, rule: "point \(at / channels.count)'s \(channel.name) \(v) is outside \(channel.compactRange.lowerBound)…\(channel.compactRange.upperBound)")
+            }
+            values.append(v)
+        }
+        return ISOSignatureRecord(channels: channels.map { ISOSignatureRecord.ChannelDescription($0) }, values: values)
     }
 
     private struct Cursor {

@@ -6,11 +6,15 @@ public struct ISORecordReport {
     public var record: ISOSignatureRecord
     /// Whether the record came in a CBEFF XML record.
     public var wrapped: Bool
+    /// Whether it is in the compact format.
+    public var compact: Bool
 
-    /// Reads a file's bytes. A sealed file (CMS, DER) is named as such: it needs the back
-    /// office's key first.
-    public init(_ bytes: [UInt8]) throws(ISOInspectError) {
-        if bytes.first == 0x30 && !bytes.starts(with: ISOSignatureRecord.magic) {
+    /// Reads a file's bytes: a full-format record, or with `compact` (its channels) a
+    /// compact one. A sealed file (CMS, DER) is named as such: it needs the back office's key
+    /// first; a compact record has no header to tell it from one, so it is taken as given.
+    public init(_ bytes: [UInt8], compact channels: [ISOSignatureRecord.Channel]? = nil) throws(ISOInspectError) {
+        compact = channels != nil
+        if channels == nil && bytes.first == 0x30 && !bytes.starts(with: ISOSignatureRecord.magic) {
             throw .sealed
         }
         wrapped = CBEFFRecord.looksLikeXML(bytes)
@@ -18,7 +22,11 @@ public struct ISORecordReport {
         if wrapped {
             do { block = try CBEFFRecord.block(in: bytes) } catch { throw .wrapper(error) }
         }
-        do { record = try ISORecordReader.read(block) } catch { throw .record(error, inCBEFF: wrapped) }
+        do throws(ISORecordError) {
+            if let channels { record = try ISORecordReader.readCompact(block, channels: channels) } else { record = try ISORecordReader.read(block) }
+        } catch {
+            throw .record(error, inCBEFF: wrapped)
+        }
     }
 
     /// Strokes: runs of points with S 1 (each record signpad writes ends a stroke with an S 0
@@ -44,7 +52,7 @@ public struct ISORecordReport {
     public var extendedText: String? { record.extendedData.map { String(decoding: $0, as: UTF8.self) } }
 
     public var text: String {
-        var out = "ISO/IEC 19794-7:2007 full format\(wrapped ? ", in a CBEFF XML record" : "")\n"
+        var out = "ISO/IEC 19794-7:2007 \(compact ? "compact" : "full") format\(wrapped ? ", in a CBEFF XML record" : "")\n"
         out += "channels: \(record.channels.map(\.channel.name).joined(separator: " "))\n"
         for d in record.channels {
             var parts: [String] = []
@@ -69,7 +77,7 @@ public struct ISORecordReport {
     public var json: [UInt8] {
         let n = record.channels.count
         let object = Report(
-            format: "ISO/IEC 19794-7:2007 full", cbeff: wrapped,
+            format: "ISO/IEC 19794-7:2007 \(compact ? "compact" : "full")", cbeff: wrapped,
             channels: record.channels.map {
                 .init(name: $0.channel.name, scale: $0.scale?.value, unit: $0.scale == nil ? nil : Self.unit($0.channel), minimum: $0.minimum,
                       maximum: $0.maximum, mean: $0.mean, standardDeviation: $0.standardDeviation, linearComponentRemoved: $0.linearComponentRemoved)

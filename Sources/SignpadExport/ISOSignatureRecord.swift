@@ -37,6 +37,20 @@ public struct ISOSignatureRecord: Equatable, Sendable {
             }
         }
 
+        /// The channel `name` gives (X, DT, …, either case); nil for none.
+        public init?(name: String) {
+            guard let found = Self.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { return nil }
+            self = found
+        }
+
+        /// A value's range in the compact format, one byte a channel.
+        public var compactRange: ClosedRange<Int> {
+            switch self {
+            case .s: 0...1
+            default: isSigned ? -128...127 : 0...255
+            }
+        }
+
         /// S, the tip switch, is one byte; every other channel two.
         public var width: Int { self == .s ? 1 : 2 }
 
