@@ -14,18 +14,68 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     public var predictionP95Px: Double
     public var unpredictedMeanPx: Double
     public var unpredictedP95Px: Double
-    /// The farthest predicted ink went past a stroke's real end (the prediction drawn on the
-    /// events whose horizon reaches past the lift).
+    /// How far predicted ink went past a stroke's real end while the stroke was drawn (on the
+    /// events whose horizon reaches past the lift, beyond where the newest sample already was):
+    /// per lift, its 95th percentile and the farthest.
+    public var overshootP95Px: Double
     public var overshootMaxPx: Double
+    public var lifts: Int
+    /// Each lift's overshoot, in order, for a survey's percentile over many recordings.
+    public var liftOvershootsPx: [Double]
+
+    enum CodingKeys: String, CodingKey {
+        case horizonMilliseconds, samples, predictionMeanPx, predictionP95Px, unpredictedMeanPx, unpredictedP95Px, overshootP95Px, overshootMaxPx, lifts
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        horizonMilliseconds = try c.decode(Double.self, forKey: .horizonMilliseconds)
+        samples = try c.decode(Int.self, forKey: .samples)
+        predictionMeanPx = try c.decode(Double.self, forKey: .predictionMeanPx)
+        predictionP95Px = try c.decode(Double.self, forKey: .predictionP95Px)
+        unpredictedMeanPx = try c.decode(Double.self, forKey: .unpredictedMeanPx)
+        unpredictedP95Px = try c.decode(Double.self, forKey: .unpredictedP95Px)
+        overshootP95Px = try c.decode(Double.self, forKey: .overshootP95Px)
+        overshootMaxPx = try c.decode(Double.self, forKey: .overshootMaxPx)
+        lifts = try c.decode(Int.self, forKey: .lifts)
+        liftOvershootsPx = []
+    }
+
+    init(horizonMilliseconds: Double, samples: Int, predictionMeanPx: Double, predictionP95Px: Double, unpredictedMeanPx: Double, unpredictedP95Px: Double,
+         liftOvershootsPx: [Double]) {
+        self.horizonMilliseconds = horizonMilliseconds
+        self.samples = samples
+        self.predictionMeanPx = predictionMeanPx
+        self.predictionP95Px = predictionP95Px
+        self.unpredictedMeanPx = unpredictedMeanPx
+        self.unpredictedP95Px = unpredictedP95Px
+        self.liftOvershootsPx = liftOvershootsPx
+        overshootP95Px = Self.p95(liftOvershootsPx)
+        overshootMaxPx = liftOvershootsPx.max() ?? 0
+        lifts = liftOvershootsPx.count
+    }
+
+    /// The 95th percentile, nearest rank; 0 of none.
+    static func p95(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[min(Int((Double(sorted.count) * 0.95).rounded(.up)) - 1, sorted.count - 1)]
+    }
+
+    /// The mean error as a share of drawing no prediction.
+    public var meanRatio: Double { predictionMeanPx / max(unpredictedMeanPx, 1e-9) }
 
     /// The goals: at most 0.4 of the unpredicted mean, a p95 no worse than unpredicted.
     public var meetsGoals: Bool { predictionMeanPx <= 0.4 * unpredictedMeanPx && predictionP95Px <= unpredictedP95Px }
 
+    /// The overshoot's goals at 1080p: p95 at most 6 px, none past 16 px.
+    public var meetsOvershootGoals: Bool { overshootP95Px <= 6 && overshootMaxPx <= 16 }
+
     public static func measure(_ events: [StrokeEvent], horizon: Double) -> PredictionAccuracy {
-        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoot = 0.0
-        for stroke in strokes(events) where stroke.count >= 2 {
+        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = []
+        for (stroke, ended) in strokes(events) where stroke.count >= 2 {
             var predictor = InkPredictor(horizon: horizon)
             let end = stroke[stroke.count - 1]
+            var overshoot = 0.0
             for (index, sample) in stroke.enumerated() {
                 predictor.add(sample)
                 let guess = predictor.predicted() ?? sample.point
@@ -35,32 +85,31 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
                 unpredictedErrors.append(sample.point.distance(to: actual))
                 if target >= end.time { overshoot = max(overshoot, guess.distance(to: end.point) - sample.point.distance(to: end.point)) }
             }
+            // A recording that stops with a contact still down has no end to overshoot.
+            if ended { overshoots.append(overshoot) }
         }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
-        func p95(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            return sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count) * 0.95), sorted.count - 1)]
-        }
         return PredictionAccuracy(horizonMilliseconds: horizon * 1000, samples: predictedErrors.count,
                                   predictionMeanPx: mean(predictedErrors), predictionP95Px: p95(predictedErrors),
                                   unpredictedMeanPx: mean(unpredictedErrors), unpredictedP95Px: p95(unpredictedErrors),
-                                  overshootMaxPx: max(overshoot, 0))
+                                  liftOvershootsPx: overshoots)
     }
 
-    /// The strokes drawn: a withdrawn one left out, a cancelled one kept up to its cancel.
-    static func strokes(_ events: [StrokeEvent]) -> [[Sample]] {
-        var done: [[Sample]] = [], current: [Sample] = []
+    /// The strokes drawn, and whether each ended: a withdrawn one left out, a cancelled one
+    /// kept up to its cancel, one still down when the recording stops kept as not ended.
+    static func strokes(_ events: [StrokeEvent]) -> [(samples: [Sample], ended: Bool)] {
+        var done: [(samples: [Sample], ended: Bool)] = [], current: [Sample] = []
         for event in events {
             switch event {
             case .down(let s): current = [s]
             case .move(let s): current.append(s)
             case .up, .cancel:
-                if !current.isEmpty { done.append(current) }
+                if !current.isEmpty { done.append((current, true)) }
                 current = []
             case .withdraw: current = []
             }
         }
-        return done + (current.isEmpty ? [] : [current])
+        return done + (current.isEmpty ? [] : [(current, false)])
     }
 
     /// Where the stroke was at `time`, between the samples around it (searching from `index`).
@@ -79,8 +128,8 @@ extension PredictionAccuracy {
     public static func line(_ p: PredictionAccuracy) -> String {
         guard p.horizonMilliseconds > 0 else { return "predicted ink: off (ink.predict_ms = 0)" }
         return String(format: "predicted ink %.0f ms ahead, %d samples: error mean %.2f px, p95 %.2f px; without prediction %.2f, %.2f; "
-                      + "mean %.2f of unpredicted [≤ 0.4], p95 %.2f [≤ 1]; overshoot past a stroke's end max %.2f px",
+                      + "mean %.2f of unpredicted [≤ 0.4], p95 %.2f [≤ 1]; overshoot past a stroke's end over %d lifts p95 %.1f px [≤ 6], max %.1f px [≤ 16]",
                       p.horizonMilliseconds, p.samples, p.predictionMeanPx, p.predictionP95Px, p.unpredictedMeanPx, p.unpredictedP95Px,
-                      p.predictionMeanPx / max(p.unpredictedMeanPx, 1e-9), p.predictionP95Px / max(p.unpredictedP95Px, 1e-9), p.overshootMaxPx)
+                      p.meanRatio, p.predictionP95Px / max(p.unpredictedP95Px, 1e-9), p.lifts, p.overshootP95Px, p.overshootMaxPx)
     }
 }

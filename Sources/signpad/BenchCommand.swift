@@ -22,15 +22,41 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Only count heap allocations per input event on the whole live path, offscreen.",
                                           discussion: "Needs ordo-one's malloc-interposer beside signpad (scripts/build-interposer puts it there) or in /usr/lib/signpad."))
     var allocations = false
+    @Option(name: .long, help: ArgumentHelp("Only the predicted ink's figures, over every evemu recording in this folder (repeatable), offscreen.",
+                                            discussion: "For the shared recordings and SVC2004's forty: ../shared/data/recordings and its svc2004-train. SVC2004's writers u1-u20 are the set to tune on, u21-u40 held out."),
+            completion: .directory) var survey: [String] = []
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
         if onScreen, screen != nil { throw ValidationError("--screen and --on-screen: on the panel, its mode sets the size; give one of them") }
         if onScreen, allocations { throw ValidationError("--allocations and --on-screen: allocations are counted offscreen; give one of them") }
+        if !survey.isEmpty, onScreen || allocations || recording != nil {
+            throw ValidationError("--survey measures predicted ink alone, offscreen, over its folders: give it without --on-screen, --allocations and --recording")
+        }
     }
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: onScreen)
+        if !survey.isEmpty {
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
+            var paths: [String] = []
+            for folder in survey {
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                    throw ValidationError("--survey \(folder): cannot list it; expected a folder of evemu recordings")
+                }
+                paths += names.filter { $0.hasSuffix(".evemu") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+            }
+            guard !paths.isEmpty else { throw ValidationError("--survey: no .evemu recording in \(survey.joined(separator: ", "))") }
+            let figures = try PredictionSurvey.measure(paths, width: w, height: h, horizon: config.ink.predictMilliseconds / 1000)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+            } else {
+                print(figures.table, terminator: "")
+            }
+            return
+        }
         // Read before the screen is taken, so a bad file leaves the panel alone.
         let recording = try self.recording ?? bundledSignature()
         let strokes = try loadRecording(recording)

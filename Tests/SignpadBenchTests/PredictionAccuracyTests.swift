@@ -21,6 +21,44 @@ import Testing
         #expect(p.meetsGoals, "\\(PredictionAccuracy.line(p))")
     }
 
+    /// SVC2004's forty signatures (`svc2004-train`): every one's p95 no worse than drawing no
+    /// prediction, and each half's median mean error at most 0.4 of none, the half held out from
+    /// tuning as well as the other. (The worst at ≤ 0.5 and the overshoot goals are not met yet:
+    /// `signpad bench --survey` shows where they stand.)
+    @Test func theFortySignaturesMeetTheMedianGoalInBothHalves() throws {
+        guard SharedRecordings.available else {
+            print("skipped: ../shared/data/recordings is absent")
+            return
+        }
+        let folder = SharedRecordings.directory.appendingPathComponent("svc2004-train").path
+        let paths = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".evemu") }.sorted().map { folder + "/" + $0 }
+        let survey = try PredictionSurvey.measure(paths, width: 1920, height: 1080, horizon: 0.016)
+        #expect(survey.entries.count == 40)
+        #expect(survey.summaries.map(\.set) == [PredictionSurvey.tuning, PredictionSurvey.heldOut] && survey.summaries.allSatisfy { $0.recordings == 20 })
+        for summary in survey.summaries {
+            #expect(summary.medianMeanRatio <= 0.4 && summary.p95WorseThanUnpredicted == 0, "\(survey.table)")
+        }
+    }
+
+    /// The overshoot is per lift: a stroke lifted at speed overshoots by what the prediction
+    /// adds past its last sample; one that slows to a stop does not; one still down when the
+    /// recording stops has no end and counts for none.
+    @Test func theOvershootIsCountedPerLift() {
+        let fast = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 200), time: Double(i) / 100) }
+        let slowing = (0..<30).map { i in Sample(Point(100 + 300 * (1 - pow(1 - Double(i) / 29, 2)), 400), time: 1 + Double(i) / 100) }
+        let unfinished = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 600), time: 2 + Double(i) / 100) }
+        func stroke(_ samples: [Sample]) -> [StrokeEvent] { [.down(samples[0])] + samples.dropFirst().map { .move($0) } }
+        let p = PredictionAccuracy.measure(stroke(fast) + [.up] + stroke(slowing) + [.up] + stroke(unfinished), horizon: 0.016)
+        #expect(p.lifts == 2 && p.liftOvershootsPx.count == 2)
+        // 1000 px/s for 16 ms past the last sample.
+        #expect(abs(p.liftOvershootsPx[0] - 16) < 0.5, "\(p.liftOvershootsPx)")
+        #expect(p.liftOvershootsPx[1] < 1, "\(p.liftOvershootsPx)")
+        #expect(p.overshootMaxPx == p.liftOvershootsPx.max() && !p.meetsOvershootGoals)
+        #expect(PredictionSurvey.set(of: "/x/svc2004-u7-s28-mt.evemu") == PredictionSurvey.tuning)
+        #expect(PredictionSurvey.set(of: "/x/svc2004-u21-s22-mt.evemu") == PredictionSurvey.heldOut)
+        #expect(PredictionSurvey.set(of: "/x/wacom-isdv4-pen.evemu") == PredictionSurvey.devices)
+    }
+
     /// Measured against what the recording did: a stroke at constant speed is predicted exactly,
     /// and drawing nothing ahead misses by the distance covered in the horizon.
     @Test func theFiguresCompareWithWhatTheRecordingDidNext() {

@@ -1,0 +1,88 @@
+import Foundation
+import SignpadInput
+import SignpadVocabulary
+
+/// Predicted ink over many recordings (`signpad bench --survey`): each one's `PredictionAccuracy`,
+/// and for each set the figures the goals are about. SVC2004's forty signatures are split by
+/// writer, u1–u20 to tune on and u21–u40 held out, so a change tuned on the first half is judged
+/// on the second as well.
+public struct PredictionSurvey: Codable, Sendable {
+    public struct Entry: Codable, Sendable {
+        public var recording: String
+        public var set: String
+        public var accuracy: PredictionAccuracy
+    }
+
+    public struct Summary: Codable, Sendable {
+        public var set: String
+        public var recordings: Int
+        /// Of each recording's mean error as a share of drawing none: the median and the worst.
+        public var medianMeanRatio: Double
+        public var worstMeanRatio: Double
+        /// Recordings whose mean ratio is at most 0.4, and whose p95 is worse than drawing none.
+        public var meetingMeanGoal: Int
+        public var p95WorseThanUnpredicted: Int
+        /// Over all the set's lifts: the 95th percentile, and the farthest.
+        public var overshootP95Px: Double
+        public var overshootMaxPx: Double
+
+        /// The goals: median ≤ 0.4, none above 0.5, p95 never worse, overshoot p95 ≤ 6 px and max ≤ 16 px.
+        public var meetsGoals: Bool {
+            medianMeanRatio <= 0.4 && worstMeanRatio <= 0.5 && p95WorseThanUnpredicted == 0 && overshootP95Px <= 6 && overshootMaxPx <= 16
+        }
+    }
+
+    public var horizonMilliseconds: Double
+    public var screen: String
+    public var entries: [Entry]
+    public var summaries: [Summary]
+
+    public static let tuning = "svc2004 u1-u20 (tuning)"
+    public static let heldOut = "svc2004 u21-u40 (held out)"
+    public static let devices = "device recordings"
+
+    /// The set a recording belongs to, by its name.
+    public static func set(of path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasPrefix("svc2004-u"), let user = Int(name.dropFirst("svc2004-u".count).prefix { $0.isNumber }) else { return devices }
+        return user <= 20 ? tuning : heldOut
+    }
+
+    public static func measure(_ paths: [String], width: Int, height: Int, horizon: Double) throws -> PredictionSurvey {
+        var entries: [Entry] = []
+        for path in paths {
+            let recording = try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+            let events = try recording.strokeEvents(screenWidth: width, screenHeight: height).map(\.event)
+            entries.append(Entry(recording: (path as NSString).lastPathComponent, set: set(of: path), accuracy: PredictionAccuracy.measure(events, horizon: horizon)))
+        }
+        let sets = [devices, tuning, heldOut].filter { set in entries.contains { $0.set == set } }
+        let summaries = sets.map { set -> Summary in
+            let members = entries.filter { $0.set == set }.map(\.accuracy)
+            let ratios = members.map(\.meanRatio).sorted()
+            let n = ratios.count
+            let median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2
+            return Summary(set: set, recordings: n, medianMeanRatio: median, worstMeanRatio: ratios.last ?? 0,
+                           meetingMeanGoal: members.filter { $0.meanRatio <= 0.4 }.count,
+                           p95WorseThanUnpredicted: members.filter { $0.predictionP95Px > $0.unpredictedP95Px }.count,
+                           overshootP95Px: PredictionAccuracy.p95(members.flatMap(\.liftOvershootsPx)), overshootMaxPx: members.map(\.overshootMaxPx).max() ?? 0)
+        }
+        return PredictionSurvey(horizonMilliseconds: horizon * 1000, screen: "\(width)x\(height)", entries: entries, summaries: summaries)
+    }
+
+    public var table: String {
+        var out = String(format: "predicted ink %.0f ms ahead at %@: mean error as a share of none [median ≤ 0.4, each ≤ 0.5], p95 [≤ none], overshoot past a stroke's end per lift [p95 ≤ 6 px, max ≤ 16 px]\n",
+                         horizonMilliseconds, screen)
+        out += "recording                                   mean ratio   p95 px / none   overshoot p95 / max px\n"
+        for e in entries {
+            let a = e.accuracy
+            out += e.recording.padding(toLength: 44, withPad: " ", startingAt: 0)
+                + String(format: "%10.2f   %6.2f / %6.2f   %10.1f / %5.1f\n", a.meanRatio, a.predictionP95Px, a.unpredictedP95Px, a.overshootP95Px, a.overshootMaxPx)
+        }
+        for s in summaries {
+            out += String(format: "%@: %d recordings, mean ratio median %.2f, worst %.2f, %d at ≤ 0.4; p95 worse than none in %d; overshoot p95 %.1f px, max %.1f px%@\n",
+                          s.set, s.recordings, s.medianMeanRatio, s.worstMeanRatio, s.meetingMeanGoal, s.p95WorseThanUnpredicted, s.overshootP95Px, s.overshootMaxPx,
+                          s.meetsGoals ? "" : " [goals not met]")
+        }
+        return out
+    }
+}
