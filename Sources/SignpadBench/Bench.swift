@@ -122,6 +122,15 @@ public struct Bench {
                    rasterisedMaxPixels: strategy == .cairo ? nil : rasterisedMax)
     }
 
+    /// The peer (e) drawing every event once, untimed and with no warm-up, for
+    /// `scripts/count-instructions`: callgrind counts `InstructionCount.peerEvent`, one call per
+    /// event. Returns the events.
+    public func replayPeerOnce() -> Int {
+        var pass = Pass(strategy: .cairo, display: display, pen: pen)
+        for event in events { InstructionCount.peerEvent(&pass, event) }
+        return events.count
+    }
+
     /// `screen` names where it drew, e.g. "1920x1080 offscreen".
     public static func table(_ rows: [Row], recording: String, screen: String) -> String {
         var out = "signpad bench: \(recording) on \(screen), \(rows.first?.events ?? 0) events, one run\n"
@@ -271,6 +280,42 @@ private struct Pass {
     }
 }
 
+/// The functions `scripts/count-instructions` has callgrind count (`--toggle-collect`): each is
+/// one event, never inlined, so its name stays in an optimised build.
+enum InstructionCount {
+    @inline(never) fileprivate static func peerEvent(_ pass: inout Pass, _ event: StrokeEvent) { _ = pass.handle(event) }
+    @inline(never) static func liveEvent(_ session: Session, _ event: InputEvent, _ device: Int, _ now: Double) { session.feed(event, from: device, now: now) }
+}
+
+/// A recording's raw events through a `Session` offscreen, as `signpad run` has it: the input
+/// pipeline, the kiosk, the smoother, the renderer and the display.
+public enum LivePath {
+    /// Feeds every event, each inside `around`, after the loop's `tick` as the daemon does
+    /// between reads (the timers' work is not an input event's). Returns the events fed.
+    static func replay(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter,
+                       around: (Int, InputEvent, () -> Void) -> Void) throws -> Int {
+        let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
+        // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
+        let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
+                                retrySeconds: 3600)
+        defer { exporter.stop() }
+        let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+        let decoder = try session.inputSetup.decoder(for: recording.device)
+        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+        for (index, event) in recording.events.enumerated() {
+            let now = event.seconds
+            session.tick(now: now)
+            around(index, event) { InstructionCount.liveEvent(session, event, device, now) }
+        }
+        return recording.events.count
+    }
+
+    /// Every raw event once through the live path, for `scripts/count-instructions`.
+    public static func replayOnce(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter) throws -> Int {
+        try replay(recording, config: config, width: width, height: height, painter: painter) { _, _, feed in feed() }
+    }
+}
+
 /// Heap allocations per raw input event on the daemon's whole path: the input pipeline, the
 /// kiosk, the smoother, the renderer and the display, in a `Session` as `signpad run` has it.
 public struct LivePathAllocations: Codable, Sendable {
@@ -283,20 +328,9 @@ public struct LivePathAllocations: Codable, Sendable {
     public static func measure(_ recording: EvemuRecording, config: Config, width: Int, height: Int,
                                painter: MakeScreenPainter, counter: AllocationCounter) throws -> LivePathAllocations {
         guard counter.seesAnAllocation() else { throw BlindCounter() }
-        let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
-        // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
-        let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
-                                retrySeconds: 3600)
-        defer { exporter.stop() }
-        let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
-        let decoder = try session.inputSetup.decoder(for: recording.device)
-        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
         var total = 0, most = 0, first: [String] = []
-        for (index, event) in recording.events.enumerated() {
-            let now = event.seconds
-            // As the daemon's loop does between reads; the timers' work is not an input event's.
-            session.tick(now: now)
-            let allocations = counter.count { session.feed(event, from: device, now: now) }
+        _ = try LivePath.replay(recording, config: config, width: width, height: height, painter: painter) { index, event, feed in
+            let allocations = counter.count(feed)
             total += allocations
             most = Swift.max(most, allocations)
             if allocations > 0 && first.count < 10 { first.append("event \(index) (\(event)): \(allocations)") }

@@ -80,24 +80,59 @@ public struct PublicKey: Equatable, Hashable, Sendable {
         }) ?? false
     }
 
-    /// Every public key in a PEM text (several `PUBLIC KEY` blocks may follow one another: a
-    /// back office's pinned keys in one file). Keys of other kinds than signpad's are refused.
+    /// Every public key in a PEM text: `PUBLIC KEY` blocks, and the key each `CERTIFICATE`
+    /// certifies (a kiosk's document certificate), one after another (a back office's pinned
+    /// keys in one file). A CA's certificate in a chain is passed over: its key signs
+    /// certificates, not manifests. Keys of other kinds than signpad's are refused.
     public static func all(inPEM text: [UInt8]) throws(CryptoError) -> [PublicKey] {
-        try withReadBIO(text) { bio throws(CryptoError) in
-            var keys: [PublicKey] = []
-            while let key = PEM_read_bio_PUBKEY(bio, nil, nil, nil) {
+        var keys: [PublicKey] = []
+        var blocks = 0, certificates = 0
+        for block in pemBlocks(text) {
+            switch block.label {
+            case "PUBLIC KEY":
+                blocks += 1
+                let key = try withReadBIO(block.bytes) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
+                guard let key else { throw CryptoError("reading public keys", reason: "public key \(blocks) is damaged") }
                 defer { EVP_PKEY_free(key) }
-                keys.append(try PublicKey(key, reading: "reading public key \(keys.count + 1)"))
+                keys.append(try PublicKey(key, reading: "reading public key \(blocks)"))
+            case "CERTIFICATE":
+                blocks += 1
+                let certificate = try withReadBIO(block.bytes) { PEM_read_bio_X509($0, nil, nil, nil) }
+                guard let certificate else { throw CryptoError("reading public keys", reason: "certificate \(blocks) is damaged") }
+                defer { X509_free(certificate) }
+                guard X509_check_ca(certificate) == 0 else { continue }
+                guard let key = X509_get_pubkey(certificate) else { throw .openSSL("reading certificate \(blocks)'s key") }
+                defer { EVP_PKEY_free(key) }
+                keys.append(try PublicKey(key, reading: "reading certificate \(blocks)'s key"))
+                certificates += 1
+            default:
+                continue
             }
-            ERR_clear_error()
-            // Reading stops at the first block that does not parse, or at the end.
-            let marker = Array("-----BEGIN PUBLIC KEY-----".utf8)
-            let blocks = text.indices.filter { text[$0...].starts(with: marker) }.count
-            if keys.isEmpty || keys.count < blocks {
-                throw CryptoError("reading public keys", reason: keys.isEmpty ? "expected PEM blocks \"-----BEGIN PUBLIC KEY-----\", found none"
-                                                                             : "public key \(keys.count + 1) is damaged")
-            }
-            return keys
         }
+        ERR_clear_error()
+        guard !keys.isEmpty else {
+            throw CryptoError("reading public keys", reason: blocks > 0
+                ? "the file holds only CA certificates; expected the kiosk's public key or its own certificate"
+                : "expected PEM blocks \"-----BEGIN PUBLIC KEY-----\" (signpad key show) or \"-----BEGIN CERTIFICATE-----\", found none")
+        }
+        return keys
+    }
+
+    /// The PEM blocks of a text, each with its label and its bytes from BEGIN to END.
+    private static func pemBlocks(_ text: [UInt8]) -> [(label: String, bytes: [UInt8])] {
+        let begin = Array("-----BEGIN ".utf8), dashes = Array("-----".utf8)
+        var found: [(label: String, bytes: [UInt8])] = []
+        var i = 0
+        while i < text.count {
+            guard text[i...].starts(with: begin) else { i += 1; continue }
+            let labelStart = i + begin.count
+            guard let labelEnd = (labelStart..<text.count).first(where: { text[$0...].starts(with: dashes) }) else { break }
+            let label = Array(text[labelStart..<labelEnd])
+            let end = Array("-----END ".utf8) + label + dashes
+            guard let close = (labelEnd..<text.count).first(where: { text[$0...].starts(with: end) }) else { break }
+            found.append((String(decoding: label, as: UTF8.self), Array(text[i..<(close + end.count)]) + [10]))
+            i = close + end.count
+        }
+        return found
     }
 }

@@ -4,7 +4,7 @@ public enum ISORecordReader {
     public static func read(_ bytes: [UInt8]) throws(ISORecordError) -> ISOSignatureRecord {
         var r = Cursor(bytes: bytes)
         guard try r.take(4, "the format identifier \"SDI\\0\"") == ISOSignatureRecord.magic else {
-            throw ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00)")
+            throw ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00); a compact record has no header: name its channels (signpad iso inspect --compact X,Y,…)")
         }
         guard try r.take(4, "the version \" 10\\0\"") == ISOSignatureRecord.version else {
             throw ISORecordError(offset: 4, rule: "expected the version \" 10\\0\" (20 31 30 00), the 2007 full format")
@@ -82,6 +82,10 @@ public enum ISORecordReader {
     /// format's channel order. It names neither its channels nor their scales (a card keeps
     /// them in its biometric information template), so the reader is told the channels.
     public static func readCompact(_ bytes: [UInt8], channels: [ISOSignatureRecord.Channel]) throws(ISORecordError) -> ISOSignatureRecord {
+        // Points can spell anything, but these eight bytes are what every full record starts with.
+        guard !bytes.starts(with: ISOSignatureRecord.magic + ISOSignatureRecord.version) else {
+            throw ISORecordError(offset: 0, rule: "the record starts \"SDI\\0 10\\0\", as a full-format record does: read it without --compact")
+        }
         let channels = Set(channels).sorted { $0.rawValue < $1.rawValue }
         guard channels.contains(.x), channels.contains(.y) else {
             throw ISORecordError(offset: 0, rule: "a compact record's channels must include X and Y, given \(channels.map(\.name))")

@@ -25,6 +25,8 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only the predicted ink's figures, over every evemu recording in this folder (repeatable), offscreen.",
                                             discussion: "For the shared recordings and SVC2004's forty: ../shared/data/recordings and its svc2004-train. SVC2004's writers u1-u20 are the set to tune on, u21-u40 held out."),
             completion: .directory) var survey: [String] = []
+    @Option(name: .customLong("replay-once"), help: ArgumentHelp("live or peer: the recording once through that path, untimed, printing its events (for scripts/count-instructions).",
+                                                                 visibility: .hidden)) var replayOnce: String?
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
@@ -37,6 +39,21 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let config = try options.load(defaultToSystemFile: onScreen)
+        if let replayOnce {
+            let (w, h) = try parseScreen(screen ?? "1920x1080")
+            let strokes = try loadRecording(try self.recording ?? bundledSignature())
+            switch replayOnce {
+            case "live":
+                print("events \(try LivePath.replayOnce(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter))")
+            case "peer":
+                let bench = try SignpadBench.Bench(recording: strokes, input: config.input, display: OffscreenDisplay(width: w, height: h, rotation: config.display.rotation),
+                                                   pen: config.ink.pen)
+                print("events \(bench.replayPeerOnce())")
+            default:
+                throw ValidationError("--replay-once \(replayOnce): expected live or peer")
+            }
+            return
+        }
         if !survey.isEmpty {
             let (w, h) = try parseScreen(screen ?? "1920x1080")
             var paths: [String] = []

@@ -10,7 +10,7 @@ struct Verify: ParsableCommand {
         // verify's usage error, status 2, not ArgumentParser's.
         usage: "signpad verify --key <keys.pem> [--key <keys.pem> ...] [--tsa-ca <ca.pem>] <path> ...",
         discussion: "Prints one line per signature. Exit status 0 when all pass, 1 when any fails, 2 when nothing could be checked (no key, or a path that is no signature's manifest nor a folder).")
-    @Option(name: .long, help: "Required: a PEM file of one or more public keys (signpad key show prints a kiosk's); repeat for more.", completion: .file())
+    @Option(name: .long, help: "Required: a PEM file of one or more public keys (signpad key show prints a kiosk's), or of a kiosk's certificate; repeat for more.", completion: .file())
     var key: [String] = []
     @Option(name: .customLong("tsa-ca"), help: "A PEM file of the time-stamp authority's CA certificates: each signature must then have a time-stamp token (.meta.json.tsr) over its manifest's signature that verifies against them; its time is printed.", completion: .file())
     var tsaCA: String?

@@ -254,8 +254,13 @@ import Testing
         #expect(throws: ISORecordError(offset: 0, rule: "a compact record's channels must include X and Y, given [\"X\", \"T\"]")) {
             try ISORecordReader.readCompact(bytes, channels: [.x, .t])
         }
-        // The full-format reader takes none of it.
-        #expect(throws: ISORecordError.self) { try ISORecordReader.read(bytes) }
+        // Neither reader takes the other's record, and each says which to use.
+        #expect(throws: ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00); a compact record has no header: name its channels (signpad iso inspect --compact X,Y,…)")) {
+            try ISORecordReader.read(bytes)
+        }
+        #expect(throws: ISORecordError(offset: 0, rule: "the record starts \"SDI\\0 10\\0\", as a full-format record does: read it without --compact")) {
+            try ISORecordReader.readCompact(Self.wacomLike.bytes(), channels: [.x, .y, .t])
+        }
     }
 
     @Test func inspectTakesBothAndNamesASealedFile() throws {

@@ -130,6 +130,31 @@ struct EvidenceTests {
         }
     }
 
+    /// `verify --key` takes a kiosk's certificate as well as its public key (a back office that
+    /// receives signed documents holds the certificate): the key it certifies, not the CA's in a
+    /// chain after it; a file of CA certificates alone names no key.
+    @Test func aCertificateGivesTheKeyItCertifiesNotItsCAs() throws {
+        let dir = scratch()
+        defer { removeScratch(dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for step in [["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+                      "-subj", "/CN=Office CA", "-addext", "basicConstraints=critical,CA:TRUE"],
+                     ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "kiosk.key"],
+                     ["req", "-new", "-key", "kiosk.key", "-out", "kiosk.csr", "-subj", "/CN=Till 3"],
+                     ["x509", "-req", "-in", "kiosk.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "kiosk.crt", "-days", "2"],
+                     ["pkey", "-in", "kiosk.key", "-pubout", "-out", "kiosk.pub"]] {
+            let made = try run("sh", ["-c", "cd '\(dir)' && openssl " + step.map { "'\($0)'" }.joined(separator: " ")])
+            #expect(made.status == 0, "\(made.output)")
+        }
+        func read(_ names: String...) throws -> [UInt8] { try names.flatMap { Array(try #require(FileManager.default.contents(atPath: dir + "/" + $0))) } }
+        let expected = try #require(try PublicKey.all(inPEM: try read("kiosk.pub")).first)
+        #expect(try PublicKey.all(inPEM: try read("kiosk.crt", "ca.pem")) == [expected])
+        #expect(try PublicKey.all(inPEM: try read("kiosk.pub", "kiosk.crt")) == [expected, expected])
+        #expect(throws: CryptoError("reading public keys", reason: "the file holds only CA certificates; expected the kiosk's public key or its own certificate")) {
+            try PublicKey.all(inPEM: try read("ca.pem"))
+        }
+    }
+
     @Test func aBitFlippedInAnyFileIsNamed() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
