@@ -33,7 +33,9 @@ public enum KioskInterface {
         # only with rect), named field when given.
         type Document (path: string, sha256: string, field: ?string, page: ?int, rect: ?[]float)
 
-        # The signed document: its path once written, and its SHA-256.
+        # The signed document: its path once written, and its SHA-256 as signed (a
+        # time-stamp token put into its signature later changes the file, not what
+        # was signed).
         type SignedDocument (path: string, sha256: string)
 
         # Asks the customer to sign. title and lines (an amount, consent wording) are

@@ -43,17 +43,21 @@ enum DER {
         return tagged(0x06, body)
     }
 
+    typealias Element = (tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)
+
     /// One element read where `bytes` starts: its tag, its contents, and the whole element.
-    /// Definite lengths of up to four bytes only, as DER has them; nil for anything else.
-    static func element(_ bytes: ArraySlice<UInt8>) -> (tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)? {
+    /// Definite lengths in their shortest form only, of up to four bytes, as DER has them; nil
+    /// for anything else, so one value has one encoding.
+    static func element(_ bytes: ArraySlice<UInt8>) -> Element? {
         let start = bytes.startIndex
         guard bytes.count >= 2 else { return nil }
         let first = Int(bytes[start + 1])
         var length = first, header = 2
         if first >= 0x80 {
             let count = first & 0x7F
-            guard count >= 1, count <= 4, bytes.count >= 2 + count else { return nil }
+            guard count >= 1, count <= 4, bytes.count >= 2 + count, bytes[start + 2] != 0 else { return nil }
             length = bytes[(start + 2)..<(start + 2 + count)].reduce(0) { $0 << 8 | Int($1) }
+            guard length >= 0x80 else { return nil }
             header += count
         }
         guard bytes.count - header >= length else { return nil }
@@ -61,8 +65,8 @@ enum DER {
     }
 
     /// The elements that make up `contents`, in order; nil when they do not fill it exactly.
-    static func children(_ contents: ArraySlice<UInt8>) -> [(tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)]? {
-        var found: [(tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)] = []
+    static func children(_ contents: ArraySlice<UInt8>) -> [Element]? {
+        var found: [Element] = []
         var rest = contents
         while !rest.isEmpty {
             guard let next = element(rest) else { return nil }

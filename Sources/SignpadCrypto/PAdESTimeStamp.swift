@@ -14,9 +14,9 @@ public enum PAdESTimeStamp {
     public static func split(_ cms: [UInt8]) throws(CryptoError) -> (signed: [UInt8], token: [UInt8]?) {
         let signer = try signerInfo(cms)
         guard let last = signer.fields.last, last.tag == 0xA1 else { return (Array(signer.cms), nil) }
-        guard let attributes = DER.children(last.contents), attributes.count == 1,
+        guard let attributes = DER.children(last.contents), attributes.count == 1, attributes[0].tag == 0x30,
               let parts = DER.children(attributes[0].contents), parts.count == 2, parts[0].whole.elementsEqual(DER.oid(OID.signatureTimeStampToken)),
-              let tokens = DER.children(parts[1].contents), tokens.count == 1 else {
+              parts[1].tag == 0x31, let tokens = DER.children(parts[1].contents), tokens.count == 1, tokens[0].tag == 0x30 else {
             throw malformed("its unsigned attributes are not one signature-time-stamp token")
         }
         return (signer.rebuilt(signer.fields.dropLast().map { Array($0.whole) }), Array(tokens[0].whole))
@@ -31,15 +31,13 @@ public enum PAdESTimeStamp {
         return signer.rebuilt(signer.fields.map { Array($0.whole) } + [DER.tagged(0xA1, attribute)])
     }
 
-    private typealias Element = (tag: UInt8, contents: ArraySlice<UInt8>, whole: ArraySlice<UInt8>)
-
     /// The one SignerInfo of a ContentInfo holding a SignedData, and how to put the CMS back
     /// together around other fields of it.
     private struct SignerPath {
         var cms: ArraySlice<UInt8>
-        var outer: [Element]          // ContentInfo: contentType, [0]
-        var signedData: [Element]     // its fields, signerInfos last
-        var fields: [Element]         // the SignerInfo's
+        var outer: [DER.Element]          // ContentInfo: contentType, [0]
+        var signedData: [DER.Element]     // its fields, signerInfos last
+        var fields: [DER.Element]         // the SignerInfo's
 
         func rebuilt(_ signerFields: [[UInt8]]) -> [UInt8] {
             let signerInfos = DER.tagged(0x31, DER.sequence(signerFields))

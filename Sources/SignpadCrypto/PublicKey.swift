@@ -82,54 +82,65 @@ public struct PublicKey: Equatable, Hashable, Sendable {
 
     /// Every public key in a PEM text: `PUBLIC KEY` blocks, and the key each `CERTIFICATE`
     /// certifies (a kiosk's document certificate), one after another (a back office's pinned
-    /// keys in one file). A CA's certificate in a chain is passed over: its key signs
-    /// certificates, not manifests. Keys of other kinds than signpad's are refused.
+    /// keys in one file). After the file's first certificate, a CA's is passed over: the chain
+    /// after a kiosk's certificate, whose keys sign certificates, not manifests (the first is
+    /// taken even so: a self-signed kiosk certificate may call itself a CA). Keys of other
+    /// kinds than signpad's are refused.
     public static func all(inPEM text: [UInt8]) throws(CryptoError) -> [PublicKey] {
         var keys: [PublicKey] = []
-        var blocks = 0, certificates = 0
+        var blocks = 0, sawCertificate = false
         for block in pemBlocks(text) {
+            guard let bytes = block.bytes else {
+                throw CryptoError("reading public keys", reason: "block \(blocks + 1) (\(block.label)) has no END line")
+            }
             switch block.label {
             case "PUBLIC KEY":
                 blocks += 1
-                let key = try withReadBIO(block.bytes) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
+                let key = try withReadBIO(bytes) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
                 guard let key else { throw CryptoError("reading public keys", reason: "public key \(blocks) is damaged") }
                 defer { EVP_PKEY_free(key) }
                 keys.append(try PublicKey(key, reading: "reading public key \(blocks)"))
             case "CERTIFICATE":
                 blocks += 1
-                let certificate = try withReadBIO(block.bytes) { PEM_read_bio_X509($0, nil, nil, nil) }
+                let certificate = try withReadBIO(bytes) { PEM_read_bio_X509($0, nil, nil, nil) }
                 guard let certificate else { throw CryptoError("reading public keys", reason: "certificate \(blocks) is damaged") }
                 defer { X509_free(certificate) }
-                guard X509_check_ca(certificate) == 0 else { continue }
+                let first = !sawCertificate
+                sawCertificate = true
+                guard first || X509_check_ca(certificate) == 0 else { continue }
                 guard let key = X509_get_pubkey(certificate) else { throw .openSSL("reading certificate \(blocks)'s key") }
                 defer { EVP_PKEY_free(key) }
                 keys.append(try PublicKey(key, reading: "reading certificate \(blocks)'s key"))
-                certificates += 1
             default:
                 continue
             }
         }
         ERR_clear_error()
         guard !keys.isEmpty else {
-            throw CryptoError("reading public keys", reason: blocks > 0
-                ? "the file holds only CA certificates; expected the kiosk's public key or its own certificate"
-                : "expected PEM blocks \"-----BEGIN PUBLIC KEY-----\" (signpad key show) or \"-----BEGIN CERTIFICATE-----\", found none")
+            throw CryptoError("reading public keys", reason: "expected PEM blocks \"-----BEGIN PUBLIC KEY-----\" (signpad key show) or \"-----BEGIN CERTIFICATE-----\", found none")
         }
         return keys
     }
 
-    /// The PEM blocks of a text, each with its label and its bytes from BEGIN to END.
-    private static func pemBlocks(_ text: [UInt8]) -> [(label: String, bytes: [UInt8])] {
+    /// The PEM blocks of a text, each with its label and its bytes from BEGIN to END (nil for
+    /// a block that never ends, after which nothing more is read).
+    private static func pemBlocks(_ text: [UInt8]) -> [(label: String, bytes: [UInt8]?)] {
         let begin = Array("-----BEGIN ".utf8), dashes = Array("-----".utf8)
-        var found: [(label: String, bytes: [UInt8])] = []
+        var found: [(label: String, bytes: [UInt8]?)] = []
         var i = 0
         while i < text.count {
             guard text[i...].starts(with: begin) else { i += 1; continue }
             let labelStart = i + begin.count
-            guard let labelEnd = (labelStart..<text.count).first(where: { text[$0...].starts(with: dashes) }) else { break }
+            guard let labelEnd = (labelStart..<text.count).first(where: { text[$0...].starts(with: dashes) }) else {
+                found.append(("?", nil))
+                break
+            }
             let label = Array(text[labelStart..<labelEnd])
             let end = Array("-----END ".utf8) + label + dashes
-            guard let close = (labelEnd..<text.count).first(where: { text[$0...].starts(with: end) }) else { break }
+            guard let close = (labelEnd..<text.count).first(where: { text[$0...].starts(with: end) }) else {
+                found.append((String(decoding: label, as: UTF8.self), nil))
+                break
+            }
             found.append((String(decoding: label, as: UTF8.self), Array(text[i..<(close + end.count)]) + [10]))
             i = close + end.count
         }

@@ -125,6 +125,22 @@ public struct TimeStampReply: Sendable, Equatable, CustomStringConvertible {
         return time
     }
 
+    /// Whether the token is over `digest` (its imprint), as a well-formed token: what can be
+    /// checked without the authority's CA.
+    public func covers(sha256 digest: [UInt8]) -> Bool {
+        guard let response = try? Self.decode(der) else { return false }
+        defer { TS_RESP_free(response) }
+        guard let context = TS_VERIFY_CTX_new() else { return false }
+        defer { TS_VERIFY_CTX_free(context) }
+        // The context frees the copy.
+        guard let copy = digest.withUnsafeBufferPointer({ signpad_openssl_copy($0.baseAddress, $0.count) }) else { return false }
+        TS_VERIFY_CTX_set_imprint(context, copy, digest.count)
+        TS_VERIFY_CTX_set_flags(context, Int32(TS_VFY_VERSION | TS_VFY_IMPRINT))
+        let ok = TS_RESP_verify_response(context, response) == 1
+        ERR_clear_error()
+        return ok
+    }
+
     /// How many certificates a PEM file of an authority's CA holds; throws when it holds none.
     public static func authorityCertificates(_ pem: [UInt8]) throws(CryptoError) -> Int {
         let infos = try withReadBIO(pem) { bio in PEM_X509_INFO_read_bio(bio, nil, nil, nil) }

@@ -4,7 +4,7 @@ public enum ISORecordReader {
     public static func read(_ bytes: [UInt8]) throws(ISORecordError) -> ISOSignatureRecord {
         var r = Cursor(bytes: bytes)
         guard try r.take(4, "the format identifier \"SDI\\0\"") == ISOSignatureRecord.magic else {
-            throw ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00); a compact record has no header: name its channels (signpad iso inspect --compact X,Y,…)")
+            throw ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00)")
         }
         guard try r.take(4, "the version \" 10\\0\"") == ISOSignatureRecord.version else {
             throw ISORecordError(offset: 4, rule: "expected the version \" 10\\0\" (20 31 30 00), the 2007 full format")
@@ -78,9 +78,11 @@ public enum ISORecordReader {
     }
 
     /// Reads a record in the 2007 compact format, for smart cards: sample points alone, one
-    /// byte a channel (two's complement for X, Y, VX, VY, AX, AY, TX and TY), in the full
-    /// format's channel order. It names neither its channels nor their scales (a card keeps
-    /// them in its biometric information template), so the reader is told the channels.
+    /// byte a channel, in the full format's channel order. It names neither its channels nor
+    /// their scales (a card keeps them in its biometric information template), so the reader is
+    /// told the channels. The signed channels (X, Y, VX, VY, AX, AY, TX, TY) are offset from
+    /// their lower bound, -128 being 0x00, as the standard's encoding writes a bounded integer
+    /// and as the full format's X and Y are in Wacom's record (0 is 0x8000 there).
     public static func readCompact(_ bytes: [UInt8], channels: [ISOSignatureRecord.Channel]) throws(ISORecordError) -> ISOSignatureRecord {
         // Points can spell anything, but these eight bytes are what every full record starts with.
         guard !bytes.starts(with: ISOSignatureRecord.magic + ISOSignatureRecord.version) else {
@@ -90,6 +92,7 @@ public enum ISORecordReader {
         guard channels.contains(.x), channels.contains(.y) else {
             throw ISORecordError(offset: 0, rule: "a compact record's channels must include X and Y, given \(channels.map(\.name))")
         }
+        guard !bytes.isEmpty else { throw ISORecordError(offset: 0, rule: "the record is empty: a compact record holds at least one point") }
         guard bytes.count % channels.count == 0 else {
             throw ISORecordError(offset: bytes.count - bytes.count % channels.count,
                                  rule: "points of \(channels.count) bytes (\(channels.map(\.name).joined(separator: " "))) leave \(bytes.count % channels.count) byte(s) over at the end")
@@ -98,7 +101,7 @@ public enum ISORecordReader {
         values.reserveCapacity(bytes.count)
         for (at, byte) in bytes.enumerated() {
             let channel = channels[at % channels.count]
-            let v = channel.isSigned ? Int(Int8(bitPattern: byte)) : Int(byte)
+            let v = channel.isSigned ? Int(byte) - 0x80 : Int(byte)
             guard channel.compactRange.contains(v) else {
                 throw ISORecordError(offset: at, rule: "point \(at / channels.count)'s \(channel.name) \(v) is outside \(channel.compactRange.lowerBound)…\(channel.compactRange.upperBound)")
             }

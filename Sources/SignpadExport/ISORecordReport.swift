@@ -14,9 +14,9 @@ public struct ISORecordReport {
     /// first; a compact record has no header to tell it from one, so it is taken as given.
     public init(_ bytes: [UInt8], compact channels: [ISOSignatureRecord.Channel]? = nil) throws(ISOInspectError) {
         compact = channels != nil
-        if channels == nil && bytes.first == 0x30 && !bytes.starts(with: ISOSignatureRecord.magic) {
-            throw .sealed
-        }
+        // A compact record may start 0x30 too; one DER element filling the file is an envelope.
+        let envelope = bytes.first == 0x30 && (channels == nil ? !bytes.starts(with: ISOSignatureRecord.magic) : Self.isOneDERElement(bytes))
+        if envelope { throw .sealed }
         wrapped = CBEFFRecord.looksLikeXML(bytes)
         var block = bytes
         if wrapped {
@@ -27,6 +27,16 @@ public struct ISORecordReport {
         } catch {
             throw .record(error, inCBEFF: wrapped)
         }
+    }
+
+    /// Whether `bytes` are one DER element with a long-form length, exactly: what a sealed
+    /// file (CMS) is, and a compact record of points almost never is.
+    static func isOneDERElement(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4, bytes[1] & 0x80 != 0 else { return false }
+        let count = Int(bytes[1] & 0x7F)
+        guard (1...4).contains(count), bytes.count >= 2 + count else { return false }
+        let length = bytes[2..<(2 + count)].reduce(0) { $0 << 8 | Int($1) }
+        return 2 + count + length == bytes.count
     }
 
     /// Strokes: runs of points with S 1 (each record signpad writes ends a stroke with an S 0

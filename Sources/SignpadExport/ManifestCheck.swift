@@ -50,7 +50,7 @@ public struct ManifestCheck: Equatable, Sendable {
             case .notNamedFromID(let name, let id): return "\(name) is not named from the manifest's id \(id): renamed, or copied from another record"
             case .timeStampMissing: return "no time-stamp token (\(SignatureEncoder.manifestSuffix)\(ManifestCheck.tokenSuffix)) beside the manifest: not stamped yet, or no authority was set"
             case .timeStampInvalid(let reason): return "the time-stamp token does not verify: \(reason)"
-            case .documentTimeStampMissing(let name): return "\(name)'s signature carries no time-stamp token yet"
+            case .documentTimeStampMissing(let name): return "\(name)'s signature carries no time-stamp token"
             case .documentTimeStampInvalid(let name, let reason): return "\(name)'s time-stamp token does not verify: \(reason)"
             }
         }
@@ -96,8 +96,9 @@ public struct ManifestCheck: Equatable, Sendable {
     /// Checks the manifest at `path` (its signature is `path + ".sig"`; the files it names lie
     /// beside it). With `timeStampCA` (the authority's CA certificates, PEM), also its token
     /// (`path + ".tsr"`), over the SHA-256 of the signature, and a signed document's token in
-    /// its PAdES signature. A document is as signed when it is the listed file, or that file
-    /// with a token added to its signature (`DocumentTimeStamp`).
+    /// its PAdES signature, when the manifest names an authority for it. A document is as signed
+    /// when it is the listed file, or that file with a token over its signature added as
+    /// signpad adds it (`DocumentTimeStamp`).
     public static func check(manifest path: String, keys: [PublicKey], timeStampCA: [UInt8]? = nil) -> ManifestCheck {
         var check = ManifestCheck(manifest: path, key: nil, files: 0, problems: [])
         if let timeStampCA { check.checkTimeStamp(caPEM: timeStampCA) }
@@ -133,7 +134,7 @@ public struct ManifestCheck: Equatable, Sendable {
                 continue
             }
             if name.hasSuffix(".\(SignatureEncoder.documentSuffix)") {
-                check.checkDocument(name, data, entry, timeStampCA: timeStampCA)
+                check.checkDocument(name, data, entry, timeStampCA: metadata.documentTimeStampAuthority == nil ? nil : timeStampCA)
             } else if data.count != entry.bytes || SHA256.hex(data) != entry.sha256 {
                 check.problems.append(.fileChanged(name))
             }
@@ -147,13 +148,19 @@ public struct ManifestCheck: Equatable, Sendable {
             if timeStampCA != nil { problems.append(.documentTimeStampMissing(name)) }
             return
         }
+        // Only the token may differ from what was signed, put in as signpad puts it.
         guard let (signed, token) = try? DocumentTimeStamp.asSigned(data), let token, matches(signed) else {
             problems.append(.fileChanged(name))
             return
         }
+        // Without the authority's CA, at least a token over this signature.
+        guard let reply = try? TimeStampReply(token: token), let imprint = try? DocumentTimeStamp.imprint(of: signed), reply.covers(sha256: imprint) else {
+            problems.append(.documentTimeStampInvalid(name, "it is not a time-stamp token over this document's signature"))
+            return
+        }
         guard let timeStampCA else { return }
         do {
-            documentTimeStamped = try TimeStampReply(token: token).verify(sha256: DocumentTimeStamp.imprint(of: signed), caPEM: timeStampCA)
+            documentTimeStamped = try reply.verify(sha256: imprint, caPEM: timeStampCA)
         } catch {
             problems.append(.documentTimeStampInvalid(name, "\(error)"))
         }

@@ -74,7 +74,9 @@ public enum SignatureEncoder {
             request: record.request,
             signingKey: .init(algorithm: evidence.signingKey.publicKey.algorithm.rawValue, sha256: evidence.signingKey.publicKey.fingerprint),
             encryptedTo: evidence.recipient.map { .init(sha256: $0.fingerprint, subject: $0.subject, cipher: SignatureMetadata.Recipient.aes256CBC) },
-            timeStampAuthority: timeStampAuthority, documentNotSigned: documentNotSigned,
+            timeStampAuthority: timeStampAuthority,
+            documentTimeStampAuthority: files.contains { $0.name == "\(record.id).\(documentSuffix)" } ? timeStampAuthority : nil,
+            documentNotSigned: documentNotSigned,
             documentShown: record.document?.review)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

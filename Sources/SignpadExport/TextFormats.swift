@@ -288,6 +288,10 @@ public struct SignatureMetadata: Codable, Equatable {
     /// signature once it is written (`.meta.json.tsr`); absent when none is set. The manifest is
     /// signed before the token exists, so it names the authority that will give it.
     public var timeStampAuthority: String?
+    /// The same authority, asked for a second token over the signed document's PAdES signature,
+    /// which goes into that signature (`DocumentTimeStamp`); absent without a document or an
+    /// authority. `verify --tsa-ca` asks for the document's token only when it is named.
+    public var documentTimeStampAuthority: String?
     /// Why the point of sale's document was not signed, when the signature had one and it could
     /// not be: the signature's other files are written all the same, never held back by it.
     public var documentNotSigned: String?

@@ -416,6 +416,17 @@ public final class Exporter: @unchecked Sendable {
     /// Results are waiting.
     private func wake() { resultsWaiting() }
 
+    /// The files to write, less a signed document already in the folder as these bytes with its
+    /// time-stamp token (written before a crash, stamped, then written again from the spool):
+    /// it keeps its token rather than going back to B-B and being asked for another.
+    private func keepingStampedDocument(_ files: [ExportFile], id: String) -> [ExportFile] {
+        let name = "\(id).\(SignatureEncoder.documentSuffix)"
+        guard let document = files.first(where: { $0.name == name }),
+              let existing = try? BoundedFile.read(writer.directory + "/" + name, limit: BoundedFile.exportedFileBytes), existing != document.bytes,
+              let (signed, token) = try? DocumentTimeStamp.asSigned(existing), token != nil, signed == document.bytes else { return files }
+        return files.filter { $0.name != name }
+    }
+
     /// A job's files, made from its record (a job without files has one).
     private func makeFiles(_ job: Job, evidence: Evidence) throws -> [ExportFile] {
         guard let record = job.record else { throw ExportError(path: job.id, operation: "making its files (nothing to make them from)", errno: EINVAL) }
@@ -491,11 +502,11 @@ public final class Exporter: @unchecked Sendable {
                 busy?.files = listed
                 if let i = queue.firstIndex(where: { $0.id == job.id }), queue[i].files == nil { queue[i].files = files }
                 condition.unlock()
-                try writeFiles(files)
+                try writeFiles(keepingStampedDocument(files, id: job.id))
                 // Before the spool lets it go: what awaits a token is on disk from now on.
                 if let timeStamper, let manifestSignature {
                     let document = files.first { $0.name == "\(job.id).\(SignatureEncoder.documentSuffix)" }
-                    timeStamper.submit(id: job.id, manifestSignature: manifestSignature, documentImprint: document.flatMap { try? DocumentTimeStamp.imprint(of: $0.bytes) })
+                    timeStamper.submit(id: job.id, manifestSignature: manifestSignature, document: document?.bytes)
                 }
             } catch {
                 failure = "\(error)"

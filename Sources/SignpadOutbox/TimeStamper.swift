@@ -68,7 +68,7 @@ public final class TimeStamper: Sendable {
             for name in names.sorted() where name.hasSuffix(Self.pendingSuffix) {
                 let id = String(name.dropLast(Self.pendingSuffix.count))
                 let lines = ((try? BoundedFile.read("\(queueFolder.directory)/\(name)", limit: 256)) ?? [])
-                    .split(separator: UInt8(ascii: "\n")).map { Hex.bytes(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)) }
+                    .split(separator: UInt8(ascii: "\n")).map { Hex.bytes(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
                 guard (1...2).contains(lines.count), lines.allSatisfy({ $0?.count == 32 }), let digest = lines[0] else {
                     report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal, and a document's on a second line; left in place"))
                     continue
@@ -92,10 +92,18 @@ public final class TimeStamper: Sendable {
     /// A signature whose files are written: its token is asked for. Called on the exporter's
     /// writer thread before the spool lets the signature go, so what awaits a token is on disk
     /// first (`<id>.tsq`); a signature already awaiting one is not asked for twice.
-    /// `documentImprint`: `DocumentTimeStamp.imprint` of the signed document written with it.
-    public func submit(id: String, manifestSignature: [UInt8], documentImprint: [UInt8]? = nil) {
+    /// `document`: the signed document written with it, whose signature gets a token too.
+    public func submit(id: String, manifestSignature: [UInt8], document: [UInt8]? = nil) {
         let digest = SHA256.digest(manifestSignature)
         guard !state.withLock({ s in s.pending.contains { $0.id == id } }) else { return }
+        var documentImprint: [UInt8]?
+        if let document {
+            do {
+                documentImprint = try DocumentTimeStamp.imprint(of: document)
+            } catch {
+                report(.unkept(id: id, reason: "the signed document's signature cannot be read, so it gets no time stamp of its own: \(error)"))
+            }
+        }
         if let queueFolder {
             do {
                 let text = ([digest] + (documentImprint.map { [$0] } ?? [])).map { Hex.string($0) + "\n" }.joined()
@@ -171,20 +179,35 @@ public final class TimeStamper: Sendable {
 
     /// Puts the authority's token into the signed document's signature; the time it gives, or
     /// nil when there is nothing to do: the document has its token already (a crash before the
-    /// queue's file went), or is gone or no longer the one signed, which is reported and left.
+    /// queue's file went), or cannot take one here (gone, unreadable, no longer the one signed,
+    /// or the token too large), which is reported once and left. Only the authority and the
+    /// final write are tried again.
     private func stampDocument(_ id: String, imprint: [UInt8], reply: inout TimeStampReply?) throws -> Double? {
         let name = "\(id).\(SignatureEncoder.documentSuffix)", path = folder.directory + "/" + name
-        guard FileManager.default.fileExists(atPath: path) else {
-            report(.unkept(id: id, reason: "\(path) is gone: its signature keeps no time stamp of its own (the manifest's token still dates the record)"))
-            return nil
+        /// The document as it is now, if it still awaits this token.
+        func unstamped() -> [UInt8]? {
+            guard FileManager.default.fileExists(atPath: path) else {
+                report(.unkept(id: id, reason: "\(path) is gone: its signature keeps no time stamp of its own (the manifest's token still dates the record)"))
+                return nil
+            }
+            do {
+                let pdf = try BoundedFile.read(path, limit: BoundedFile.exportedFileBytes)
+                guard try DocumentTimeStamp.asSigned(pdf).token == nil else { return nil }
+                guard try DocumentTimeStamp.imprint(of: pdf) == imprint else {
+                    report(.unkept(id: id, reason: "\(path) is not the document signed: left without a time stamp"))
+                    return nil
+                }
+                return pdf
+            } catch {
+                report(.unkept(id: id, reason: "\(path) cannot take its time stamp: \(error)"))
+                return nil
+            }
         }
-        let pdf = try BoundedFile.read(path, limit: BoundedFile.exportedFileBytes)
-        guard try DocumentTimeStamp.asSigned(pdf).token == nil else { return nil }
-        guard try DocumentTimeStamp.imprint(of: pdf) == imprint else {
-            report(.unkept(id: id, reason: "\(path) is not the document signed: left without a time stamp"))
-            return nil
-        }
+        guard unstamped() != nil else { return nil }
         if reply == nil { reply = try authority.stamp(sha256: imprint) }
+        // Read again after the authority's answer, which may take its time: a document moved
+        // or deleted meanwhile (retention, a back office collecting the folder) is not put back.
+        guard let pdf = unstamped() else { return nil }
         let stamped: [UInt8]
         do {
             stamped = try DocumentTimeStamp.adding(reply!.token, to: pdf)

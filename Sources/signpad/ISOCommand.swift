@@ -47,7 +47,12 @@ struct ISO: ParsableCommand {
                 let report = try ISORecordReport(bytes, compact: channels)
                 if json { FileHandle.standardOutput.write(Data(report.json)) } else { print(report.text, terminator: "") }
             } catch {
-                FileHandle.standardError.write(Data("Error: \(file): \(error)\n".utf8))
+                // A file that is no full-format record from its first byte may be a compact one.
+                var hint = ""
+                if channels == nil, case .record(let broken, _) = error, broken.offset == 0 {
+                    hint = "; a compact record has no header: name its channels with --compact X,Y,…"
+                }
+                FileHandle.standardError.write(Data("Error: \(file): \(error)\(hint)\n".utf8))
                 // A sealed file is no record until it is opened: not a broken one.
                 throw ExitCode(error == .sealed ? 2 : 1)
             }

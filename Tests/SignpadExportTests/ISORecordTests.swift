@@ -228,20 +228,26 @@ import Testing
         }
     }
 
-    /// A hand-built compact record: points of one byte a channel, X and Y two's complement,
-    /// the channels as given, in the standard's order whatever order they were given in.
+    /// A hand-built compact record: points of one byte a channel, X and Y offset from -128
+    /// (as the full format's are from -32768), the channels as given, in the standard's order
+    /// whatever order they were given in.
     @Test func aCompactRecordReadsWithTheChannelsItIsGivenAndNamesWhatBreaksIt() throws {
-        let bytes: [UInt8] = [0x10, 0xF0, 0x05, 0x80, 0x01,   // X 16, Y -16, DT 5, F 128, S 1
-                              0x7F, 0x80, 0x0A, 0xFF, 0x01,   // X 127, Y -128, DT 10, F 255, S 1
-                              0x7F, 0x80, 0x00, 0x00, 0x00]   // the lift
+        let bytes: [UInt8] = [0x90, 0x70, 0x05, 0x80, 0x01,   // X 16, Y -16, DT 5, F 128, S 1
+                              0xFF, 0x00, 0x0A, 0xFF, 0x01,   // X 127, Y -128, DT 10, F 255, S 1
+                              0xFF, 0x00, 0x00, 0x00, 0x00]   // the lift
         let record = try ISORecordReader.readCompact(bytes, channels: [.s, .f, .dt, .y, .x])
         #expect(record.channels.map(\.channel) == [.x, .y, .dt, .f, .s])
         #expect(record.values == [16, -16, 5, 128, 1, 127, -128, 10, 255, 1, 127, -128, 0, 0, 0])
         let report = try ISORecordReport(Array(CBEFFRecord.xml(wrapping: bytes, record: sampleRecord()).utf8), compact: [.x, .y, .dt, .f, .s])
         #expect(report.compact && report.wrapped && report.record == record && report.strokes == 1)
         #expect(report.text.hasPrefix("ISO/IEC 19794-7:2007 compact format, in a CBEFF XML record\nchannels: X Y DT F S\n"), "\(report.text)")
-        // A compact record starting 0x30 (X 48) is no sealed file when its channels are given.
+        // A compact record starting 0x30 is no sealed file when its channels are given, unless
+        // it is one DER element filling the file, as an envelope is.
         #expect(try ISORecordReport([0x30, 0x82, 0x01, 0x00], compact: [.x, .y]).record.pointCount == 2)
+        #expect(throws: ISOInspectError.sealed) { try ISORecordReport([0x30, 0x81, 0x80] + [UInt8](repeating: 7, count: 0x80), compact: [.x, .y]) }
+        #expect(throws: ISORecordError(offset: 0, rule: "the record is empty: a compact record holds at least one point")) {
+            try ISORecordReader.readCompact([], channels: [.x, .y])
+        }
 
         #expect(throws: ISORecordError(offset: 10, rule: "points of 5 bytes (X Y DT F S) leave 3 byte(s) over at the end")) {
             try ISORecordReader.readCompact(Array(bytes.prefix(13)), channels: [.x, .y, .dt, .f, .s])
@@ -255,7 +261,7 @@ import Testing
             try ISORecordReader.readCompact(bytes, channels: [.x, .t])
         }
         // Neither reader takes the other's record, and each says which to use.
-        #expect(throws: ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00); a compact record has no header: name its channels (signpad iso inspect --compact X,Y,…)")) {
+        #expect(throws: ISORecordError(offset: 0, rule: "expected the format identifier \"SDI\\0\" (53 44 49 00)")) {
             try ISORecordReader.read(bytes)
         }
         #expect(throws: ISORecordError(offset: 0, rule: "the record starts \"SDI\\0 10\\0\", as a full-format record does: read it without --compact")) {

@@ -109,12 +109,15 @@ import Testing
         let dir = scratch()
         defer { removeScratch(dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try Data([0x10, 0xF0, 0x05, 0x01, 0x7F, 0x80, 0x0A, 0x00]).write(to: URL(fileURLWithPath: dir + "/card.bin"))
+        try Data([0x90, 0x70, 0x05, 0x01, 0xFF, 0x00, 0x0A, 0x00]).write(to: URL(fileURLWithPath: dir + "/card.bin"))
         let read = try run(Self.signpad, ["iso", "inspect", "--compact", "x, y,dt,S", dir + "/card.bin"])
         #expect(read.status == 0 && read.output.hasPrefix("ISO/IEC 19794-7:2007 compact format\nchannels: X Y DT S\n")
                 && read.output.hasSuffix("X\tY\tDT\tS\n16\t-16\t5\t1\n127\t-128\t10\t0\n"), "\(read.status) \(read.output)")
         let unknown = try run(Self.signpad, ["iso", "inspect", "--compact", "X,Y,Q", dir + "/card.bin"])
         #expect(unknown.status == 64 && unknown.output.contains("--compact: \"Q\" is no channel; expected some of X, Y, Z"), "\(unknown.status) \(unknown.output)")
+        let full = try run(Self.signpad, ["iso", "inspect", dir + "/card.bin"])
+        #expect(full.status == 1 && full.output.contains("card.bin: byte 0: expected the format identifier \"SDI\\0\" (53 44 49 00); a compact record has no header: name its channels with --compact X,Y,…"),
+                "\(full.status) \(full.output)")
         let short = try run(Self.signpad, ["iso", "inspect", "--compact", "X,Y,DT", dir + "/card.bin"])
         #expect(short.status == 1 && short.output.contains("card.bin: byte 6: points of 3 bytes (X Y DT) leave 2 byte(s) over at the end"), "\(short.status) \(short.output)")
     }

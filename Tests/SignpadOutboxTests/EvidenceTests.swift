@@ -132,7 +132,8 @@ struct EvidenceTests {
 
     /// `verify --key` takes a kiosk's certificate as well as its public key (a back office that
     /// receives signed documents holds the certificate): the key it certifies, not the CA's in a
-    /// chain after it; a file of CA certificates alone names no key.
+    /// chain after it, though a file's first certificate counts even when it calls itself a CA
+    /// (as `openssl req -x509` makes a self-signed one); a block that never ends is refused.
     @Test func aCertificateGivesTheKeyItCertifiesNotItsCAs() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -150,8 +151,11 @@ struct EvidenceTests {
         let expected = try #require(try PublicKey.all(inPEM: try read("kiosk.pub")).first)
         #expect(try PublicKey.all(inPEM: try read("kiosk.crt", "ca.pem")) == [expected])
         #expect(try PublicKey.all(inPEM: try read("kiosk.pub", "kiosk.crt")) == [expected, expected])
-        #expect(throws: CryptoError("reading public keys", reason: "the file holds only CA certificates; expected the kiosk's public key or its own certificate")) {
-            try PublicKey.all(inPEM: try read("ca.pem"))
+        let authority = try #require(try PublicKey.all(inPEM: try read("ca.pem")).first)
+        let both = try PublicKey.all(inPEM: try read("ca.pem", "kiosk.crt"))
+        #expect(authority != expected && both == [authority, expected])
+        #expect(throws: CryptoError("reading public keys", reason: "block 2 (CERTIFICATE) has no END line")) {
+            try PublicKey.all(inPEM: try read("kiosk.pub") + Array(try read("kiosk.crt").dropLast(30)))
         }
     }
 

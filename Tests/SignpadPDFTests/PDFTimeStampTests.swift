@@ -129,6 +129,102 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(folder)/out/\(record.id).meta.json.tsr"))
     }
 
+    /// What the authority cannot help with is not retried: a document deleted while its token
+    /// was fetched (a back office collecting the folder) is not written back, and one that is
+    /// no longer a signed PDF is reported once and let go, its record's own token kept.
+    @Test func aDocumentThatCannotTakeItsTokenIsLetGoNotRetriedNorPutBack() throws {
+        let folder = try PDFSigningTests.folder()
+        defer { removeScratch(folder) }
+        let (certificate, _) = try PDFSigningTests.certificate(in: folder)
+        let server = try TestTimeStampServer(TestTimeStampAuthority(in: folder + "/tsa"))
+        defer { server.stop() }
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: TestDocuments.cairo(pages: 1, in: folder))))
+        func record(_ n: Int) -> SignatureRecord {
+            var record = sampleRecord()
+            record.id = "20261121T170502Z-test-\(n)"
+            record.document = SignedDocument(bytes: original, placement: PDFSignaturePlacement(page: 1, rect: PDFRect(72, 82, 292, 142)))
+            return record
+        }
+        let events = Events()
+        func stamper(_ path: String) -> TimeStamper {
+            TimeStamper(authority: TimeStampAuthority(url: server.url(path), timeoutSeconds: 10), folder: FolderWriter(directory: folder + "/out"),
+                        queueFolder: FolderWriter(directory: folder + "/spool", fileMode: 0o600)) { events.append($0) }
+        }
+        func exporter(_ stamper: TimeStamper) -> Exporter {
+            Exporter(directory: folder + "/out", options: ExportOptions(), evidence: Evidence(signingKey: PDFSigningTests.key, documentCertificate: certificate),
+                     retrySeconds: 60, spool: SignatureSpool(directory: folder + "/spool"), timeStamper: stamper)
+        }
+        func unkept(_ id: String, _ reason: String) -> Bool {
+            events.all.contains { if case .unkept(id, let said) = $0 { said.contains(reason) } else { false } }
+        }
+
+        // Each answer comes 3 s late: the document is taken away while its own is awaited.
+        let late = stamper("/late"), first = exporter(late), gone = record(1)
+        first.submit(gone, exportID: 1)
+        let pdf = "\(folder)/out/\(gone.id).pdf"
+        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(folder)/out/\(gone.id).meta.json.tsr") })
+        try FileManager.default.removeItem(atPath: pdf)
+        #expect(Self.until(20) { late.awaiting == 0 }, "\(events.all)")
+        #expect(unkept(gone.id, "is gone") && !FileManager.default.fileExists(atPath: pdf), "\(events.all)")
+
+        // Written while the authority is down, then no longer a signed PDF when it is back.
+        late.stop()
+        first.stop()
+        let down = stamper("/down"), second = exporter(down), broken = record(2)
+        second.submit(broken, exportID: 2)
+        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(folder)/spool/\(broken.id).tsq") })
+        second.stop()
+        down.stop()
+        try Data("not a PDF".utf8).write(to: URL(fileURLWithPath: "\(folder)/out/\(broken.id).pdf"))
+        let back = stamper("/")
+        #expect(Self.until(20) { back.awaiting == 0 }, "\(events.all)")
+        back.stop()
+        #expect(unkept(broken.id, "cannot take its time stamp"), "\(events.all)")
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/out/\(broken.id).meta.json.tsr"))
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/spool/\(broken.id).tsq"))
+    }
+
+    /// Only the token may differ from what was signed, and only as signpad puts it there: the
+    /// same CMS in lower-case hex, or bytes after it, are a changed file, though no signed byte
+    /// moved; a token that is no token over this signature is named, CA or not.
+    @Test func verifyTakesOnlyTheTokenAsSignpadPutsItNotATidiedCopy() throws {
+        let folder = try PDFSigningTests.folder()
+        defer { removeScratch(folder) }
+        let (certificate, _) = try PDFSigningTests.certificate(in: folder)
+        var record = PDFSigningTests.record
+        record.document = SignedDocument(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: TestDocuments.cairo(pages: 1, in: folder)))),
+                                         placement: PDFSignaturePlacement(page: 1, rect: PDFRect(72, 82, 292, 142)))
+        let files = try SignatureEncoder.files(for: record, options: ExportOptions(), evidence: Evidence(signingKey: PDFSigningTests.key, documentCertificate: certificate),
+                                               timeStampAuthority: "http://tsa.example/")
+        for file in files { try Data(file.bytes).write(to: URL(fileURLWithPath: "\(folder)/\(file.name)")) }
+        let manifest = "\(folder)/\(record.id).meta.json", pdf = "\(folder)/\(record.id).pdf"
+        let signed = Array(try Data(contentsOf: URL(fileURLWithPath: pdf)))
+        let authority = try TestTimeStampAuthority(in: folder + "/tsa")
+        let token = try TimeStampReply(der: authority.reply(to: TimeStampRequest(sha256: DocumentTimeStamp.imprint(of: signed)).der)).token
+        let stamped = try DocumentTimeStamp.adding(token, to: signed)
+        let ca = Array(try Data(contentsOf: URL(fileURLWithPath: authority.caPEM)))
+        func check(_ bytes: [UInt8]) throws -> ManifestCheck {
+            try Data(bytes).write(to: URL(fileURLWithPath: pdf))
+            return ManifestCheck.check(manifest: manifest, keys: [PDFSigningTests.key.publicKey], timeStampCA: ca)
+        }
+        #expect(try check(stamped).problems == [.timeStampMissing])
+        #expect(try check(signed).problems == [.timeStampMissing, .documentTimeStampMissing("\(record.id).pdf")])
+        let contents = try PDFSignatureContents(of: stamped)
+        var lower = stamped
+        for i in contents.digits where (65...70).contains(lower[i]) { lower[i] += 32 }
+        var junk = stamped
+        let after = contents.digits.lowerBound + 2 * (try PAdESTimeStamp.adding(token: token, to: PAdESTimeStamp.split(contents.der).signed)).count
+        for i in after..<(after + 40) { junk[i] = UInt8(ascii: "7") }
+        let notAToken = try DocumentTimeStamp.adding([0x30, 0x03, 0x04, 0x01, 0x00], to: signed)
+        for (name, bytes) in [("lower-case hex", lower), ("bytes after the CMS", junk)] {
+            #expect(bytes != stamped && bytes.count == stamped.count, "\(name)")
+            #expect(try check(bytes).problems.contains(.fileChanged("\(record.id).pdf")), "\(name)")
+        }
+        try Data(notAToken).write(to: URL(fileURLWithPath: pdf))
+        #expect(ManifestCheck.check(manifest: manifest, keys: [PDFSigningTests.key.publicKey]).problems
+                == [.documentTimeStampInvalid("\(record.id).pdf", "it is not a time-stamp token over this document's signature")])
+    }
+
     /// The token goes in and comes off again byte for byte, and OpenSSL reads the result as a
     /// CMS whose signer carries it as an unsigned attribute.
     @Test func theTokenComesOffAgainByteForByte() throws {
@@ -150,7 +246,7 @@ import Testing
         #expect(throws: (any Error).self) { try DocumentTimeStamp.adding(reply.token, to: stamped) }
         // A token larger than the room kept is refused, the document left as it was.
         let huge = [UInt8](repeating: 0x30, count: 20 * 1024)
-        #expect(throws: PDFError.self) { try DocumentTimeStamp.adding(huge, to: signed) }
+        #expect(throws: DocumentTimeStamp.Failure.self) { try DocumentTimeStamp.adding(huge, to: signed) }
         let cms = try PDFSignatureContents(of: stamped).der
         try Data(cms).write(to: URL(fileURLWithPath: folder + "/cms.der"))
         let printed = try run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", folder + "/cms.der"])

@@ -4,7 +4,7 @@ with the authority TestTimeStampAuthority made in DIRECTORY. Prints its port, th
 killed. Paths other than / answer as broken authorities do:
   /slow      the right reply, 20 s late       /garbage  bytes that are no reply
   /html      an HTML page (a captive portal)  /other    a reply to another request
-  /down      503 Service Unavailable
+  /down      503 Service Unavailable          /late     the right reply, 3 s late
 Usage: tsa_server.py DIRECTORY [PORT]"""
 import http.server
 import os
@@ -42,6 +42,8 @@ class Authority(http.server.BaseHTTPRequestHandler):
             return
         if self.path == '/slow':
             time.sleep(20)
+        if self.path == '/late':
+            time.sleep(3)
         if self.path == '/garbage':
             body = b'\x30\x03garbage'
         elif self.path == '/html':
