@@ -143,8 +143,10 @@ public final class VarlinkServer {
             try? listener.close()
             throw fail("cannot listen there: \(error)\(error == .noSuchFileOrDirectory ? " (its folder does not exist)" : "")")
         }
-        // Before listen: nobody outside the group may connect in between.
-        if chmod(path, mode) != 0 || (groupID.map { chown(path, uid_t.max, $0) != 0 } ?? false) || listen(fd, 16) != 0 {
+        // Before listen: nobody outside the group may connect in between. A Unix socket refuses
+        // a connection outright once its backlog is full, so the backlog outlasts a burst of
+        // clients while the loop is busy; how many may stay connected is decided after accept.
+        if chmod(path, mode) != 0 || (groupID.map { chown(path, uid_t.max, $0) != 0 } ?? false) || listen(fd, 128) != 0 {
             let error = Errno(rawValue: errno)
             try? listener.close()
             unlink(path)

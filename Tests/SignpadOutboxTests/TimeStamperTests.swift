@@ -11,21 +11,7 @@ import Testing
 /// `verify` accept; an authority that is down never holds up the signature, and what awaits a
 /// token survives a restart.
 @Suite struct TimeStamperTests {
-    static func until(_ seconds: Double, _ done: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !done() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
-    /// What a time stamper reported, in order.
-    final class Events: Sendable {
-        private let list = Mutex<[TimeStamper.Event]>([])
-        func append(_ event: TimeStamper.Event) { list.withLock { $0.append(event) } }
-        var all: [TimeStamper.Event] { list.withLock { $0 } }
-    }
+    typealias Events = Recorded<TimeStamper.Event>
 
     static func stamper(_ url: String, dir: String, events: Events) -> TimeStamper {
         TimeStamper(authority: TimeStampAuthority(url: url, timeoutSeconds: 2), folder: FolderWriter(directory: dir + "/out"),
@@ -46,7 +32,7 @@ import Testing
         let record = sampleRecord()
         exporter.submit(record, exportID: 1)
         let manifest = "\(dir)/out/\(record.id).meta.json"
-        #expect(Self.until(20) { FileManager.default.fileExists(atPath: manifest + ".tsr") && stamper.awaiting == 0 }, "\(names(dir + "/out"))")
+        #expect(until(20) { FileManager.default.fileExists(atPath: manifest + ".tsr") && stamper.awaiting == 0 }, "\(names(dir + "/out"))")
         exporter.stop()
         stamper.stop()
         #expect(stamper.awaiting == 0 && !names(dir + "/spool").contains { $0.hasSuffix(".tsq") }, "\(names(dir + "/spool"))")
@@ -86,15 +72,15 @@ import Testing
         // The authority answers after 20 s (and the stamper gives up after 2): a write that waited
         // for it would take that long.
         #expect(results.first?.error == nil && Date().timeIntervalSince(started) < 10, "written without waiting for the authority: \(results)")
-        #expect(Self.until(10) { names(dir + "/spool").contains("\(record.id).tsq") }, "\(names(dir + "/spool"))")
-        #expect(Self.until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
+        #expect(until(10) { names(dir + "/spool").contains("\(record.id).tsq") }, "\(names(dir + "/spool"))")
+        #expect(until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
         #expect(down.awaiting == 1)
         exporter.stop()
         down.stop()
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/\(record.id).meta.json.tsr"))
 
         let back = Self.stamper(server.url(), dir: dir, events: events)
-        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(dir)/out/\(record.id).meta.json.tsr") && back.awaiting == 0 })
+        #expect(until(20) { FileManager.default.fileExists(atPath: "\(dir)/out/\(record.id).meta.json.tsr") && back.awaiting == 0 })
         back.stop()
         #expect(back.awaiting == 0 && !names(dir + "/spool").contains("\(record.id).tsq"))
         #expect(events.all.contains { if case .stamped = $0 { true } else { false } }, "\(events.all)")
@@ -120,15 +106,15 @@ import Testing
         stamper.submit(id: "a", manifestSignature: [1, 2, 3])
         stamper.submit(id: "a", manifestSignature: [1, 2, 3])
         #expect(stamper.awaiting == 1 && names(dir + "/spool") == ["a.tsq"])
-        #expect(Self.until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
+        #expect(until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
         // The clock runs a hundred times fast: the 5 s backoff passes in 50 ms.
-        #expect(Self.until(10) { FileManager.default.fileExists(atPath: dir + "/out/a.meta.json.tsr") && stamper.awaiting == 0 }, "\(events.all)")
+        #expect(until(10) { FileManager.default.fileExists(atPath: dir + "/out/a.meta.json.tsr") && stamper.awaiting == 0 }, "\(events.all)")
         #expect(server.queries.count == 1, "one token asked for: \(server.queries)")
         let first = FileManager.default.contents(atPath: dir + "/out/a.meta.json.tsr")
         // Its queue file back (a crash between the token and its removal): nothing is asked again.
         stamper.submit(id: "a", manifestSignature: [1, 2, 3])
-        #expect(Self.until(10) { stamper.awaiting == 0 && !names(dir + "/spool").contains("a.tsq") })
+        #expect(until(10) { stamper.awaiting == 0 && !names(dir + "/spool").contains("a.tsq") })
         stamper.stop()
         #expect(server.queries.count == 1 && FileManager.default.contents(atPath: dir + "/out/a.meta.json.tsr") == first, "\(server.queries)")
     }
@@ -147,7 +133,7 @@ import Testing
         exporter.submit(a, exportID: 1)
         exporter.submit(b, exportID: 2)
         let path = { (r: SignatureRecord) in "\(dir)/out/\(r.id).meta.json" }
-        #expect(Self.until(20) { FileManager.default.fileExists(atPath: path(a) + ".tsr") && FileManager.default.fileExists(atPath: path(b) + ".tsr") })
+        #expect(until(20) { FileManager.default.fileExists(atPath: path(a) + ".tsr") && FileManager.default.fileExists(atPath: path(b) + ".tsr") })
         exporter.stop()
         stamper.stop()
         let ca = Array(try Data(contentsOf: URL(fileURLWithPath: server.authority.caPEM)))

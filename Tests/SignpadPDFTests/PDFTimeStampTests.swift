@@ -12,20 +12,7 @@ import Testing
 /// the kiosk's signature, which pyHanko, pdfsig and OpenSSL then accept; the manifest still
 /// proves the file, and `verify` checks the token.
 @Suite struct PDFTimeStampTests {
-    final class Events: Sendable {
-        private let list = Mutex<[TimeStamper.Event]>([])
-        func append(_ event: TimeStamper.Event) { list.withLock { $0.append(event) } }
-        var all: [TimeStamper.Event] { list.withLock { $0 } }
-    }
-
-    static func until(_ seconds: Double, _ done: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !done() {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
+    typealias Events = Recorded<TimeStamper.Event>
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("pdf/validate_pdf.py").path
 
@@ -46,7 +33,7 @@ import Testing
                                 retrySeconds: 60, spool: SignatureSpool(directory: folder + "/spool"), timeStamper: stamper)
         exporter.submit(record, exportID: 1)
         let pdf = "\(folder)/out/\(record.id).pdf", manifest = "\(folder)/out/\(record.id).meta.json"
-        #expect(Self.until(30) { stamper.awaiting == 0 && events.all.contains { if case .documentStamped(record.id, _) = $0 { true } else { false } } }, "\(events.all)")
+        #expect(until(30) { stamper.awaiting == 0 && events.all.contains { if case .documentStamped(record.id, _) = $0 { true } else { false } } }, "\(events.all)")
         exporter.stop()
         stamper.stop()
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder + "/spool")) ?? []).contains { $0.hasSuffix(".tsq") })
@@ -113,7 +100,7 @@ import Testing
                                 retrySeconds: 60, spool: SignatureSpool(directory: folder + "/spool"), timeStamper: down)
         exporter.submit(record, exportID: 1)
         let queued = "\(folder)/spool/\(record.id).tsq", pdf = "\(folder)/out/\(record.id).pdf"
-        #expect(Self.until(10) { FileManager.default.fileExists(atPath: queued) })
+        #expect(until(10) { FileManager.default.fileExists(atPath: queued) })
         exporter.stop()
         down.stop()
         let lines = (try String(contentsOfFile: queued, encoding: .utf8)).split(separator: "\n")
@@ -122,7 +109,7 @@ import Testing
         #expect(try DocumentTimeStamp.asSigned(Array(try Data(contentsOf: URL(fileURLWithPath: pdf)))).token == nil)
 
         let back = stamper(server.url())
-        #expect(Self.until(20) { back.awaiting == 0 && events.all.contains { if case .documentStamped(record.id, _) = $0 { true } else { false } } }, "\(events.all)")
+        #expect(until(20) { back.awaiting == 0 && events.all.contains { if case .documentStamped(record.id, _) = $0 { true } else { false } } }, "\(events.all)")
         back.stop()
         #expect(!FileManager.default.fileExists(atPath: queued))
         #expect(try DocumentTimeStamp.asSigned(Array(try Data(contentsOf: URL(fileURLWithPath: pdf)))).token != nil)
@@ -162,9 +149,9 @@ import Testing
         let late = stamper("/late"), first = exporter(late), gone = record(1)
         first.submit(gone, exportID: 1)
         let pdf = "\(folder)/out/\(gone.id).pdf"
-        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(folder)/out/\(gone.id).meta.json.tsr") })
+        #expect(until(20) { FileManager.default.fileExists(atPath: "\(folder)/out/\(gone.id).meta.json.tsr") })
         try FileManager.default.removeItem(atPath: pdf)
-        #expect(Self.until(20) { late.awaiting == 0 }, "\(events.all)")
+        #expect(until(20) { late.awaiting == 0 }, "\(events.all)")
         #expect(unkept(gone.id, "is gone") && !FileManager.default.fileExists(atPath: pdf), "\(events.all)")
 
         // Written while the authority is down, then no longer a signed PDF when it is back.
@@ -172,12 +159,12 @@ import Testing
         first.stop()
         let down = stamper("/down"), second = exporter(down), broken = record(2)
         second.submit(broken, exportID: 2)
-        #expect(Self.until(20) { FileManager.default.fileExists(atPath: "\(folder)/spool/\(broken.id).tsq") })
+        #expect(until(20) { FileManager.default.fileExists(atPath: "\(folder)/spool/\(broken.id).tsq") })
         second.stop()
         down.stop()
         try Data("not a PDF".utf8).write(to: URL(fileURLWithPath: "\(folder)/out/\(broken.id).pdf"))
         let back = stamper("/")
-        #expect(Self.until(20) { back.awaiting == 0 }, "\(events.all)")
+        #expect(until(20) { back.awaiting == 0 }, "\(events.all)")
         back.stop()
         #expect(unkept(broken.id, "cannot take its time stamp"), "\(events.all)")
         #expect(FileManager.default.fileExists(atPath: "\(folder)/out/\(broken.id).meta.json.tsr"))

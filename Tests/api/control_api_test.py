@@ -893,6 +893,26 @@ class ControlAPITest(unittest.TestCase):
         for s in held:
             s.close()
 
+    def test_a_burst_of_clients_while_the_loop_is_busy_is_not_refused(self):
+        """A Unix socket refuses a connection outright once its listen backlog is full. With the
+        daemon stopped (as a busy loop is, for a moment) 40 clients connect at once: each gets
+        in, and once it runs again each is answered or closed by the connection policy."""
+        kiosk = self.kiosk()
+        kiosk.process.send_signal(signal.SIGSTOP)
+        held = []
+        try:
+            for _ in range(40):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.settimeout(2)
+                s.connect(kiosk.socket)
+                held.append(s)
+        finally:
+            kiosk.process.send_signal(signal.SIGCONT)
+        for s in held:
+            s.close()
+        with kiosk.client() as client, client.open("org.signpad.Kiosk") as pad:
+            self.assertIn("mode", pad.GetStatus())
+
     def test_two_uids_holding_every_connection_cannot_lock_out_a_third(self):
         """Two members fill the kiosk's 32 connections between them, 16 each; a third member still
         gets in: the biggest holder's quietest connection is closed for it."""
