@@ -82,13 +82,16 @@ public struct PublicKey: Equatable, Hashable, Sendable {
 
     /// Every public key in a PEM text: `PUBLIC KEY` blocks, and the key each `CERTIFICATE`
     /// certifies (a kiosk's document certificate), one after another (a back office's pinned
-    /// keys in one file). After the file's first certificate, a CA's is passed over: the chain
-    /// after a kiosk's certificate, whose keys sign certificates, not manifests (the first is
-    /// taken even so: a self-signed kiosk certificate may call itself a CA). Keys of other
-    /// kinds than signpad's are refused.
+    /// keys in one file). A CA's certificate that issued another in the file is passed over,
+    /// wherever it stands: the chain of a kiosk's certificate, whose keys sign certificates,
+    /// not manifests. A self-signed kiosk certificate that calls itself a CA (as `openssl req
+    /// -x509` makes one) issued none other and counts. Keys of other kinds than signpad's are
+    /// refused.
     public static func all(inPEM text: [UInt8]) throws(CryptoError) -> [PublicKey] {
         var keys: [PublicKey] = []
-        var blocks = 0, sawCertificate = false
+        var certificates: [(OpaquePointer, Int)] = []
+        defer { for (certificate, _) in certificates { X509_free(certificate) } }
+        var blocks = 0
         for block in pemBlocks(text) {
             guard let bytes = block.bytes else {
                 throw CryptoError("reading public keys", reason: "block \(blocks + 1) (\(block.label)) has no END line")
@@ -104,16 +107,18 @@ public struct PublicKey: Equatable, Hashable, Sendable {
                 blocks += 1
                 let certificate = try withReadBIO(bytes) { PEM_read_bio_X509($0, nil, nil, nil) }
                 guard let certificate else { throw CryptoError("reading public keys", reason: "certificate \(blocks) is damaged") }
-                defer { X509_free(certificate) }
-                let first = !sawCertificate
-                sawCertificate = true
-                guard first || X509_check_ca(certificate) == 0 else { continue }
-                guard let key = X509_get_pubkey(certificate) else { throw .openSSL("reading certificate \(blocks)'s key") }
-                defer { EVP_PKEY_free(key) }
-                keys.append(try PublicKey(key, reading: "reading certificate \(blocks)'s key"))
+                certificates.append((certificate, blocks))
             default:
                 continue
             }
+        }
+        for (certificate, block) in certificates {
+            let issuedAnother = X509_check_ca(certificate) != 0
+                && certificates.contains { $0.0 != certificate && X509_check_issued(certificate, $0.0) == X509_V_OK }
+            guard !issuedAnother else { continue }
+            guard let key = X509_get_pubkey(certificate) else { throw .openSSL("reading certificate \(block)'s key") }
+            defer { EVP_PKEY_free(key) }
+            keys.append(try PublicKey(key, reading: "reading certificate \(block)'s key"))
         }
         ERR_clear_error()
         guard !keys.isEmpty else {

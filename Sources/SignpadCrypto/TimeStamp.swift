@@ -77,13 +77,18 @@ public struct TimeStampReply: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The TimeStampToken the reply holds: the ContentInfo that a signature-time-stamp
-    /// attribute carries.
+    /// attribute carries, encoded anew by OpenSSL in DER (an authority's reply may use longer
+    /// lengths than DER's, which a CMS must not carry).
     public var token: [UInt8] {
         get throws(CryptoError) {
-            guard let reply = DER.element(der[...]), let parts = DER.children(reply.contents), parts.count == 2, parts[1].tag == 0x30 else {
-                throw CryptoError("reading the time-stamp reply", reason: "expected a status and one token")
-            }
-            return Array(parts[1].whole)
+            let response = try Self.decode(der)
+            defer { TS_RESP_free(response) }
+            guard let token = TS_RESP_get_token(response) else { throw CryptoError("reading the time-stamp reply", reason: "it holds no token") }
+            var out: UnsafeMutablePointer<UInt8>?
+            let count = i2d_PKCS7(token, &out)
+            guard count > 0, let out else { throw .openSSL("encoding the time-stamp token") }
+            defer { CRYPTO_free(out, #fileID, #line) }
+            return Array(UnsafeBufferPointer(start: out, count: Int(count)))
         }
     }
 

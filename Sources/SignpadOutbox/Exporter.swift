@@ -416,14 +416,16 @@ public final class Exporter: @unchecked Sendable {
     /// Results are waiting.
     private func wake() { resultsWaiting() }
 
-    /// The files to write, less a signed document already in the folder as these bytes with its
-    /// time-stamp token (written before a crash, stamped, then written again from the spool):
-    /// it keeps its token rather than going back to B-B and being asked for another.
+    /// The files to write, less a signed document already in the folder as these bytes, with
+    /// its time-stamp token or not yet (written before a crash, then written again from the
+    /// spool): the time stamper, which may be stamping it this moment, is not overwritten, so
+    /// the document keeps its token rather than going back to B-B and being asked for another.
     private func keepingStampedDocument(_ files: [ExportFile], id: String) -> [ExportFile] {
         let name = "\(id).\(SignatureEncoder.documentSuffix)"
         guard let document = files.first(where: { $0.name == name }),
-              let existing = try? BoundedFile.read(writer.directory + "/" + name, limit: BoundedFile.exportedFileBytes), existing != document.bytes,
-              let (signed, token) = try? DocumentTimeStamp.asSigned(existing), token != nil, signed == document.bytes else { return files }
+              let existing = try? BoundedFile.read(writer.directory + "/" + name, limit: BoundedFile.exportedFileBytes),
+              existing == document.bytes || (try? DocumentTimeStamp.asSigned(existing)).map({ $0.token != nil && $0.signed == document.bytes }) == true
+        else { return files }
         return files.filter { $0.name != name }
     }
 

@@ -146,7 +146,9 @@ public final class TimeStamper: Sendable {
                 // earliest proof of time: no second token replaces it.
                 if !FileManager.default.fileExists(atPath: folder.directory + "/" + token) {
                     if reply == nil { reply = try authority.stamp(sha256: next.digest) }
-                    try folder.write([(token, reply!.der)])
+                    // A record retention swept, or a back office took, while the authority was
+                    // down gets no token left behind on its own.
+                    if try recordIsThere(next.id) { try folder.write([(token, reply!.der)]) }
                 }
                 if let imprint = next.document, let time = try stampDocument(next.id, imprint: imprint, reply: &documentReply) {
                     report(.documentStamped(id: next.id, time: time))
@@ -184,14 +186,20 @@ public final class TimeStamper: Sendable {
     /// final write are tried again.
     private func stampDocument(_ id: String, imprint: [UInt8], reply: inout TimeStampReply?) throws -> Double? {
         let name = "\(id).\(SignatureEncoder.documentSuffix)", path = folder.directory + "/" + name
-        /// The document as it is now, if it still awaits this token.
-        func unstamped() -> [UInt8]? {
-            guard FileManager.default.fileExists(atPath: path) else {
+        /// The document as it is now, if it still awaits this token. A folder that cannot be
+        /// read for now (a share that stalls) throws, to be tried again; only a document that is
+        /// gone, or is no longer the one signed, is let go.
+        func unstamped() throws -> [UInt8]? {
+            guard try recordIsThere(id) else { return nil }
+            let pdf: [UInt8]
+            do {
+                pdf = try BoundedFile.read(path, limit: BoundedFile.exportedFileBytes)
+            } catch {
+                guard error.isMissing else { throw error }
                 report(.unkept(id: id, reason: "\(path) is gone: its signature keeps no time stamp of its own (the manifest's token still dates the record)"))
                 return nil
             }
             do {
-                let pdf = try BoundedFile.read(path, limit: BoundedFile.exportedFileBytes)
                 guard try DocumentTimeStamp.asSigned(pdf).token == nil else { return nil }
                 guard try DocumentTimeStamp.imprint(of: pdf) == imprint else {
                     report(.unkept(id: id, reason: "\(path) is not the document signed: left without a time stamp"))
@@ -203,11 +211,11 @@ public final class TimeStamper: Sendable {
                 return nil
             }
         }
-        guard unstamped() != nil else { return nil }
+        guard try unstamped() != nil else { return nil }
         if reply == nil { reply = try authority.stamp(sha256: imprint) }
         // Read again after the authority's answer, which may take its time: a document moved
         // or deleted meanwhile (retention, a back office collecting the folder) is not put back.
-        guard let pdf = unstamped() else { return nil }
+        guard let pdf = try unstamped() else { return nil }
         let stamped: [UInt8]
         do {
             stamped = try DocumentTimeStamp.adding(reply!.token, to: pdf)
@@ -218,5 +226,20 @@ public final class TimeStamper: Sendable {
         }
         try folder.write([(name, stamped)])
         return reply!.time
+    }
+
+    /// Whether the record's manifest is still in the folder: false (reported) once retention or
+    /// a back office has taken it, and a throw when the folder cannot say for now (a share
+    /// that stalls or is not mounted: a missing folder is not a missing record).
+    private func recordIsThere(_ id: String) throws -> Bool {
+        let manifest = folder.directory + "/" + id + SignatureEncoder.manifestSuffix
+        var info = stat()
+        if stat(manifest, &info) == 0 { return true }
+        let missing = errno == ENOENT
+        guard missing, stat(folder.directory, &info) == 0 else {
+            throw ExportError(path: missing ? folder.directory : manifest, operation: "looking for", errno: errno, folder: "the export folder")
+        }
+        report(.unkept(id: id, reason: "\(manifest) is gone (retention, or taken from the folder): no token is written for it"))
+        return false
     }
 }

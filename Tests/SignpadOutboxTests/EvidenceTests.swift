@@ -132,8 +132,9 @@ struct EvidenceTests {
 
     /// `verify --key` takes a kiosk's certificate as well as its public key (a back office that
     /// receives signed documents holds the certificate): the key it certifies, not the CA's in a
-    /// chain after it, though a file's first certificate counts even when it calls itself a CA
-    /// (as `openssl req -x509` makes a self-signed one); a block that never ends is refused.
+    /// chain, before it or after it, though a certificate that calls itself a CA and issued no
+    /// other in the file counts (as `openssl req -x509` makes a self-signed one); a block that
+    /// never ends is refused.
     @Test func aCertificateGivesTheKeyItCertifiesNotItsCAs() throws {
         let dir = scratch()
         defer { removeScratch(dir) }
@@ -152,8 +153,8 @@ struct EvidenceTests {
         #expect(try PublicKey.all(inPEM: try read("kiosk.crt", "ca.pem")) == [expected])
         #expect(try PublicKey.all(inPEM: try read("kiosk.pub", "kiosk.crt")) == [expected, expected])
         let authority = try #require(try PublicKey.all(inPEM: try read("ca.pem")).first)
-        let both = try PublicKey.all(inPEM: try read("ca.pem", "kiosk.crt"))
-        #expect(authority != expected && both == [authority, expected])
+        let caFirst = try PublicKey.all(inPEM: try read("ca.pem", "kiosk.crt"))
+        #expect(authority != expected && caFirst == [expected])
         #expect(throws: CryptoError("reading public keys", reason: "block 2 (CERTIFICATE) has no END line")) {
             try PublicKey.all(inPEM: try read("kiosk.pub") + Array(try read("kiosk.crt").dropLast(30)))
         }

@@ -108,6 +108,7 @@ import Testing
         #expect(stamper.awaiting == 1 && names(dir + "/spool") == ["a.tsq"])
         #expect(until(10) { events.all.contains { if case .failing = $0 { true } else { false } } }, "\(events.all)")
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: dir + "/out/a.meta.json"))
         // The clock runs a hundred times fast: the 5 s backoff passes in 50 ms.
         #expect(until(10) { FileManager.default.fileExists(atPath: dir + "/out/a.meta.json.tsr") && stamper.awaiting == 0 }, "\(events.all)")
         #expect(server.queries.count == 1, "one token asked for: \(server.queries)")

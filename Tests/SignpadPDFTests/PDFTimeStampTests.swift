@@ -154,6 +154,18 @@ import Testing
         #expect(until(20) { late.awaiting == 0 }, "\(events.all)")
         #expect(unkept(gone.id, "is gone") && !FileManager.default.fileExists(atPath: pdf), "\(events.all)")
 
+        // The whole record taken (as retention sweeps it) while its first token is awaited:
+        // neither token is left behind on its own.
+        let swept = record(3)
+        first.submit(swept, exportID: 3)
+        #expect(until(20) { FileManager.default.fileExists(atPath: "\(folder)/spool/\(swept.id).tsq") })
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/out") where name.hasPrefix(swept.id) {
+            try FileManager.default.removeItem(atPath: folder + "/out/" + name)
+        }
+        #expect(until(20) { late.awaiting == 0 }, "\(events.all)")
+        #expect(unkept(swept.id, "is gone (retention"), "\(events.all)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { $0.hasPrefix(swept.id) } == [])
+
         // Written while the authority is down, then no longer a signed PDF when it is back.
         late.stop()
         first.stop()
