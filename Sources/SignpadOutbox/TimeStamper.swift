@@ -142,15 +142,17 @@ public final class TimeStamper: Sendable {
             let token = next.id + SignatureEncoder.manifestSuffix + ManifestCheck.tokenSuffix
             var reply = next.reply, documentReply = next.documentReply
             do {
+                // A record retention swept, or a back office took, while the authority was down
+                // (or while it answered) gets no token left behind on its own.
+                var present = try recordIsThere(next.id)
                 // One it already has (a crash between the token and the queue's file) keeps its
                 // earliest proof of time: no second token replaces it.
-                if !FileManager.default.fileExists(atPath: folder.directory + "/" + token) {
+                if present && !FileManager.default.fileExists(atPath: folder.directory + "/" + token) {
                     if reply == nil { reply = try authority.stamp(sha256: next.digest) }
-                    // A record retention swept, or a back office took, while the authority was
-                    // down gets no token left behind on its own.
-                    if try recordIsThere(next.id) { try folder.write([(token, reply!.der)]) }
+                    present = try recordIsThere(next.id)
+                    if present { try folder.write([(token, reply!.der)]) }
                 }
-                if let imprint = next.document, let time = try stampDocument(next.id, imprint: imprint, reply: &documentReply) {
+                if present, let imprint = next.document, let time = try stampDocument(next.id, imprint: imprint, reply: &documentReply) {
                     report(.documentStamped(id: next.id, time: time))
                 }
                 try? queueFolder?.remove(next.id + Self.pendingSuffix)
