@@ -310,9 +310,44 @@ public enum LivePath {
         return recording.events.count
     }
 
+    /// The live path's time on a recording: every raw event fed, timed one by one after an
+    /// untimed pass that warms it, as a running daemon is. `strokeEvents`: the bench's count,
+    /// to set it beside the strategies, which draw per stroke event.
+    public static func time(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter, strokeEvents: Int) throws -> LivePathTime {
+        _ = try replayOnce(recording, config: config, width: width, height: height, painter: painter)
+        var total: UInt64 = 0, most: UInt64 = 0
+        let events = try replay(recording, config: config, width: width, height: height, painter: painter) { _, _, feed in
+            let start = DispatchTime.now().uptimeNanoseconds
+            feed()
+            let spent = DispatchTime.now().uptimeNanoseconds - start
+            total += spent
+            most = Swift.max(most, spent)
+        }
+        return LivePathTime(rawEvents: events, strokeEvents: strokeEvents, totalMicroseconds: Double(total) / 1000, maxMicroseconds: Double(most) / 1000)
+    }
+
     /// Every raw event once through the live path, for `scripts/count-instructions`.
     public static func replayOnce(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter) throws -> Int {
         try replay(recording, config: config, width: width, height: height, painter: painter) { _, _, feed in feed() }
+    }
+}
+
+/// `LivePath.time`: the whole live path's time on one recording, beside the strategies'.
+public struct LivePathTime: Codable, Sendable {
+    public var rawEvents: Int
+    public var strokeEvents: Int
+    public var totalMicroseconds: Double
+    /// The costliest raw event.
+    public var maxMicroseconds: Double
+    /// Per stroke event, as the strategies' rows count.
+    public var meanMicroseconds: Double { totalMicroseconds / Double(Swift.max(strokeEvents, 1)) }
+
+    /// The table's line: the mean against (e)'s, whose goal is at most 0.25.
+    public func line(peerMeanMicroseconds: Double?) -> String {
+        var line = String(format: "live path (f: every raw event through the daemon's Session, %d raw for %d stroke events): mean %.1f µs per stroke event, max %.1f µs per raw event",
+                          rawEvents, strokeEvents, meanMicroseconds, maxMicroseconds)
+        if let peer = peerMeanMicroseconds { line += String(format: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
+        return line
     }
 }
 
@@ -368,6 +403,8 @@ public struct BenchReport: Codable, Sendable {
     /// for whoever reads only that); nil when not counted.
     public var allocationsPerEvent: Double?
     public var allocations: LivePathAllocations?
+    /// The whole live path's time (`LivePath.time`); nil when not measured.
+    public var livePath: LivePathTime?
     /// Predicted ink against what the recording did next; nil when not measured.
     public var prediction: PredictionAccuracy?
     /// The bench's own peak resident memory, all strategies' buffers included.

@@ -120,17 +120,22 @@ struct Bench: ParsableCommand {
             throw DaemonError(description: "stopped by signal \(signal) before the bench finished; the panel and the console are handed back")
         }
         let counted = try counter.map { try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, counter: $0) }
+        // Offscreen only: the panel is the bench's while it runs, and a Session draws on a display of its own.
+        let live = onScreen ? nil : try LivePath.time(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, strokeEvents: events.count)
+        let peerMean = rows.first { $0.strategy == SignpadBench.Bench.Strategy.cairo.rawValue }?.meanMicroseconds
         let prediction = PredictionAccuracy.measure(events, horizon: config.ink.predictMilliseconds / 1000)
         if json {
             var report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)
             report.prediction = prediction
+            report.livePath = live
             report.peakRSSBytes = PeakMemory.residentBytes
             report.kioskPeakRSSBytes = kiosk.flatMap { $0.measured ? $0.bytes : nil }
             print(try report.json())
         } else {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
             print(PredictionAccuracy.line(prediction))
+            if let live { print(live.line(peerMeanMicroseconds: peerMean)) }
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
             print(PeakMemory.line)
             if let kiosk { print(KioskMemory.line(kiosk, width: w, height: h)) }

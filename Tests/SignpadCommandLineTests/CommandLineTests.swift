@@ -317,4 +317,20 @@ import Testing
         let noKey = try run(Self.signpad, ["verify", dir + "/out"])
         #expect(noKey.status == 2 && noKey.output.contains("--key: expected at least one public key"), "\(noKey.output)")
     }
+
+    /// The bench times the whole live path too: every raw event of the recording through a
+    /// Session, set beside (e) per stroke event (issue 58's goal: at most 0.25 of it).
+    @Test func theBenchTimesTheWholeLivePathBesideThePeer() throws {
+        let recording = demoRecordingPath
+        let raw = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("E: ") }.count
+        let json = try run(Self.signpad, ["bench", "--recording", recording, "--screen", "640x400", "--json"])
+        #expect(json.status == 0, "\(json.output)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any] ?? [:]
+        let live = report["livePath"] as? [String: Any] ?? [:]
+        let strokeEvents = (report["strategies"] as? [[String: Any]])?.first?["events"] as? Int
+        #expect(live["rawEvents"] as? Int == raw && live["strokeEvents"] as? Int == strokeEvents && (live["totalMicroseconds"] as? Double ?? 0) > 0, "\(live)")
+        let text = try run(Self.signpad, ["bench", "--recording", recording, "--screen", "640x400"])
+        #expect(text.status == 0 && text.output.contains("live path (f: every raw event through the daemon's Session, \(raw) raw for \(strokeEvents ?? -1) stroke events)")
+                && text.output.contains("(f)/(e) mean"), "\(text.output)")
+    }
 }
