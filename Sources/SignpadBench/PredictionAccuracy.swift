@@ -20,25 +20,12 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     public var overshootP95Px: Double
     public var overshootMaxPx: Double
     public var lifts: Int
-    /// Each lift's overshoot, in order, for a survey's percentile over many recordings.
-    public var liftOvershootsPx: [Double]
+    /// Each lift's overshoot, in order, for a survey's percentile over many recordings; not in
+    /// the JSON, which gives its percentile and maximum.
+    public var liftOvershootsPx: [Double] = []
 
     enum CodingKeys: String, CodingKey {
         case horizonMilliseconds, samples, predictionMeanPx, predictionP95Px, unpredictedMeanPx, unpredictedP95Px, overshootP95Px, overshootMaxPx, lifts
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        horizonMilliseconds = try c.decode(Double.self, forKey: .horizonMilliseconds)
-        samples = try c.decode(Int.self, forKey: .samples)
-        predictionMeanPx = try c.decode(Double.self, forKey: .predictionMeanPx)
-        predictionP95Px = try c.decode(Double.self, forKey: .predictionP95Px)
-        unpredictedMeanPx = try c.decode(Double.self, forKey: .unpredictedMeanPx)
-        unpredictedP95Px = try c.decode(Double.self, forKey: .unpredictedP95Px)
-        overshootP95Px = try c.decode(Double.self, forKey: .overshootP95Px)
-        overshootMaxPx = try c.decode(Double.self, forKey: .overshootMaxPx)
-        lifts = try c.decode(Int.self, forKey: .lifts)
-        liftOvershootsPx = []
     }
 
     init(horizonMilliseconds: Double, samples: Int, predictionMeanPx: Double, predictionP95Px: Double, unpredictedMeanPx: Double, unpredictedP95Px: Double,
