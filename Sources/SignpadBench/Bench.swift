@@ -301,7 +301,7 @@ public enum LivePath {
         defer { exporter.stop() }
         let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
         let decoder = try session.inputSetup.decoder(for: recording.device)
-        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: decoder)
+        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: consume decoder)
         for (index, event) in recording.events.enumerated() {
             let now = event.seconds
             session.tick(now: now)

@@ -11,7 +11,9 @@ import SignpadVocabulary
 /// falls (a lift coming). The constants were chosen on the shared recordings with `signpad bench`.
 public struct InkPredictor: Sendable {
     public let horizon: Double
-    private var ring: InlineArray<32, Sample>
+    /// An array, not an `InlineArray`: reading an `InlineArray` property from a non-mutating method
+    /// copies all 32 samples first. Made once; `reset` keeps it.
+    private var ring: [Sample]
     private var newest = -1
     private var count = 0
 
@@ -31,7 +33,7 @@ public struct InkPredictor: Sendable {
 
     public init(horizon: Double) {
         self.horizon = horizon
-        ring = InlineArray(repeating: Sample(Point(0, 0), time: 0))
+        ring = Array(repeating: Sample(Point(0, 0), time: 0), count: 32)
     }
 
     public mutating func reset() {
@@ -54,9 +56,11 @@ public struct InkPredictor: Sendable {
 
     /// The predicted point, or nil when there is none to draw.
     public func predicted() -> Point? {
-        guard horizon > 0, count >= Self.fewestSamples, let slow = fit(window: Self.slowWindow) else { return nil }
+        guard horizon > 0, count >= Self.fewestSamples else { return nil }
+        let (slowSums, fastSums) = sums()
+        guard let slow = slowSums.fit() else { return nil }
         let slowSpeed = (slow.vx * slow.vx + slow.vy * slow.vy).squareRoot()
-        let motion = slowSpeed > Self.fast ? fit(window: Self.fastWindow) ?? slow : slow
+        let motion = slowSpeed > Self.fast ? fastSums.fit() ?? slow : slow
         let speed = (motion.vx * motion.vx + motion.vy * motion.vy).squareRoot()
         guard speed >= Self.slowest else { return nil }
         // Braking: as far as the braking lets it go, and never past where it would stop.
@@ -79,27 +83,42 @@ public struct InkPredictor: Sendable {
         return Point(last.point.x + motion.vx * horizon * scale, last.point.y + motion.vy * horizon * scale)
     }
 
-    /// A quadratic fitted to the samples of the last `window` seconds (at least `fewestSamples`),
-    /// in offsets from the newest sample: where it puts the newest (its miss), and its velocity and
-    /// acceleration there.
-    private func fit(window: Double) -> (ox: Double, oy: Double, vx: Double, vy: Double, ax: Double, ay: Double)? {
+    /// The weighted sums of both windows, in one pass from the newest sample back: the fast
+    /// window's samples are the slow one's first.
+    private func sums() -> (slow: FitSums, fast: FitSums) {
         let last = back(0)
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
-        var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0, sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
-        var used = 0
+        var sums = FitSums(), fast: FitSums?
         for k in 0..<count {
             let sample = back(k)
             let tau = sample.time - last.time
-            guard -tau <= window || used < Self.fewestSamples else { break }
-            let w = 1 / (1 - Self.recency * tau)
-            let dx = sample.point.x - last.point.x, dy = sample.point.y - last.point.y
-            let t2 = tau * tau
-            s0 += w; s1 += w * tau; s2 += w * t2; s3 += w * t2 * tau; s4 += w * t2 * t2
-            sx0 += w * dx; sx1 += w * dx * tau; sx2 += w * dx * t2
-            sy0 += w * dy; sy1 += w * dy * tau; sy2 += w * dy * t2
-            used += 1
+            if fast == nil && -tau > Self.fastWindow && sums.used >= Self.fewestSamples { fast = sums }
+            guard -tau <= Self.slowWindow || sums.used < Self.fewestSamples else { break }
+            sums.add(tau: tau, dx: sample.point.x - last.point.x, dy: sample.point.y - last.point.y,
+                     weight: 1 / (1 - Self.recency * tau))
         }
-        guard used >= Self.fewestSamples else { return nil }
+        return (sums, fast ?? sums)
+    }
+}
+
+/// The sums of a quadratic fitted by weighted least squares to samples in offsets from the
+/// newest: time `tau` (≤ 0) and position `dx`, `dy`.
+private struct FitSums {
+    var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+    var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0, sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
+    var used = 0
+
+    mutating func add(tau: Double, dx: Double, dy: Double, weight w: Double) {
+        let t2 = tau * tau
+        s0 += w; s1 += w * tau; s2 += w * t2; s3 += w * t2 * tau; s4 += w * t2 * t2
+        sx0 += w * dx; sx1 += w * dx * tau; sx2 += w * dx * t2
+        sy0 += w * dy; sy1 += w * dy * tau; sy2 += w * dy * t2
+        used += 1
+    }
+
+    /// Where the fit puts the newest sample (its miss), and its velocity and acceleration there;
+    /// nil with too few samples or a singular system.
+    func fit() -> (ox: Double, oy: Double, vx: Double, vy: Double, ax: Double, ay: Double)? {
+        guard used >= InkPredictor.fewestSamples else { return nil }
         // [s0 s1 s2; s1 s2 s3; s2 s3 s4] · [c0 c1 c2] = [sx0 sx1 sx2] (and for y), by Cramer's rule.
         let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
         guard abs(det) > 1e-18 else { return nil }

@@ -16,7 +16,7 @@ public struct ContactDecoder: Sendable {
 
     public let kind: DeviceKind
     public let reporting: ContactReporting
-    private var frontEnd: FrontEnd
+    private var frontEnd: any ContactFrontEnd
     private var policy: ContactPolicy
     /// The frame the front end fills and the policy judges; its storage kept from frame to frame.
     private var frame: ContactFrame
@@ -33,11 +33,11 @@ public struct ContactDecoder: Sendable {
         self.kind = kind
         self.reporting = reporting
         switch (reporting, kind) {
-        case (.multitouchA, _): frontEnd = .multitouchA(MultitouchAFrontEnd(mapping: mapping))
-        case (.multitouchB(let slots), _): frontEnd = .multitouchB(MultitouchBFrontEnd(mapping: mapping, slotCount: slots))
-        case (.single, .touchscreen): frontEnd = .singleTouch(SingleTouchFrontEnd(mapping: mapping))
-        case (.single, .pen): frontEnd = .pen(PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN)))
-        case (.single, .absolutePointer): frontEnd = .absolutePointer(AbsolutePointerFrontEnd(mapping: mapping))
+        case (.multitouchA, _): frontEnd = MultitouchAFrontEnd(mapping: mapping)
+        case (.multitouchB(let slots), _): frontEnd = MultitouchBFrontEnd(mapping: mapping, slotCount: slots)
+        case (.single, .touchscreen): frontEnd = SingleTouchFrontEnd(mapping: mapping)
+        case (.single, .pen): frontEnd = PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN))
+        case (.single, .absolutePointer): frontEnd = AbsolutePointerFrontEnd(mapping: mapping)
         }
         policy = ContactPolicy(slotCount: frontEnd.slotCount)
         frame = ContactFrame(capacity: frontEnd.slotCount)
@@ -71,10 +71,10 @@ public struct ContactDecoder: Sendable {
 
     /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
     /// pen that does not report proximity, touching. Always false for other kinds.
-    public var penInProximity: Bool { frontEnd.pen?.isNear ?? false }
+    public var penInProximity: Bool { frontEnd.penIsNear }
 
     /// Where a pen is, hovering or touching, on the screen; nil for other kinds.
-    public var penPosition: Point? { frontEnd.pen?.position }
+    public var penPosition: Point? { frontEnd.penPosition }
 
     /// Where a pen near the glass is; nil when none is.
     public var penNearAt: Point? { penInProximity ? penPosition : nil }
@@ -85,11 +85,11 @@ public struct ContactDecoder: Sendable {
     public mutating func setInitialState(slots: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int,
                                          touching: Bool, penInRange: Bool = false, eraserInRange: Bool = false,
                                          x: Int32, y: Int32) {
-        frontEnd.setInitialState(slots: slots, currentSlot: currentSlot, touching: touching,
-                                 penInRange: penInRange, eraserInRange: eraserInRange, x: x, y: y)
+        frontEnd.setInitialState(InitialDeviceState(slots: slots, currentSlot: currentSlot, touching: touching,
+                                                    penInRange: penInRange, eraserInRange: eraserInRange, x: x, y: y))
         // A device of one contact holds it itself, and only if touching.
         frame.begin(time: frame.time)
-        if reporting.isMultitouch { frontEnd.make(.letGo, frame: &frame) }
+        if reporting.isMultitouch { frontEnd.letGo(into: &frame) }
         policy.letGo(frame)
     }
 
@@ -101,17 +101,17 @@ public struct ContactDecoder: Sendable {
         case .dropping where report:
             reading = .inSync
             frame.begin(time: event.seconds)
-            frontEnd.make(.resync, frame: &frame)
+            frontEnd.resync(into: &frame)
             policy.resync(frame)
         case .dropping:
             if event.type != C.EV_SYN { absorb(event) }
         case .inSync where event.type == C.EV_SYN && event.code == C.SYN_DROPPED:
             frame.begin(time: event.seconds)
-            frontEnd.make(.dropped, frame: &frame)
+            frontEnd.dropped(into: &frame)
             policy.eventsDropped(frame, emit: emit)
             reading = .dropping
         case .inSync where report:
-            frontEnd.make(.endFrame(time: event.seconds), frame: &frame)
+            frontEnd.endFrame(time: event.seconds, into: &frame)
             policy.judge(frame, emit: emit)
             if let axes = positionWatch.frame(contactDown: frontEnd.anyContactDown) { stuckPositionAxes = axes }
         case .inSync:
@@ -121,7 +121,7 @@ public struct ContactDecoder: Sendable {
 
     private mutating func absorb(_ event: InputEvent) {
         if event.type == EventCode.EV_ABS { positionWatch.saw(axis: event.code, value: event.value) }
-        frontEnd.make(.absorb(event), frame: &frame)
+        frontEnd.absorb(event)
     }
 
     /// Stops following the contacts down now, without a stroke event: the kiosk has given the touch
@@ -130,13 +130,13 @@ public struct ContactDecoder: Sendable {
     /// down; a device of one contact reports nothing until its contact lifts.
     public mutating func letGoOfContacts() {
         frame.begin(time: frame.time)
-        frontEnd.make(.letGo, frame: &frame)
+        frontEnd.letGo(into: &frame)
         policy.letGo(frame)
     }
 
     /// Ends any stroke in progress, as when the device goes away.
     public mutating func cancel(emit: (StrokeEvent) -> Void) {
-        frontEnd.make(.reset, frame: &frame)
+        frontEnd.reset()
         policy.deviceGone(emit: emit)
     }
 

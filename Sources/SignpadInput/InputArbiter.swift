@@ -106,14 +106,19 @@ public struct InputArbiter: Sendable {
             if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
             return false
         }
-        var pen = nearPens[source] ?? NearPen(anchor: position, since: now)
-        if let position, pen.anchor.map({ position.distance(to: $0) > Self.restingDistance }) ?? true {
-            pen = NearPen(anchor: position, since: now)
-        }
-        nearPens[source] = pen
-        guard heldByTouch, !pen.isResting(now: now) else { return false }
+        // One look-up, changed in place: a path is hashed on every frame of a hovering pen.
+        let resting = Self.move(&nearPens[source, default: NearPen(anchor: position, since: now)], to: position, now: now)
+        guard heldByTouch, !resting else { return false }
         holder = nil
         return true
+    }
+
+    /// A near pen seen at `position`: anchored anew once it moves; whether it now rests.
+    private static func move(_ pen: inout NearPen, to position: Point?, now: Double) -> Bool {
+        if let position, pen.anchor.map({ position.distance(to: $0) > restingDistance }) ?? true {
+            pen = NearPen(anchor: position, since: now)
+        }
+        return pen.isResting(now: now)
     }
 
     /// The stroke on the paper is let go of (the kiosk gave it up): the paper is free for the next

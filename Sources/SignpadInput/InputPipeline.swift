@@ -69,7 +69,7 @@ public struct InputPipeline: Sendable {
 
     /// Reads `decoder`'s device from now on; returns its index for `feed`.
     @discardableResult
-    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
+    public mutating func add(path: String, name: String, kind: DeviceKind, decoder: consuming ContactDecoder) -> Int {
         devices.append(Device(path: path, name: name, kind: kind, decoder: decoder))
         return devices.count - 1
     }
@@ -83,14 +83,19 @@ public struct InputPipeline: Sendable {
         defer { obeyCommands(now: now, from: sink) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
         if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
-        if let pen = devices[index].decoder.penNearAt { sink.penHovers(at: pen, now: now) }
+        let pen = Self.pen(of: &devices[index].decoder)
+        if pen.near, let position = pen.position { sink.penHovers(at: position, now: now) }
         let touchOwner = arbiter.owner
-        if devices[index].kind == .pen && arbiter.pen(path, near: devices[index].decoder.penInProximity,
-                                                     at: devices[index].decoder.penPosition, now: now) {
+        if devices[index].kind == .pen && arbiter.pen(path, near: pen.near, at: pen.position, now: now) {
             sink.inputNotice(.penTookBackTouch(path: path, landed: false), now: now)
             sink.handle(.withdraw, device: devices[index].name, now: now)
             letGoOfHand(on: touchOwner)
         }
+    }
+
+    /// Read in place: a getter called through `devices[index]` copies the whole device first.
+    private static func pen(of decoder: inout ContactDecoder) -> (near: Bool, position: Point?) {
+        (decoder.penInProximity, decoder.penPosition)
     }
 
     /// Runs `step` on device `index`'s decoder and routes the stroke events it emits. They are

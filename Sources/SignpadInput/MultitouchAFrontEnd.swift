@@ -77,7 +77,10 @@ struct MultitouchAFrontEnd: ContactFrontEnd {
     mutating func letGo(into frame: inout ContactFrame) { slots.letGo(mapping: mapping, into: &frame) }
     mutating func reset() { slots.reset() }
 
-    mutating func setInitialState(_ initial: [(trackingID: Int32, x: Int32, y: Int32)]) { slots.setInitialState(initial) }
+    var slotCount: Int { slots.count }
+    var anyContactDown: Bool { slots.contains { $0.isDown } }
+
+    mutating func setInitialState(_ state: InitialDeviceState) { slots.setInitialState(state.slots) }
 
     /// SYN_MT_REPORT: the contact whose values came is one of the frame's.
     private mutating func closeReported() {

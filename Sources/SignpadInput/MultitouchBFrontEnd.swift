@@ -40,8 +40,11 @@ struct MultitouchBFrontEnd: ContactFrontEnd {
     mutating func letGo(into frame: inout ContactFrame) { slots.letGo(mapping: mapping, into: &frame) }
     mutating func reset() { slots.reset() }
 
-    mutating func setInitialState(_ initial: [(trackingID: Int32, x: Int32, y: Int32)], currentSlot: Int) {
-        slots.setInitialState(initial)
-        self.currentSlot = currentSlot
+    var slotCount: Int { slots.count }
+    var anyContactDown: Bool { slots.contains { $0.isDown } }
+
+    mutating func setInitialState(_ state: InitialDeviceState) {
+        slots.setInitialState(state.slots)
+        currentSlot = state.currentSlot
     }
 }

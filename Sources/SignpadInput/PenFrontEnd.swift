@@ -39,9 +39,12 @@ struct PenFrontEnd: ContactFrontEnd {
     }
 
     /// Near the glass: in proximity, or, for a pen that does not report it, touching.
-    var isNear: Bool { reportsProximity ? proximity == .near : axes.touch == .pressed }
+    var penIsNear: Bool { reportsProximity ? proximity == .near : axes.touch == .pressed }
 
-    var position: Point { mapping.point(x: axes.x, y: axes.y) }
+    var penPosition: Point? { mapping.point(x: axes.x, y: axes.y) }
+
+    var slotCount: Int { 1 }
+    var anyContactDown: Bool { axes.anyButtonDown }
 
     /// A pen out of proximity is never in contact, whatever BTN_TOUCH last said.
     private var touches: Bool { axes.touch == .pressed && (proximity == .near || !reportsProximity) }
@@ -59,11 +62,11 @@ struct PenFrontEnd: ContactFrontEnd {
 
     mutating func letGo(into frame: inout ContactFrame) { contact = .held }
 
-    mutating func setInitialState(touching: Bool, penInRange: Bool, eraserInRange: Bool, x: Int32, y: Int32) {
-        (axes.x, axes.y) = (x, y)
-        if touching { contact = .held }
-        proximity = penInRange || eraserInRange ? .near : .out
-        end = eraserInRange ? .eraser : .pen
+    mutating func setInitialState(_ state: InitialDeviceState) {
+        (axes.x, axes.y) = (state.x, state.y)
+        if state.touching { contact = .held }
+        proximity = state.penInRange || state.eraserInRange ? .near : .out
+        end = state.eraserInRange ? .eraser : .pen
     }
 
     mutating func reset() {

@@ -109,9 +109,12 @@ extension SingleContactFrontEnd {
     /// The contact down now, or the next, is ignored until the device says it is up.
     mutating func letGo(into frame: inout ContactFrame) { contact = .held }
 
-    mutating func setInitialState(touching: Bool, x: Int32, y: Int32) {
-        (axes.x, axes.y) = (x, y)
-        if touching { contact = .held }
+    var slotCount: Int { 1 }
+    var anyContactDown: Bool { axes.anyButtonDown }
+
+    mutating func setInitialState(_ state: InitialDeviceState) {
+        (axes.x, axes.y) = (state.x, state.y)
+        if state.touching { contact = .held }
     }
 
     mutating func reset() {

@@ -134,7 +134,7 @@ public final class Session: InputSink {
 
     /// Reads a device from now on (see `InputPipeline.add`); returns its index for `feed`.
     @discardableResult
-    public func addInput(path: String, name: String, kind: DeviceKind, decoder: ContactDecoder) -> Int {
+    public func addInput(path: String, name: String, kind: DeviceKind, decoder: consuming ContactDecoder) -> Int {
         surfaceDensities[name] = decoder.mapping.surfaceDensity
         return input.add(path: path, name: name, kind: kind, decoder: decoder)
     }

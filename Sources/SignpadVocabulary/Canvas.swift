@@ -51,7 +51,7 @@ public enum XRGB {
 
     /// `background` covered by `ink` at coverage `alpha` (0…255); exact at 0 and 255, with no
     /// branch so a row of pixels can be blended without waiting on each one.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func blend(_ background: UInt32, _ ink: UInt32, _ alpha: UInt8) -> UInt32 {
         let a = UInt32(alpha), na = 255 - a
         let r = (((background >> 16) & 0xFF) * na + ((ink >> 16) & 0xFF) * a + 127) / 255
