@@ -55,7 +55,10 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     public var meetsGoals: Bool { predictionMeanPx <= 0.4 * unpredictedMeanPx && predictionP95Px <= unpredictedP95Px }
 
     /// The overshoot's goals at 1080p: p95 at most 6 px, none past 16 px.
-    public var meetsOvershootGoals: Bool { overshootP95Px <= 6 && overshootMaxPx <= 16 }
+    public var meetsOvershootGoals: Bool { overshootP95Px <= 6 && Self.withinLongestOvershoot(overshootMaxPx) }
+
+    /// At most 16 px, give or take the rounding of a prediction capped at exactly that length.
+    public static func withinLongestOvershoot(_ px: Double) -> Bool { px <= 16 + 1e-9 }
 
     public static func measure(_ events: [StrokeEvent], horizon: Double) -> PredictionAccuracy {
         var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = []
@@ -82,8 +85,9 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
                                   liftOvershootsPx: overshoots)
     }
 
-    /// The strokes drawn, and whether each ended: a withdrawn one left out, a cancelled one
-    /// kept up to its cancel, one still down when the recording stops kept as not ended.
+    /// The strokes drawn, and whether each ended in a lift: a withdrawn one left out; a
+    /// cancelled one (its device gone, or a recording stopped with it down) kept up to its cancel
+    /// as not lifted, as one still down is: the contact went on, so it has no end to overshoot.
     static func strokes(_ events: [StrokeEvent]) -> [(samples: [Sample], ended: Bool)] {
         var done: [(samples: [Sample], ended: Bool)] = [], current: [Sample] = []
         for event in events {
@@ -91,7 +95,7 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
             case .down(let s): current = [s]
             case .move(let s): current.append(s)
             case .up, .cancel:
-                if !current.isEmpty { done.append((current, true)) }
+                if !current.isEmpty { done.append((current, event == .up)) }
                 current = []
             case .withdraw: current = []
             }

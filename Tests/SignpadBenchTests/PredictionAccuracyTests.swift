@@ -19,12 +19,14 @@ import Testing
         let p = PredictionAccuracy.measure(events, horizon: 0.016)
         #expect(p.samples > 50)
         #expect(p.meetsGoals, "\\(PredictionAccuracy.line(p))")
+        #expect(PredictionAccuracy.withinLongestOvershoot(p.overshootMaxPx), "\\(PredictionAccuracy.line(p))")
     }
 
     /// SVC2004's forty signatures (`svc2004-train`): every one's p95 no worse than drawing no
-    /// prediction, and each half's median mean error at most 0.4 of none, the half held out from
-    /// tuning as well as the other. (The worst at ≤ 0.5 and the overshoot goals are not met yet:
-    /// `signpad bench --survey` shows where they stand.)
+    /// prediction, each half's median mean error at most 0.4 of none, the half held out from
+    /// tuning as well as the other, and no ink past a stroke's end farther than 16 px. (The worst
+    /// at ≤ 0.5 and the overshoot's p95 at ≤ 6 px are not met: `signpad bench --survey` shows
+    /// where they stand.)
     @Test func theFortySignaturesMeetTheMedianGoalInBothHalves() throws {
         guard SharedRecordings.available else {
             print("skipped: ../shared/data/recordings is absent")
@@ -37,18 +39,22 @@ import Testing
         #expect(survey.summaries.map(\.set) == [PredictionSurvey.tuning, PredictionSurvey.heldOut] && survey.summaries.allSatisfy { $0.recordings == 20 })
         for summary in survey.summaries {
             #expect(summary.medianMeanRatio <= 0.4 && summary.p95WorseThanUnpredicted == 0, "\(survey.table)")
+            #expect(PredictionAccuracy.withinLongestOvershoot(summary.overshootMaxPx), "\(survey.table)")
         }
     }
 
     /// The overshoot is per lift: a stroke lifted at speed overshoots by what the prediction
-    /// adds past its last sample; one that slows to a stop does not; one still down when the
-    /// recording stops has no end and counts for none.
+    /// adds past its last sample; one that slows to a stop does not; one cancelled (as a
+    /// recording's strokes are when it stops with a contact down) or still down has no end and
+    /// counts for none.
     @Test func theOvershootIsCountedPerLift() {
         let fast = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 200), time: Double(i) / 100) }
         let slowing = (0..<30).map { i in Sample(Point(100 + 300 * (1 - pow(1 - Double(i) / 29, 2)), 400), time: 1 + Double(i) / 100) }
-        let unfinished = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 600), time: 2 + Double(i) / 100) }
+        let cancelled = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 500), time: 2 + Double(i) / 100) }
+        let unfinished = (0..<30).map { i in Sample(Point(100 + Double(i) * 10, 600), time: 3 + Double(i) / 100) }
         func stroke(_ samples: [Sample]) -> [StrokeEvent] { [.down(samples[0])] + samples.dropFirst().map { .move($0) } }
-        let p = PredictionAccuracy.measure(stroke(fast) + [.up] + stroke(slowing) + [.up] + stroke(unfinished), horizon: 0.016)
+        let p = PredictionAccuracy.measure(stroke(fast) + [.up] + stroke(slowing) + [.up] + stroke(cancelled) + [.cancel] + stroke(unfinished),
+                                           horizon: 0.016)
         #expect(p.lifts == 2 && p.liftOvershootsPx.count == 2)
         // 1000 px/s for 16 ms past the last sample.
         #expect(abs(p.liftOvershootsPx[0] - 16) < 0.5, "\(p.liftOvershootsPx)")
