@@ -40,6 +40,9 @@ public struct Bench {
         /// on any machine. Nil for cairo's strategy, whose rasteriser does not say.
         public var rasterisedMeanPixels: Double?
         public var rasterisedMaxPixels: Int?
+        /// The most samples one event smoothed again (a take-back redrawing the strokes it
+        /// uncovered): signpad's strategy only, as the others redraw everything.
+        public var resmoothedMaxSamples: Int?
     }
 
     public let events: [StrokeEvent]
@@ -99,15 +102,17 @@ public struct Bench {
         pass.renderer.makeLevelsResident()
         var costs: [Double] = []
         costs.reserveCapacity(events.count)
-        var lagTotal = 0, lagMax = 0, rasterisedMax = 0
+        var lagTotal = 0, lagMax = 0, rasterisedMax = 0, resmoothedMax = 0
         for event in events {
             if shouldStop() { break }
             let before = pass.renderer.pixelsRasterised
+            pass.resmoothed = 0
             let (cost, lag) = pass.handle(event)
             costs.append(cost)
             lagTotal += lag
             lagMax = max(lagMax, lag)
             rasterisedMax = max(rasterisedMax, pass.renderer.pixelsRasterised - before)
+            resmoothedMax = max(resmoothedMax, pass.resmoothed)
         }
         costs.sort()
         func percentile(_ p: Double) -> Double { costs.isEmpty ? 0 : costs[min(Int(Double(costs.count) * p), costs.count - 1)] }
@@ -119,7 +124,8 @@ public struct Bench {
                    bytesPerEvent: bytes, framePercent: 100 * bytes / frameBytes, p99RatioToSignpad: 0,
                    bytesRatioToSignpad: 0, meanInkLag: Double(lagTotal) / Double(max(events.count, 1)), maxInkLag: lagMax,
                    rasterisedMeanPixels: strategy == .cairo ? nil : Double(pass.renderer.pixelsRasterised) / Double(max(events.count, 1)),
-                   rasterisedMaxPixels: strategy == .cairo ? nil : rasterisedMax)
+                   rasterisedMaxPixels: strategy == .cairo ? nil : rasterisedMax,
+                   resmoothedMaxSamples: strategy == .signpad ? resmoothedMax : nil)
     }
 
     /// The peer (e) drawing every event once, untimed and with no warm-up, for
@@ -148,6 +154,9 @@ public struct Bench {
         out += "pixels rasterised per event, mean / max: "
         out += rows.compactMap { r in r.rasterisedMeanPixels.map { String(format: "%@ %.0f / %d", String(r.strategy.prefix(1)), $0, r.rasterisedMaxPixels ?? 0) } }
             .joined(separator: ", ") + "\n"
+        if let most = rows.first(where: { $0.strategy == Strategy.signpad.rawValue })?.resmoothedMaxSamples {
+            out += "(d) samples smoothed again by one event (a take-back), max: \(most) [≤ 64]\n"
+        }
         out += "cold first event (untimed warm-up, not in the table): "
         out += rows.map { String(format: "%@ %.1f µs", String($0.strategy.prefix(1)), $0.coldFirstEventMicroseconds) }.joined(separator: ", ") + "\n"
         return out
@@ -169,6 +178,8 @@ private struct Pass {
     var stroke: [Sample] = []
     var strokes: [[Sample]] = []
     var dirty = DirtyRegion()
+    /// Samples smoothed again by the event being handled.
+    var resmoothed = 0
     /// (e): cairo's images, and the canvas it copies its changes into for the display.
     let cairo: CairoInk?
     var cairoCanvas: Canvas
@@ -242,6 +253,7 @@ private struct Pass {
                 for other in strokes where !cleared.isEmpty {
                     guard let r = InkReach(other).rect(margin: margin), !r.intersection(cleared).isEmpty else { continue }
                     redrawSmoother.reset()
+                    resmoothed += other.count
                     for (index, sample) in other.enumerated() {
                         renderer.redrawDry(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), within: cleared, dirty: &dirty)
                     }
@@ -412,6 +424,9 @@ public struct BenchReport: Codable, Sendable {
     /// The kiosk's own peak on this recording (see `KioskMemory`); nil when the bench's own
     /// peak at the time hid it.
     public var kioskPeakRSSBytes: Int?
+    /// The whole daemon's peak signing this recording (see `KioskMemory.daemonPeakResidentBytes`);
+    /// nil when it could not be measured.
+    public var daemonPeakRSSBytes: Int?
 
     public init(recording: String, screen: String, strategies: [Bench.Row], allocations: LivePathAllocations?) {
         self.recording = recording

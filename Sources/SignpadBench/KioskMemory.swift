@@ -18,6 +18,7 @@ public enum KioskMemory {
         /// The bench's own peak when it started the child: a `bytes` above it is the child's.
         public var benchBytes: Int
         public var measured: Bool { bytes > benchBytes }
+        public var measuredBytes: Int? { measured ? bytes : nil }
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -40,6 +41,44 @@ public enum KioskMemory {
         }
         let arguments = [executable, "replay", recording, "--output-dir", folder + "/out", "--no-confirm-at-end",
                          "--screen", "\(width)x\(height)", "--config", configuration ?? empty] + overrides.flatMap { ["--set", $0] }
+        let usage = try runChild(arguments, failure: "signpad replay \(recording) --screen \(width)x\(height)", stopWhen: nil, within: 0)
+        return Peak(bytes: Int(usage.ru_maxrss) * 1024, benchBytes: bench)
+    }
+
+    /// The whole daemon's peak: `signpad run --offscreen` on the recording, pressing Done at its
+    /// end, in a folder of its own (export, spool, key, socket and results there), stopped with
+    /// SIGTERM once the signature's manifest is in the export folder: what a kiosk holds while it
+    /// signs and exports, its control socket, exporter and time stamper included. `seconds`: how
+    /// long the recording plays; ten more without a signature saved is a failure.
+    public static func daemonPeakResidentBytes(executable: String, recording: String, seconds: Double, width: Int, height: Int,
+                                               configuration: String?, overrides: [String]) throws(Failure) -> Peak {
+        let bench = ownPeakBytes()
+        let folder = NSTemporaryDirectory() + "signpad-bench-daemon-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let empty = folder + "/empty.toml", out = folder + "/out"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data().write(to: URL(fileURLWithPath: empty))
+        } catch {
+            throw Failure(description: "\(folder): cannot make a folder for the daemon's run: \(error)")
+        }
+        let own = ["export.directory": out, "export.spool_directory": folder + "/spool", "export.signing_key": folder + "/key",
+                   "control.socket": folder + "/control.sock", "control.results": folder + "/results.json"]
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }
+        let arguments = [executable, "run", "--offscreen", "\(width)x\(height)", "--input-recording", recording, "--confirm-at-end",
+                         "--config", configuration ?? empty] + (overrides + own).flatMap { ["--set", $0] }
+        let saved = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".meta.json") }
+        }
+        let usage = try runChild(arguments, failure: "signpad run --offscreen \(width)x\(height) --input-recording \(recording)",
+                                 stopWhen: saved, within: seconds + 10)
+        return Peak(bytes: Int(usage.ru_maxrss) * 1024, benchBytes: bench)
+    }
+
+    /// Runs `arguments` (its output to /dev/null, without the allocation counter) to its end, or,
+    /// with `stopWhen`, until that holds (looked at every 50 ms, for at most `within` seconds),
+    /// then stops it with SIGTERM; its resource usage, once it exited 0.
+    private static func runChild(_ arguments: [String], failure: String, stopWhen: (() -> Bool)?, within: Double) throws(Failure) -> rusage {
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }.map { "\($0.key)=\($0.value)" }
         var argv = arguments.map { strdup($0) } + [nil]
         var envp = environment.map { strdup($0) } + [nil]
@@ -50,18 +89,35 @@ public enum KioskMemory {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
-        guard spawned == 0 else { throw Failure(description: "\(executable): cannot start it for the kiosk's replay: \(Errno(rawValue: spawned))") }
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
+        guard spawned == 0 else { throw Failure(description: "\(arguments[0]): cannot start it: \(Errno(rawValue: spawned))") }
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw Failure(description: "waiting for the kiosk's replay: \(Errno(rawValue: errno))") }
+        if let stopWhen {
+            var waited = 0.0, stopped = false, timedOut = false
+            while true {
+                let done = wait4(pid, &status, WNOHANG, &usage)
+                if done == pid { break }
+                guard done == 0 || errno == EINTR else { throw Failure(description: "waiting for \(failure): \(Errno(rawValue: errno))") }
+                if !stopped && (stopWhen() || waited > within) {
+                    timedOut = waited > within
+                    kill(pid, SIGTERM)
+                    stopped = true
+                }
+                usleep(50_000)
+                waited += 0.05
+            }
+            if timedOut { throw Failure(description: "\(failure): no signature saved within \(Int(within)) s (too little ink to sign?)") }
+        } else {
+            while wait4(pid, &status, 0, &usage) < 0 {
+                guard errno == EINTR else { throw Failure(description: "waiting for \(failure): \(Errno(rawValue: errno))") }
+            }
         }
         // Exited normally with 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-            throw Failure(description: "signpad replay \(recording) --screen \(width)x\(height) failed (wait status \(status)); run it alone to see why")
+            throw Failure(description: "\(failure) failed (wait status \(status)); run it alone to see why")
         }
-        return Peak(bytes: Int(usage.ru_maxrss) * 1024, benchBytes: bench)
+        return usage
     }
 
     /// This process's own peak (VmHWM, its memory's since its exec).
@@ -73,8 +129,16 @@ public enum KioskMemory {
     }
 
     public static func line(_ peak: Peak, width: Int, height: Int) -> String {
+        "kiosk peak resident memory (signpad replay of this recording at \(width)x\(height), in a child): \(figure(peak)) [≤ 48 MiB at 1920x1080]"
+    }
+
+    public static func daemonLine(_ peak: Peak, width: Int, height: Int) -> String {
+        "daemon peak resident memory (signpad run --offscreen \(width)x\(height) signing this recording, in a child): \(figure(peak))"
+            + " [≤ 40 MiB at 1920x1080, ≤ 80 MiB at 3840x2160]"
+    }
+
+    private static func figure(_ peak: Peak) -> String {
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
-        let figure = peak.measured ? mib(peak.bytes) : "at most \(mib(peak.bytes)) (no more than the bench held when it started it)"
-        return "kiosk peak resident memory (signpad replay of this recording at \(width)x\(height), in a child): \(figure) [≤ 48 MiB at 1920x1080]"
+        return peak.measured ? mib(peak.bytes) : "at most \(mib(peak.bytes)) (no more than the bench held when it started it)"
     }
 }

@@ -94,6 +94,15 @@ struct Bench: ParsableCommand {
             try KioskMemory.peakResidentBytes(executable: "/proc/self/exe", recording: recording, width: size.0, height: size.1,
                                               configuration: options.config, overrides: options.overrides)
         }
+        // The daemon's may fail (a recording with too little ink saves nothing): said, not fatal.
+        let playing = (strokes.events.last?.seconds ?? 0) - (strokes.events.first?.seconds ?? 0)
+        let daemon = size.map { size in
+            Result { () throws(KioskMemory.Failure) in
+                try KioskMemory.daemonPeakResidentBytes(executable: "/proc/self/exe", recording: recording, seconds: playing,
+                                                        width: size.0, height: size.1,
+                                                        configuration: options.config, overrides: options.overrides)
+            }
+        }
         let display: Display, name: String
         var panel: DRMDisplay?
         // On the panel, Ctrl-C or SIGTERM ends the run and hands the screen and console back.
@@ -131,6 +140,7 @@ struct Bench: ParsableCommand {
             report.livePath = live
             report.peakRSSBytes = PeakMemory.residentBytes
             report.kioskPeakRSSBytes = kiosk.flatMap { $0.measured ? $0.bytes : nil }
+            report.daemonPeakRSSBytes = try? daemon?.get().measuredBytes
             print(try report.json())
         } else {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
@@ -139,6 +149,11 @@ struct Bench: ParsableCommand {
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
             print(PeakMemory.line)
             if let kiosk { print(KioskMemory.line(kiosk, width: w, height: h)) }
+            switch daemon {
+            case .success(let peak): print(KioskMemory.daemonLine(peak, width: w, height: h))
+            case .failure(let failure): print("daemon peak resident memory: not measured: \(failure)")
+            case nil: break
+            }
         }
     }
 

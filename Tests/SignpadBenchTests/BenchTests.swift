@@ -48,6 +48,18 @@ import Testing
         #expect(try #require(signpad.rasterisedMaxPixels) >= Int(d))
     }
 
+    /// A take-back smooths again only the strokes its ink reached: the figure counts their samples.
+    @Test func aTakeBackCountsTheSamplesItSmoothsAgain() {
+        func stroke(_ points: [Point], from time: Double) -> [StrokeEvent] {
+            points.enumerated().map { i, p in i == 0 ? .down(Sample(p, time: time)) : .move(Sample(p, time: time + Double(i) / 100)) }
+        }
+        let crossed = (0..<10).map { Point(100 + Double($0) * 10, 100) }, apart = (0..<20).map { Point(100 + Double($0) * 10, 300) }
+        let resting = (0..<5).map { Point(150, 80 + Double($0) * 10) }
+        let events = stroke(crossed, from: 0) + [.up] + stroke(apart, from: 1) + [.up] + stroke(resting, from: 2) + [.withdraw]
+        let rows = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()
+        #expect(rows.map(\.resmoothedMaxSamples) == [nil, nil, nil, 10, nil])
+    }
+
     @Test func aTurnedPanelIsBenchedAtItsLogicalSize() throws {
         // A portrait-mounted 400x640 panel shows a 640x400 canvas; (b) copies all of it every event.
         let display = OffscreenDisplay(width: 400, height: 640, rotation: .quarter)
@@ -99,4 +111,37 @@ import Testing
         _ = try KioskMemory.peakResidentBytes(executable: signpad, recording: root.path + "/no-such.evemu", width: 640, height: 400,
                                               configuration: nil, overrides: [])
     } throws: { "\($0)".contains("signpad replay \(root.path)/no-such.evemu --screen 640x400 failed") }
+}
+
+/// The whole daemon's memory: `signpad run --offscreen` signing the demo in a folder of its own,
+/// stopped once the signature is exported; it must have exported one. A recording too short to
+/// sign is an error that says so, not a wait without end.
+@Test func theDaemonIsMeasuredSigningInAChild() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let signpad = root.appendingPathComponent(".build/debug/signpad").path
+    let peak = try KioskMemory.daemonPeakResidentBytes(executable: signpad, recording: demoRecordingPath, seconds: 6, width: 640, height: 400,
+                                                       configuration: nil, overrides: [])
+    #expect(peak.bytes > 20_000_000, "a daemon maps its libraries at least")
+    #expect(KioskMemory.daemonLine(peak, width: 640, height: 400).contains("signpad run --offscreen 640x400"))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daemon-memory-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // One tap: too little ink for Done to save anything.
+    let tap = try String(contentsOfFile: demoRecordingPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("E:") }.joined(separator: "\n") + """
+        E: 1.000000 0003 0039 0001
+        E: 1.000000 0003 0035 0300
+        E: 1.000000 0003 0036 0300
+        E: 1.000000 0001 014a 0001
+        E: 1.000000 0000 0000 0000
+        E: 1.010000 0003 0039 -001
+        E: 1.010000 0001 014a 0000
+        E: 1.010000 0000 0000 0000
+
+        """
+    let tapPath = folder.appendingPathComponent("tap.evemu").path
+    try tap.write(toFile: tapPath, atomically: true, encoding: .utf8)
+    #expect {
+        _ = try KioskMemory.daemonPeakResidentBytes(executable: signpad, recording: tapPath, seconds: 0, width: 640, height: 400, configuration: nil, overrides: [])
+    } throws: { "\($0)".contains("no signature saved") }
 }
