@@ -48,7 +48,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Its headers only: libcurl is loaded when a time-stamp authority is first asked (shim.h).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The TPM 2.0 software stack, to make a key in the TPM (signing goes through OpenSSL's tpm2 provider).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CTPM", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
@@ -78,7 +79,7 @@ let package = Package(
         ]),
 
         // What a configuration needs of this machine, checked alike by check-config, the start and a reload.
-        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadText", "SignpadPageRender"]),
+        .target(name: "SignpadSystemCheck", dependencies: ["SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadText", "SignpadPageRender", "SignpadTimestamp"]),
 
         // The daemon: its loop, its devices, reload and status.
         .target(name: "SignpadDaemon", dependencies: [

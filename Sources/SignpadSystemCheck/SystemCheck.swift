@@ -4,6 +4,7 @@ import SignpadExport
 import SignpadOutbox
 import SignpadPageRender
 import SignpadText
+import SignpadTimestamp
 
 /// What a configuration that loads still needs of this machine: its keys, certificate, groups,
 /// socket path and folders. `check-config`, the daemon's start and a reload run these same
@@ -37,7 +38,13 @@ public struct SystemCheck {
 
     /// Everything that stops the kiosk from starting under this configuration, each naming its key.
     public var problems: [SystemProblem] {
-        signingKeyProblems + certificateProblems + documentCertificateProblems + documentsFolderProblems + documentRendererProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems
+        signingKeyProblems + certificateProblems + documentCertificateProblems + documentsFolderProblems + documentRendererProblems + exportGroupProblems + spoolProblems + controlProblems + backgroundImageProblems + timeStampProblems
+    }
+
+    /// An authority set, and libcurl, which asks it, not loadable: every token would fail.
+    var timeStampProblems: [SystemProblem] {
+        guard config.outbox.timestampURL != nil, let problem = TimeStampAuthority.libraryProblem else { return [] }
+        return [SystemProblem(key: "export.timestamp_url", reason: "\(problem)")]
     }
 
     /// Throws every problem at once (a `SystemCheckError`, which ends signpad with EX_CONFIG).

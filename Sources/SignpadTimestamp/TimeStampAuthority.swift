@@ -26,12 +26,18 @@ public struct TimeStampAuthority: Sendable, Equatable {
     }
 
     private func post(_ body: [UInt8]) throws(TimeStampError) -> [UInt8] {
+        let loaded: signpad_curl
+        switch libcurl {
+        case .success(let api): loaded = api
+        case .failure(let why): throw .unreachable(url: url, reason: "\(why)")
+        }
+        var curl = loaded
         var collected = signpad_http_body(bytes: nil, count: 0, limit: Self.replyLimit, overflowed: 0)
         defer { free(collected.bytes) }
         var status = 0
         var replyType = [CChar](repeating: 0, count: 128), error = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
         let code = body.withUnsafeBufferPointer { request in
-            signpad_http_post(url, request.baseAddress, request.count, "application/timestamp-query", timeoutSeconds, min(timeoutSeconds, 10),
+            signpad_http_post(&curl, url, request.baseAddress, request.count, "application/timestamp-query", timeoutSeconds, min(timeoutSeconds, 10),
                               &collected, &status, &replyType, &error)
         }
         func text(_ c: [CChar]) -> String { String(decoding: c.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
@@ -45,6 +51,37 @@ public struct TimeStampAuthority: Sendable, Equatable {
         return collected.bytes.map { Array(UnsafeBufferPointer(start: $0, count: collected.count)) } ?? []
     }
 }
+
+/// Why libcurl could not be loaded: the loader's words.
+public struct CurlLoadFailure: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "libcurl could not be loaded: \(reason); install libcurl4 (apt-get install libcurl4)" }
+}
+
+/// Function pointers only, each copy a value of its own: nothing in it is shared or changes.
+extension signpad_curl: @retroactive @unchecked Sendable {}
+
+extension TimeStampAuthority {
+    /// Loads `library` and the functions signpad calls from it.
+    static func load(_ library: String) -> Result<signpad_curl, CurlLoadFailure> {
+        var api = signpad_curl()
+        var error = [CChar](repeating: 0, count: 256)
+        guard signpad_curl_load(library, &api, &error, error.count) == 0 else {
+            return .failure(CurlLoadFailure(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        }
+        return .success(api)
+    }
+
+    /// Why no authority can be asked on this machine, or nil: what `check-config` and the start
+    /// say when `export.timestamp_url` is set.
+    public static var libraryProblem: CurlLoadFailure? {
+        if case .failure(let why) = libcurl { why } else { nil }
+    }
+}
+
+/// libcurl, loaded the first time an authority is asked or checked for, once for the process; a
+/// kiosk without an authority never maps it.
+private let libcurl = TimeStampAuthority.load("libcurl.so.4")
 
 /// Why no token came: the authority could not be reached, answered what is no reply, or a reply
 /// that is not for the request. Each is retried later.

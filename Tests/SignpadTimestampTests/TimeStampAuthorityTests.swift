@@ -1,12 +1,29 @@
 import Foundation
 import SignpadCrypto
 import SignpadTestSupport
-import SignpadTimestamp
+@testable import SignpadTimestamp
 import Testing
 
 /// The authority over HTTP, as libcurl reaches it: a token from a working one, which OpenSSL
 /// verifies; and from broken ones, an error that says which kind of broken, never a token.
 @Suite struct TimeStampAuthorityTests {
+    /// libcurl is loaded, not linked: where it is installed it loads with every function signpad
+    /// calls; a library that is not there is an error that names it and says what to install.
+    @Test func libcurlIsLoadedWhenAnAuthorityIsAsked() {
+        #expect(TimeStampAuthority.libraryProblem == nil)
+        guard case .failure(let missing) = TimeStampAuthority.load("libcurl-not-installed.so.4") else {
+            Issue.record("a library that is not installed loaded")
+            return
+        }
+        #expect("\(missing)".contains("libcurl-not-installed.so.4") && "\(missing)".contains("apt-get install libcurl4"), "\(missing)")
+        // A library that is there but is no libcurl.
+        guard case .failure(let wrong) = TimeStampAuthority.load("libz.so.1") else {
+            Issue.record("zlib passed for libcurl")
+            return
+        }
+        #expect("\(wrong)".contains("libz.so.1 has no curl_easy_init"), "\(wrong)")
+    }
+
     static let digest = SHA256.digest(Array("the manifest's signature".utf8))
 
     @Test func aWorkingAuthorityGivesATokenOpenSSLVerifies() throws {
