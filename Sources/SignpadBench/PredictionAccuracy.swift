@@ -86,8 +86,9 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     }
 
     /// The strokes drawn, and whether each ended in a lift: a withdrawn one left out; a
-    /// cancelled one (its device gone, or a recording stopped with it down) kept up to its cancel
-    /// as not lifted, as one still down is: the contact went on, so it has no end to overshoot.
+    /// cancelled one (its device gone, events dropped, a palm, or a recording stopped with it
+    /// down) kept up to its cancel as not lifted, as one still down is: the contact went on, so
+    /// it has no end to overshoot.
     static func strokes(_ events: [StrokeEvent]) -> [(samples: [Sample], ended: Bool)] {
         var done: [(samples: [Sample], ended: Bool)] = [], current: [Sample] = []
         for event in events {

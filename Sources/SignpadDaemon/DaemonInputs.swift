@@ -22,7 +22,7 @@ extension Daemon {
         }
         missingLogged = false
         inputs = opened
-        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.decoder) }
+        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.takeDecoder()) }
         nodesLookedAt = nodes
         retryFailedAt = failed.isEmpty ? .infinity : now + 30
         nextDeviceCheck = now + 2
@@ -45,7 +45,7 @@ extension Daemon {
         retryFailedAt = failed.isEmpty ? .infinity : now + 30
         guard !opened.isEmpty else { return }
         inputs += opened
-        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.decoder) }
+        for input in opened { session.addInput(path: input.path, name: input.name, kind: input.kind, decoder: input.takeDecoder()) }
         for pointer in pointers {
             logger.notice("input devices taken in place of the absolute pointer",
                           metadata: ["taken": "\(opened.map(\.name).joined(separator: ", "))", "pointer": "\(pointer.name)"])

@@ -1,10 +1,12 @@
 import SignpadEvdev
 import SignpadInput
 
-/// One touch device open for input, with its decoder as seeded from the device's state at open.
+/// One touch device open for input, with its decoder as seeded from the device's state at open,
+/// until whoever reads the device takes it (`takeDecoder`): a copy left here would share the
+/// decoder's storage, and the first events read would copy it.
 public final class TouchInput {
     public let device: EvdevDevice
-    public let decoder: ContactDecoder
+    private var decoder: ContactDecoder?
     public let name: String
     public let kind: DeviceKind
 
@@ -16,4 +18,10 @@ public final class TouchInput {
     }
 
     public var path: String { device.path }
+
+    /// The decoder, handed over once.
+    public func takeDecoder() -> ContactDecoder {
+        guard let taken = decoder.take() else { preconditionFailure("the decoder of \(path) was taken already") }
+        return taken
+    }
 }

@@ -76,9 +76,6 @@ public struct ContactDecoder: Sendable {
     /// Where a pen is, hovering or touching, on the screen; nil for other kinds.
     public var penPosition: Point? { frontEnd.penPosition }
 
-    /// Where a pen near the glass is; nil when none is.
-    public var penNearAt: Point? { penInProximity ? penPosition : nil }
-
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
     /// not hold back the next finger to land (water left on the glass must not make the pad deaf).

@@ -41,7 +41,7 @@ final class CalibrationRun {
             throw DaemonError(description: "no usable touch device\(config.input.device.map { " matching \($0)" } ?? "") (see `signpad devices`)")
         }
         defer { opened.device.close() }
-        var decoder = opened.decoder
+        var decoder = opened.takeDecoder()
         var calibrator = Calibrator(screenWidth: width, screenHeight: height,
                                     placement: ScreenPlacement(rotation: scanout.rotation, flipX: config.input.flipX, flipY: config.input.flipY))
         let painter = try ChromePainter(style: config.kiosk.style, backgroundImage: nil, width: width, height: height)

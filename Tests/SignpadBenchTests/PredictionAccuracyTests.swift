@@ -18,8 +18,8 @@ import Testing
         let events = try recording.strokeEvents(screenWidth: 1920, screenHeight: 1080).map(\.event)
         let p = PredictionAccuracy.measure(events, horizon: 0.016)
         #expect(p.samples > 50)
-        #expect(p.meetsGoals, "\\(PredictionAccuracy.line(p))")
-        #expect(PredictionAccuracy.withinLongestOvershoot(p.overshootMaxPx), "\\(PredictionAccuracy.line(p))")
+        #expect(p.meetsGoals, "\(PredictionAccuracy.line(p))")
+        #expect(PredictionAccuracy.withinLongestOvershoot(p.overshootMaxPx), "\(PredictionAccuracy.line(p))")
     }
 
     /// SVC2004's forty signatures (`svc2004-train`): every one's p95 no worse than drawing no
@@ -73,7 +73,7 @@ import Testing
         let p = PredictionAccuracy.measure(events, horizon: 0.02)
         #expect(p.samples == 30)
         // 500 px/s for 20 ms: 10 px, except near the end, where the lift stops the contact.
-        #expect(abs(p.unpredictedP95Px - 10) < 0.01, "\\(p)")
-        #expect(p.predictionMeanPx < 1.5, "\\(p)")
+        #expect(abs(p.unpredictedP95Px - 10) < 0.01, "\(p)")
+        #expect(p.predictionMeanPx < 1.5, "\(p)")
     }
 }

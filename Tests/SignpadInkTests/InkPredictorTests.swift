@@ -1,3 +1,4 @@
+import Foundation
 import SignpadInk
 import SignpadVocabulary
 import Testing
@@ -49,5 +50,41 @@ import Testing
         let full = try #require(prediction(steady)).x - steady.last!.point.x
         let shrunk = try #require(prediction(lifting)).x - lifting.last!.point.x
         #expect(shrunk < full * 0.5, "\(shrunk) px ahead with the pressure falling to \(lifting.last!.pressure!), \(full) px steady")
+    }
+
+    /// However fast the contact, no prediction is longer than 16 px: that is as far as ink can
+    /// run past a stroke lifted at speed.
+    @Test func aFastStrokeIsPredictedAtMostSixteenPixelsAhead() throws {
+        let samples = line(12, velocity: Point(3000, -1500))
+        let last = samples.last!.point
+        let ahead = try #require(prediction(samples))
+        #expect(abs(ahead.distance(to: last) - 16) < 1e-9, "\(ahead.distance(to: last)) px ahead")
+        // Along the stroke still.
+        #expect(abs((ahead.y - last.y) / (ahead.x - last.x) + 0.5) < 1e-6, "\(ahead)")
+    }
+
+    /// A contact going round a turn is predicted on the inside of the straight line ahead.
+    @Test func aTurnBendsThePrediction() throws {
+        // A circle of radius 50 px at 10 rad/s (500 px/s).
+        let samples = (0..<12).map { i -> Sample in
+            let angle = 10.0 * Double(i) / 100
+            return Sample(Point(300 + 50 * cos(angle), 300 + 50 * sin(angle)), time: 5 + Double(i) / 100)
+        }
+        let ahead = try #require(prediction(samples))
+        let last = samples.last!.point, centre = Point(300, 300)
+        // Straight on along the tangent lands farther out than the circle; bent, it lands nearer.
+        let angle = 10.0 * 11 / 100
+        let straight = Point(last.x - 500 * sin(angle) * 0.016, last.y + 500 * cos(angle) * 0.016)
+        #expect(ahead.distance(to: centre) < straight.distance(to: centre) - 0.1, "\(ahead) against \(straight)")
+    }
+
+    /// Pressure falling fast enough to reach nothing soon shrinks the prediction more than the
+    /// same pressure reached slowly: a lift is coming.
+    @Test func pressureFallingFastShrinksThePredictionMore() throws {
+        let slowly = line(12, velocity: Point(500, 0), pressures: (0..<12).map { 0.8 - Double($0) * 0.01 })
+        let fast = line(12, velocity: Point(500, 0), pressures: (0..<12).map { $0 < 11 ? 0.8 - Double($0) * 0.01 : 0.69 - 0.3 })
+        let gentle = try #require(prediction(slowly)).x - slowly.last!.point.x
+        let steep = prediction(fast).map { $0.x - fast.last!.point.x } ?? 0
+        #expect(steep < gentle * 0.5 * 0.39 / 0.69, "\(steep) px ahead with the pressure falling fast, \(gentle) px slowly")
     }
 }
