@@ -107,7 +107,7 @@ public enum KioskMemory {
                 usleep(50_000)
                 waited += 0.05
             }
-            if timedOut { throw Failure(description: "\(failure): no signature saved within \(Int(within)) s (too little ink to sign?)") }
+            if timedOut { throw Failure(description: "\(failure): no signature saved within \(Int(within)) s (too little ink to sign, or a kiosk.mode that waits for a point of sale?)") }
         } else {
             while wait4(pid, &status, 0, &usage) < 0 {
                 guard errno == EINTR else { throw Failure(description: "waiting for \(failure): \(Errno(rawValue: errno))") }

@@ -139,7 +139,7 @@ struct Bench: ParsableCommand {
             report.prediction = prediction
             report.livePath = live
             report.peakRSSBytes = PeakMemory.residentBytes
-            report.kioskPeakRSSBytes = kiosk.flatMap { $0.measured ? $0.bytes : nil }
+            report.kioskPeakRSSBytes = kiosk?.measuredBytes
             report.daemonPeakRSSBytes = try? daemon?.get().measuredBytes
             print(try report.json())
         } else {
