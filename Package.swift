@@ -33,7 +33,7 @@ let package = Package(
         ]),
         // signpad bench: ways of drawing ink compared, and the live path's allocations counted.
         .target(name: "SignpadBench", dependencies: [
-            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText",
+            "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadConfig", "SignpadOutbox", "SignpadSession", "SignpadExport", "SignpadCrypto", "SignpadText", "SignpadKiosk",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The configuration: its file, its checks and its edits; no device adapter and no look at the system, so the fuzz target covers it whole.
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "SignpadOutboxTests", dependencies: [
             "SignpadOutbox", "SignpadExport", "SignpadCrypto", "SignpadVocabulary", "SignpadInk", "SignpadTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadText", "SignpadTestSupport"]),
+        .testTarget(name: "SignpadBenchTests", dependencies: ["SignpadBench", "SignpadVocabulary", "SignpadInk", "SignpadInput", "SignpadText", "SignpadConfig", "SignpadKiosk", "SignpadTestSupport"]),
         .testTarget(name: "SignpadSessionTests", dependencies: [
             "SignpadSession", "SignpadConfig", "SignpadExport", "SignpadOutbox", "SignpadVocabulary", "SignpadInput", "SignpadKiosk", "SignpadCrypto", "SignpadPDF",
             // A real painter for the replays drawn as the panel draws them; the module itself has no text library.

@@ -4,6 +4,7 @@ import SignpadCrypto
 import SignpadExport
 import SignpadInk
 import SignpadInput
+import SignpadKiosk
 import SignpadOutbox
 import SignpadSession
 import SignpadText
@@ -244,7 +245,7 @@ private struct Pass {
         case .cairo:
             _ = cairo!.clear()
             for piece in allDry { _ = cairo!.strokeDry(piece) }
-            cairo!.copy(cairo!.apply(SmootherStep()), into: &cairoCanvas)
+            cairo!.copy(cairo!.showDry(), into: &cairoCanvas)
             display.present(cairoCanvas, dirty: frame)
         case .signpad:
             let margin = pen.width.maximum + 2
@@ -297,6 +298,20 @@ private struct Pass {
 enum InstructionCount {
     @inline(never) fileprivate static func peerEvent(_ pass: inout Pass, _ event: StrokeEvent) { _ = pass.handle(event) }
     @inline(never) static func liveEvent(_ session: Session, _ event: InputEvent, _ device: Int, _ now: Double) { session.feed(event, from: device, now: now) }
+    // The screen's moments (`ScreenMoments.replayOnce`); callgrind gives each one's inclusive cost.
+    @inline(never) static func startUp(_ make: () throws -> Session) rethrows -> Session { try make() }
+    @inline(never) static func screenPaint(_ painter: any ScreenPainter, _ items: [ChromeItem], _ canvas: inout Canvas, _ rects: [PixelRect]) {
+        painter.paint(items, into: &canvas, within: rects)
+    }
+    @inline(never) static func buttonPress(_ scene: inout ScreenScene) { scene.pressClear() }
+    @inline(never) static func clear(_ scene: inout ScreenScene) {
+        scene.pressClear()
+        // Not the same code as `buttonPress`, which the optimiser would otherwise merge with it.
+        scene.inkCleared += 1
+    }
+    @inline(never) static func fullRedraw(_ frame: inout RendererFrame, _ pieces: [InkPiece]) { frame.redraw(pieces) }
+    @inline(never) static func peerFullRedraw(_ frame: inout PeerFrame, _ pieces: [InkPiece]) { frame.redraw(pieces) }
+    @inline(never) static func peerClear(_ frame: inout PeerFrame) { frame.clear() }
 }
 
 /// A recording's raw events through a `Session` offscreen, as `signpad run` has it: the input
@@ -415,8 +430,14 @@ public struct BenchReport: Codable, Sendable {
     /// for whoever reads only that); nil when not counted.
     public var allocationsPerEvent: Double?
     public var allocations: LivePathAllocations?
+    /// The most heap allocations a button's press and release made (`ScreenMoments.buttonPressAllocations`); nil when not counted.
+    public var buttonPressAllocations: Int?
     /// The whole live path's time (`LivePath.time`); nil when not measured.
     public var livePath: LivePathTime?
+    /// A button, Clear, a full redraw and start-up (`ScreenMoments`); nil when not measured.
+    public var screenMoments: ScreenMoments?
+    /// (d)'s costliest event over the full redraw's time (`ScreenMoments.worstEventShare`); nil when not measured.
+    public var worstEventPerFullRedraw: Double?
     /// Predicted ink against what the recording did next; nil when not measured.
     public var prediction: PredictionAccuracy?
     /// The bench's own peak resident memory, all strategies' buffers included.

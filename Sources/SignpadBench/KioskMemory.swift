@@ -62,7 +62,8 @@ public enum KioskMemory {
         } catch {
             throw Failure(description: "\(folder): cannot make a folder for the daemon's run: \(error)")
         }
-        let own = ["export.directory": out, "export.spool_directory": folder + "/spool", "export.signing_key": folder + "/key",
+        // The socket in the bench user's own group: the package's group may not exist where the bench runs.
+        let own = ["control.group": "", "export.directory": out, "export.spool_directory": folder + "/spool", "export.signing_key": folder + "/key",
                    "control.socket": folder + "/control.sock", "control.results": folder + "/results.json"]
             .sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }
         let arguments = [executable, "run", "--offscreen", "\(width)x\(height)", "--input-recording", recording, "--confirm-at-end",

@@ -37,6 +37,13 @@ struct BoxBackground: Sendable {
         let width = clip.width, inside = (r.minX - clip.minX)..<(r.maxX - clip.minX)
         for y in r.minY..<r.maxY {
             let colour = rowColours[y], slot = slots[y]
+            // A whole row of one colour, the paper's, is only looked at: most of the box is.
+            if inside.count == width, let plain = canvas.pixels.withUnsafeBufferPointer({ Self.oneColour(UnsafeBufferPointer(start: $0.baseAddress! + y * canvas.stride + clip.minX, count: width)) }) {
+                rowColours[y] = plain & 0xFF_FFFF
+                if slots[y] >= 0 { freeSlots.append(slots[y]) }
+                slots[y] = -1
+                continue
+            }
             row.withUnsafeMutableBufferPointer { out in
                 canvas.pixels.withUnsafeBufferPointer { source in
                     let line = source.baseAddress! + y * canvas.stride + clip.minX
@@ -52,7 +59,7 @@ struct BoxBackground: Sendable {
                     }
                 }
             }
-            if let plain = Self.oneColour(row) {
+            if let plain = row.withUnsafeBufferPointer({ Self.oneColour($0) }) {
                 rowColours[y] = plain & 0xFF_FFFF
                 if slots[y] >= 0 { freeSlots.append(slots[y]) }
                 slots[y] = -1
@@ -75,13 +82,11 @@ struct BoxBackground: Sendable {
     }
 
     /// The row's colour when every pixel has it, else nil.
-    private static func oneColour(_ row: [UInt32]) -> UInt32? {
-        row.withUnsafeBufferPointer { pixels in
-            guard let first = pixels.first else { return nil }
-            var differs: UInt32 = 0
-            for pixel in pixels { differs |= pixel ^ first }
-            return differs == 0 ? first : nil
-        }
+    private static func oneColour(_ pixels: UnsafeBufferPointer<UInt32>) -> UInt32? {
+        guard let first = pixels.first else { return nil }
+        var differs: UInt32 = 0
+        for pixel in pixels { differs |= pixel ^ first }
+        return differs == 0 ? first : nil
     }
 
     /// The background at a pixel of the clip.
@@ -103,7 +108,7 @@ struct BoxBackground: Sendable {
                     if colour == Self.patterned {
                         line.update(from: kept.baseAddress! + slots[y] + r.minX - clip.minX, count: r.width)
                     } else {
-                        line.update(repeating: colour, count: r.width)
+                        Canvas.fill(line, count: r.width, with: colour)
                     }
                 }
             }

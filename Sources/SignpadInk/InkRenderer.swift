@@ -142,7 +142,10 @@ public struct InkRenderer: Sendable {
     /// rectangles where it differs now), then takes the new background there and puts the ink
     /// back over it. The canvas is the screen's one frame: no second one is kept to paint into.
     public mutating func repaintBackground(changed: [PixelRect], dirty: inout DirtyRegion, paint: (inout Canvas, [PixelRect]) -> Void) {
-        let rects = changed.map { $0.intersection(canvas.bounds) }.filter { !$0.isEmpty }
+        let bounds = canvas.bounds
+        // Most callers' rectangles are on the screen already: then they are used as they are.
+        let rects = changed.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 } ? changed
+            : changed.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         guard !rects.isEmpty else { return }
         paint(&canvas, rects)
         for r in rects { box.take(r, from: canvas) }
@@ -164,13 +167,24 @@ public struct InkRenderer: Sendable {
         for level in 0..<256 { palette[level] = XRGB.blend(paper, ink, UInt8(level)) }
     }
 
-    /// Paints the pixels of `r` inside the clip at their shown levels over the background.
+    /// Paints the pixels of `r` inside the clip at their shown levels over the background. Where
+    /// no ink reaches every level is 0, and the background just painted is already right.
     private mutating func recolour(_ r: PixelRect) {
-        let r = r.intersection(clip)
+        let r = r.intersection(clip).intersection(inkReach)
         guard !r.isEmpty else { return }
         withPlanes { planes in
             for y in r.minY..<r.maxY { planes.row(y).paint(r.minX..<r.maxX) }
         }
+    }
+
+    /// Where ink is shown: the dry ink's bounds and the wet tail's.
+    private var inkReach: PixelRect {
+        var reach = inkBounds
+        for index in shownWet.pieces {
+            let (a, b) = shownWet.piece(index)
+            reach = reach.union(InkRasterizer.bounds(a, b))
+        }
+        return reach
     }
 
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet

@@ -103,7 +103,13 @@ public struct KioskLayout: Equatable, Sendable {
 
     /// Every button shown, with where it is.
     public var buttons: [(button: Button, rect: PixelRect)] {
-        [(.clear, clearButton)] + (undoButton.map { [(.undo, $0)] } ?? []) + (declineButton.map { [(.decline, $0)] } ?? []) + [(.done, doneButton)]
+        var all: [(button: Button, rect: PixelRect)] = []
+        all.reserveCapacity(4)
+        all.append((.clear, clearButton))
+        if let undoButton { all.append((.undo, undoButton)) }
+        if let declineButton { all.append((.decline, declineButton)) }
+        all.append((.done, doneButton))
+        return all
     }
 
     public func button(at p: Point) -> Button? {

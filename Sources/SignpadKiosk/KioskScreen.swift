@@ -18,8 +18,8 @@ public struct KioskStyle: Equatable, Sendable {
 }
 
 /// One rectangle of text or shape to paint; the painter knows nothing of the kiosk's rules.
-public struct ChromeItem: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+public struct ChromeItem: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
         case text(String, size: Double, color: UInt32)
         case frame(color: UInt32, lineWidth: Double)
         case button(String, pressed: Bool)
@@ -69,7 +69,9 @@ public enum KioskScreen {
                              pressed: KioskLayout.Button?, request: KioskRequest? = nil, idlePage: Bool = false,
                              outOfService: String? = nil, reviewLayout: ReviewLayout? = nil) -> [ChromeItem] {
         let box = layout.box
+        // Room for the most a screen shows, so a button's press builds its list in one allocation.
         var items: [ChromeItem] = []
+        items.reserveCapacity(12 + (request?.lines.count ?? 0))
         if let reason = outOfService, request == nil {
             items.append(ChromeItem(layout.prompt, .text(labels.outOfService, size: Double(layout.prompt.height) * 0.45, color: style.text)))
             items.append(ChromeItem(layout.message, .text(labels.staff + reason, size: Double(layout.message.height) * 0.7, color: style.message)))
@@ -92,12 +94,10 @@ public enum KioskScreen {
                     top += rows * row
                 }
             }
-            items += [
-                ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)),
-                ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
-                                      to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)),
-                ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)),
-            ]
+            items.append(ChromeItem(box, .frame(color: style.boxBorder, lineWidth: 2)))
+            items.append(ChromeItem(box, .line(from: Point(Double(box.minX + box.width / 20), Double(layout.baselineY)),
+                                               to: Point(Double(box.maxX - box.width / 20), Double(layout.baselineY)), color: style.baseline, width: 1.5)))
+            items.append(ChromeItem(box, .cross(center: layout.crossCenter, size: Double(box.height) / 12, color: style.baseline)))
             for (button, rect) in layout.buttons {
                 let label = switch button {
                 case .clear: labels.clear

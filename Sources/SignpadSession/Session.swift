@@ -59,6 +59,8 @@ public final class Session: InputSink {
 
     @exclusivity(unchecked) private var smoother: MidpointSmoother
     private let painter: any ScreenPainter
+    /// The furniture on the screen, and its buttons' pictures.
+    private var chrome = ShownChrome()
     @exclusivity(unchecked) private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
     @exclusivity(unchecked) private var effects: [KioskEffect] = []
@@ -112,7 +114,8 @@ public final class Session: InputSink {
         redrawSmoother = MidpointSmoother(options: options.ink.pen)
         predictor = InkPredictor(horizon: options.ink.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
-        renderer = InkRenderer(background: Canvas(width: width, height: height), inkColor: options.ink.color, clip: layout.box.insetBy(2))
+        // Black, which costs no pass of its own (memset): the first paint below covers all of it.
+        renderer = InkRenderer(background: Canvas(width: width, height: height, fill: 0), inkColor: options.ink.color, clip: layout.box.insetBy(2))
         strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
         events.reserveCapacity(Self.eventCapacity)
@@ -495,12 +498,33 @@ public final class Session: InputSink {
                 painter.paint(items, into: &canvas, within: rects)
                 Self.draw(page, of: review, layout: layout, into: &canvas, within: rects)
             }
+            chrome.painted(items)
             return
         }
-        let layout = kiosk.layout
-        // After the first paint only the message and the buttons change.
-        let changing = whole ? [renderer.canvas.bounds] : [layout.message] + layout.buttons.map(\.rect)
-        renderer.repaintBackground(changed: changing, dirty: &dirty) { [painter] in painter.paint(items, into: &$0, within: $1) }
+        guard !whole else {
+            renderer.repaintBackground(changed: [renderer.canvas.bounds], dirty: &dirty) { [painter] canvas, rects in
+                painter.paint(items, into: &canvas, within: rects)
+                chrome.keepButtons(of: items, from: canvas)
+                // Each button's other state too, painted and taken before the first press needs it.
+                let others = chrome.otherStatesToKeep(of: items)
+                for other in others {
+                    let variant = items.map { $0.rect == other.rect ? other : $0 }
+                    painter.paint(variant, into: &canvas, within: [other.rect])
+                    chrome.keepButtons(of: variant, from: canvas)
+                }
+                for item in items where others.contains(where: { $0.rect == item.rect }) {
+                    chrome.picture(of: item)?.draw(into: &canvas, at: (item.rect.minX, item.rect.minY))
+                }
+            }
+            chrome.painted(items)
+            return
+        }
+        chrome.change(to: items)
+        guard !chrome.changed.isEmpty else { return }
+        renderer.repaintBackground(changed: chrome.changed, dirty: &dirty) { [painter, chrome] canvas, _ in
+            if !chrome.toPaint.isEmpty { painter.paint(items, into: &canvas, within: chrome.toPaint) }
+            for (rect, picture) in chrome.toDraw { picture.draw(into: &canvas, at: (rect.minX, rect.minY)) }
+        }
     }
 }
 

@@ -97,6 +97,14 @@ public final class CairoInk {
         return changed.union(wetBounds)
     }
 
+    /// The backing image shown whole, as after drawing it again from nothing; returns the whole frame.
+    public func showDry() -> PixelRect {
+        cairo_set_source_surface(shownContext, dry, 0, 0)
+        cairo_paint(shownContext)
+        wetBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        return bounds
+    }
+
     /// Copies `rect` of the shown image into `canvas` (as a kiosk copies it to the screen).
     public func copy(_ rect: PixelRect, into canvas: inout Canvas) {
         let r = rect.intersection(bounds).intersection(canvas.bounds)

@@ -25,7 +25,7 @@ struct Bench: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only the predicted ink's figures, over every evemu recording in this folder (repeatable), offscreen.",
                                             discussion: "For the shared recordings and SVC2004's forty: ../shared/data/recordings and its svc2004-train. SVC2004's writers u1-u20 are the set to tune on, u21-u40 held out."),
             completion: .directory) var survey: [String] = []
-    @Option(name: .customLong("replay-once"), help: ArgumentHelp("live or peer: the recording once through that path, untimed, printing its events (for scripts/count-instructions).",
+    @Option(name: .customLong("replay-once"), help: ArgumentHelp("live, peer or moments: the recording once through that path, untimed, printing its events (for scripts/count-instructions).",
                                                                  visibility: .hidden)) var replayOnce: String?
     @OptionGroup var options: ConfigOptions
 
@@ -45,12 +45,17 @@ struct Bench: ParsableCommand {
             switch replayOnce {
             case "live":
                 print("events \(try LivePath.replayOnce(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter))")
+            case "moments":
+                let bench = try SignpadBench.Bench(recording: strokes, input: config.input, display: OffscreenDisplay(width: w, height: h, rotation: config.display.rotation),
+                                                   pen: config.ink.pen)
+                try ScreenMoments.replayOnce(bench.events, config: config, width: w, height: h, painter: config.kiosk.screenPainter)
+                print("events 1")
             case "peer":
                 let bench = try SignpadBench.Bench(recording: strokes, input: config.input, display: OffscreenDisplay(width: w, height: h, rotation: config.display.rotation),
                                                    pen: config.ink.pen)
                 print("events \(bench.replayPeerOnce())")
             default:
-                throw ValidationError("--replay-once \(replayOnce): expected live or peer")
+                throw ValidationError("--replay-once \(replayOnce): expected live, peer or moments")
             }
             return
         }
@@ -84,8 +89,11 @@ struct Bench: ParsableCommand {
             }
             let (w, h) = try parseScreen(screen ?? "1920x1080")
             let figures = try LivePathAllocations.measure(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, counter: counter)
-            let report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocations: figures)
-            try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName))
+            var report = BenchReport(recording: recording, screen: "\(w)x\(h) offscreen", strategies: [], allocations: figures)
+            report.buttonPressAllocations = try ScreenMoments.buttonPressAllocations(config: config, width: w, height: h, painter: config.kiosk.screenPainter,
+                                                                                     counter: counter)
+            try print(json ? report.json() : LivePathAllocations.line(figures, library: AllocationCounter.libraryName)
+                + "\nallocations per button pressed and let go: max \(report.buttonPressAllocations ?? 0) [≤ 10]")
             return
         }
         // First, while the bench is small: a child started now counts at least what the bench holds.
@@ -133,11 +141,15 @@ struct Bench: ParsableCommand {
         let live = onScreen ? nil : try LivePath.time(strokes, config: config, width: w, height: h, painter: config.kiosk.screenPainter, strokeEvents: events.count)
         let peerMean = rows.first { $0.strategy == SignpadBench.Bench.Strategy.cairo.rawValue }?.meanMicroseconds
         let prediction = PredictionAccuracy.measure(events, horizon: config.ink.predictMilliseconds / 1000)
+        let moments = onScreen ? nil : try ScreenMoments.measure(events, config: config, width: w, height: h, painter: config.kiosk.screenPainter, counter: counter)
         if json {
             var report = BenchReport(recording: recording, screen: name, strategies: rows,
                                      allocations: counted)
             report.prediction = prediction
             report.livePath = live
+            report.buttonPressAllocations = moments?.buttonPress.allocations
+            report.worstEventPerFullRedraw = moments.flatMap { $0.worstEventShare(of: rows) }
+            report.screenMoments = moments
             report.peakRSSBytes = PeakMemory.residentBytes
             report.kioskPeakRSSBytes = kiosk?.measuredBytes
             report.daemonPeakRSSBytes = try? daemon?.get().measuredBytes
@@ -146,6 +158,12 @@ struct Bench: ParsableCommand {
             print(SignpadBench.Bench.table(rows, recording: recording, screen: name), terminator: "")
             print(PredictionAccuracy.line(prediction))
             if let live { print(live.line(peerMeanMicroseconds: peerMean)) }
+            if let moments {
+                print(moments.lines)
+                if let share = moments.worstEventShare(of: rows) {
+                    print(String(format: "(d)'s costliest event: %.1f %% of a full redraw [≤ 5 %%]", 100 * share))
+                }
+            }
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))
             print(PeakMemory.line)
             if let kiosk { print(KioskMemory.line(kiosk, width: w, height: h)) }

@@ -1,5 +1,7 @@
 import Foundation
-import SignpadBench
+@testable import SignpadBench
+import SignpadConfig
+import SignpadKiosk
 import SignpadInk
 import SignpadInput
 import SignpadTestSupport
@@ -144,4 +146,31 @@ import Testing
     #expect {
         _ = try KioskMemory.daemonPeakResidentBytes(executable: signpad, recording: tapPath, seconds: 0, width: 640, height: 400, configuration: nil, overrides: [])
     } throws: { "\($0)".contains("no signature saved") }
+}
+
+/// The screen's moments do what they are named for: the full redraw shows the whole signature
+/// on both sides, alike, and a cleared peer shows none; the figures come out for each moment.
+@Test func theScreensMomentsRedrawTheSignatureAndClearIt() throws {
+    let events = try demoRecording().strokeEvents(screenWidth: 640, screenHeight: 400).map(\.event)
+    let pieces = ScreenMoments.dryPieces(of: events, pen: SmootherOptions())
+    #expect(pieces.count > 100)
+    var ink = RendererFrame(width: 640, height: 400), peer = PeerFrame(width: 640, height: 400)
+    ink.redraw(pieces)
+    ink.redraw(pieces)
+    peer.redraw(pieces)
+    var both = 0, onlyOne = 0
+    for (a, b) in zip(ink.display.screen.pixels, peer.display.screen.pixels) {
+        let inkA = a & 0xFF < 96, inkB = b & 0xFF < 96
+        if inkA && inkB { both += 1 } else if inkA != inkB { onlyOne += 1 }
+    }
+    #expect(both > 1000)
+    #expect(onlyOne * 8 < both, "\(onlyOne) pixels inked by one only, \(both) by both")
+    peer.clear()
+    #expect(peer.display.screen.pixels.allSatisfy { $0 & 0xFFFFFF == 0xFFFFFF }, "the peer's Clear leaves the background")
+    let moments = try ScreenMoments.measure(events, config: try Config.load(text: "", file: "(test)"), width: 640, height: 400,
+                                            painter: { width, height in try ChromePainter(style: KioskStyle(), backgroundImage: nil, width: width, height: height) },
+                                            counter: nil)
+    for moment in [moments.buttonPress, moments.clear, moments.fullRedraw, moments.startUp] { #expect(moment.microseconds > 0) }
+    #expect(moments.clear.peerMicroseconds != nil && moments.fullRedraw.peerMicroseconds != nil && moments.buttonPress.allocations == nil)
+    #expect(moments.lines.contains("button pressed and let go") && moments.lines.contains("[≤ 10]") == false, "\(moments.lines)")
 }

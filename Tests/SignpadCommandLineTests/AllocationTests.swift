@@ -15,11 +15,20 @@ import Testing
     }
     static let skipped = "skipped: no release build with the interposer (swift build -c release && scripts/build-interposer; .ci/run makes both)"
 
-    func allocations(_ recording: String) throws -> (mean: Double, max: Int, output: String) {
+    func allocations(_ recording: String) throws -> (mean: Double, max: Int, buttonPress: Int, output: String) {
         let result = try run(Self.release.appendingPathComponent("signpad").path, ["bench", "--allocations", "--json", "--recording", recording])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
         let figures = try #require(report["allocations"] as? [String: Any])
-        return (try #require(figures["mean"] as? Double), try #require(figures["max"] as? Int), result.output)
+        return (try #require(figures["mean"] as? Double), try #require(figures["max"] as? Int), try #require(report["buttonPressAllocations"] as? Int),
+                result.output)
+    }
+
+    /// A button pressed and let go is drawn from its pictures: a handful of allocations (the
+    /// list of what the screen shows), not the hundreds a text layout makes.
+    @Test(.enabled(if: built, Comment(rawValue: skipped)))
+    func aButtonPressAllocatesAHandful() throws {
+        let counted = try allocations(demoRecordingPath)
+        #expect(counted.buttonPress <= 10, "\(counted.output)")
     }
 
     @Test(.enabled(if: built, Comment(rawValue: skipped)))

@@ -297,6 +297,27 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         for y in 0..<100 { for x in 0..<200 where renderer.canvas[x, y] != picture(x, y) { Issue.record("(\(x), \(y)) after clearing: \(renderer.canvas[x, y])") } }
     }
 
+    /// A repaint while a stroke's wet tail is all the ink shown (a message appearing as the pen
+    /// lands): the tail lies over the new picture as if the picture had been there first.
+    @Test func aRepaintKeepsTheWetTailShown() {
+        let clip = PixelRect(minX: 10, minY: 10, maxX: 190, maxY: 90)
+        func renderer() -> InkRenderer { InkRenderer(background: Canvas(width: 200, height: 100, fill: 0xFFFFFF), inkColor: 0x000080, clip: clip) }
+        var step = SmootherStep()
+        for (x, y) in [(40.0, 30.0), (90.0, 60.0), (150.0, 40.0)] { step.wet.append(FlatPoint(point: Point(x, y), radius: 3)) }
+        let picture = { (canvas: inout Canvas, rects: [PixelRect]) in for r in rects { canvas.fill(r, with: 0xF0F0D0) } }
+        var dirty = DirtyRegion()
+        var repaintedUnder = renderer()
+        repaintedUnder.apply(step, dirty: &dirty)
+        repaintedUnder.repaintBackground(changed: [clip], dirty: &dirty, paint: picture)
+        var repaintedFirst = renderer()
+        repaintedFirst.repaintBackground(changed: [clip], dirty: &dirty, paint: picture)
+        repaintedFirst.apply(step, dirty: &dirty)
+        let inked = repaintedFirst.canvas.pixels.count { $0 != 0xF0F0D0 && $0 != 0xFFFFFF }
+        #expect(inked > 300, "the tail is drawn")
+        let differing = zip(repaintedUnder.canvas.pixels, repaintedFirst.canvas.pixels).count { $0 != $1 }
+        #expect(differing == 0, "pixels where the tail was lost")
+    }
+
     /// The levels cover the clip only: ink at its very edges and corners, drawn and cleared
     /// again, stays inside it and leaves the rest of the canvas as it was.
     @Test(arguments: [PixelRect(minX: 0, minY: 0, maxX: 64, maxY: 40), PixelRect(minX: 31, minY: 7, maxX: 33, maxY: 9),
