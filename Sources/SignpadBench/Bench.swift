@@ -41,9 +41,9 @@ public struct Bench {
         /// on any machine. Nil for cairo's strategy, whose rasteriser does not say.
         public var rasterisedMeanPixels: Double?
         public var rasterisedMaxPixels: Int?
-        /// The most samples one event smoothed again (a take-back redrawing the strokes it
-        /// uncovered): signpad's strategy only, as the others redraw everything.
-        public var resmoothedMaxSamples: Int?
+        /// The most kept pieces one event drew again (a take-back redrawing what its clearing
+        /// uncovered; no sample is smoothed again): signpad's strategy only, as the others redraw everything.
+        public var redrawnMaxPieces: Int?
     }
 
     public let events: [StrokeEvent]
@@ -103,17 +103,17 @@ public struct Bench {
         pass.renderer.makeLevelsResident()
         var costs: [Double] = []
         costs.reserveCapacity(events.count)
-        var lagTotal = 0, lagMax = 0, rasterisedMax = 0, resmoothedMax = 0
+        var lagTotal = 0, lagMax = 0, rasterisedMax = 0, redrawnMax = 0
         for event in events {
             if shouldStop() { break }
             let before = pass.renderer.pixelsRasterised
-            pass.resmoothed = 0
+            pass.redrawn = 0
             let (cost, lag) = pass.handle(event)
             costs.append(cost)
             lagTotal += lag
             lagMax = max(lagMax, lag)
             rasterisedMax = max(rasterisedMax, pass.renderer.pixelsRasterised - before)
-            resmoothedMax = max(resmoothedMax, pass.resmoothed)
+            redrawnMax = max(redrawnMax, pass.redrawn)
         }
         costs.sort()
         func percentile(_ p: Double) -> Double { costs.isEmpty ? 0 : costs[min(Int(Double(costs.count) * p), costs.count - 1)] }
@@ -126,7 +126,7 @@ public struct Bench {
                    bytesRatioToSignpad: 0, meanInkLag: Double(lagTotal) / Double(max(events.count, 1)), maxInkLag: lagMax,
                    rasterisedMeanPixels: strategy == .cairo ? nil : Double(pass.renderer.pixelsRasterised) / Double(max(events.count, 1)),
                    rasterisedMaxPixels: strategy == .cairo ? nil : rasterisedMax,
-                   resmoothedMaxSamples: strategy == .signpad ? resmoothedMax : nil)
+                   redrawnMaxPieces: strategy == .signpad ? redrawnMax : nil)
     }
 
     /// The peer (e) drawing every event once, untimed and with no warm-up, for
@@ -155,8 +155,8 @@ public struct Bench {
         out += "pixels rasterised per event, mean / max: "
         out += rows.compactMap { r in r.rasterisedMeanPixels.map { String(format: "%@ %.0f / %d", String(r.strategy.prefix(1)), $0, r.rasterisedMaxPixels ?? 0) } }
             .joined(separator: ", ") + "\n"
-        if let most = rows.first(where: { $0.strategy == Strategy.signpad.rawValue })?.resmoothedMaxSamples {
-            out += "(d) samples smoothed again by one event (a take-back), max: \(most) [≤ 64]\n"
+        if let most = rows.first(where: { $0.strategy == Strategy.signpad.rawValue })?.redrawnMaxPieces {
+            out += "(d) pieces drawn again by one event (a take-back; no sample is smoothed again), max: \(most)\n"
         }
         out += "cold first event (untimed warm-up, not in the table): "
         out += rows.map { String(format: "%@ %.1f µs", String($0.strategy.prefix(1)), $0.coldFirstEventMicroseconds) }.joined(separator: ", ") + "\n"
@@ -171,16 +171,15 @@ private struct Pass {
     let display: Display
     let frame: DirtyRegion
     var smoother: MidpointSmoother
-    var redrawSmoother: MidpointSmoother
+    /// (d)'s: each stroke's pieces and reach, as the daemon keeps them.
+    var kept = KeptInk()
     let pen: SmootherOptions
     var allDry: [InkPiece] = []
-    /// Where the stroke being drawn starts in `allDry`, and its samples: a withdrawn stroke's ink is taken back.
+    /// Where the stroke being drawn starts in `allDry`: a withdrawn stroke's ink is taken back.
     var strokeStart = 0
-    var stroke: [Sample] = []
-    var strokes: [[Sample]] = []
     var dirty = DirtyRegion()
-    /// Samples smoothed again by the event being handled.
-    var resmoothed = 0
+    /// Kept pieces drawn again by the event being handled.
+    var redrawn = 0
     /// (e): cairo's images, and the canvas it copies its changes into for the display.
     let cairo: CairoInk?
     var cairoCanvas: Canvas
@@ -193,7 +192,6 @@ private struct Pass {
         self.display = display
         frame = DirtyRegion([PixelRect(x: 0, y: 0, width: width, height: height)])
         smoother = MidpointSmoother(options: pen)
-        redrawSmoother = MidpointSmoother(options: pen)
         self.pen = pen
         cairo = strategy == .cairo ? CairoInk(width: width, height: height) : nil
         cairoCanvas = Canvas(width: strategy == .cairo ? width : 1, height: strategy == .cairo ? height : 1)
@@ -212,11 +210,13 @@ private struct Pass {
         switch event {
         case .down(let s):
             strokeStart = allDry.count
-            stroke = [s]
-        case .move(let s): stroke.append(s)
-        case .up, .cancel: strokes.append(stroke)
-        case .withdraw: break
+            kept.beginStroke()
+            kept.reach(s.point)
+        case .move(let s):
+            kept.reach(s.point)
+        case .up, .cancel, .withdraw: break
         }
+        kept.add(step.dry)
         if event == .withdraw {
             takeBack()
         } else {
@@ -234,7 +234,7 @@ private struct Pass {
 
     /// A withdrawn stroke's ink taken back as each strategy would: (a) re-strokes what is left,
     /// (b) and (c) rebuild their bitmap from what is left, (d) clears where the stroke reached and
-    /// draws again the strokes reaching in there, as the daemon does.
+    /// draws again the kept pieces that meet it, as the daemon does.
     private mutating func takeBack() {
         allDry.removeSubrange(strokeStart...)
         switch strategy {
@@ -249,16 +249,13 @@ private struct Pass {
             display.present(cairoCanvas, dirty: frame)
         case .signpad:
             let margin = pen.width.maximum + 2
-            if let reach = InkReach(stroke).rect(margin: margin) {
+            if let reach = kept.removeLastStroke().rect(margin: margin) {
                 let cleared = renderer.clearInk(in: reach, dirty: &dirty)
-                for other in strokes where !cleared.isEmpty {
-                    guard let r = InkReach(other).rect(margin: margin), !r.intersection(cleared).isEmpty else { continue }
-                    redrawSmoother.reset()
-                    resmoothed += other.count
-                    for (index, sample) in other.enumerated() {
-                        renderer.redrawDry(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), within: cleared, dirty: &dirty)
+                if !cleared.isEmpty {
+                    kept.forEachPiece(meeting: cleared, margin: margin) {
+                        renderer.redrawDry($0, within: cleared, dirty: &dirty)
+                        redrawn += 1
                     }
-                    renderer.redrawDry(redrawSmoother.handle(.up), within: cleared, dirty: &dirty)
                 }
             }
             display.present(renderer.canvas, dirty: dirty)

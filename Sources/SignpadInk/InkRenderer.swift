@@ -88,6 +88,13 @@ public struct InkRenderer: Sendable {
         render(dry: step.dry, wet: shownWet, into: &dirty, within: rect)
     }
 
+    /// Draws again one dry piece, only within `rect`, leaving any wet tail.
+    public mutating func redrawDry(_ piece: InkPiece, within rect: PixelRect, dirty: inout DirtyRegion) {
+        var dry = InkPieces()
+        dry.append(piece)
+        render(dry: dry, wet: shownWet, into: &dirty, within: rect)
+    }
+
     /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
         var dry = InkPieces()

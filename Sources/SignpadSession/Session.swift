@@ -64,11 +64,9 @@ public final class Session: InputSink {
     @exclusivity(unchecked) private var dirty = DirtyRegion()
     /// Reused for every touch event so the hot path does not allocate.
     @exclusivity(unchecked) private var effects: [KioskEffect] = []
-    /// Redraws each stroke of the signature in turn (kept, so a redraw does not allocate).
-    @exclusivity(unchecked) private var redrawSmoother: MidpointSmoother
-    /// Where each stroke of the signature on the panel could have put ink, in the kiosk's order of
-    /// its strokes: taking strokes away clears only there.
-    @exclusivity(unchecked) private var strokeReaches: [InkReach] = []
+    /// Each stroke's dry pieces and where it could have put ink, in the kiosk's order of its
+    /// strokes: taking strokes away clears only there and draws again only what meets it.
+    @exclusivity(unchecked) private var kept = KeptInk()
     /// Where the contact will be a moment ahead: drawn at the end of the wet tail, on screen only.
     @exclusivity(unchecked) private var predictor: InkPredictor
     /// What the input pipeline told during events, logged by `tick`: a line made on the touch
@@ -111,12 +109,10 @@ public final class Session: InputSink {
         let layout = KioskLayout(width: width, height: height, undo: !options.kiosk.labels.undo.isEmpty)
         kiosk = Kiosk(layout: layout, rules: options.kiosk.rules)
         smoother = MidpointSmoother(options: options.ink.pen)
-        redrawSmoother = MidpointSmoother(options: options.ink.pen)
         predictor = InkPredictor(horizon: options.ink.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
         // Black, which costs no pass of its own (memset): the first paint below covers all of it.
         renderer = InkRenderer(background: Canvas(width: width, height: height, fill: 0), inkColor: options.ink.color, clip: layout.box.insetBy(2))
-        strokeReaches.reserveCapacity(64)
         effects.reserveCapacity(16)
         events.reserveCapacity(Self.eventCapacity)
         notices.reserveCapacity(16)
@@ -213,6 +209,7 @@ public final class Session: InputSink {
 
     /// Time passes (see `Kiosk.tick`).
     public func tick(now: Double) {
+        kept.reserveRoom()
         let timed = kiosk.tick(now: now)
         apply(timed, now: now)
         for page in pages?.drawn() ?? [] { show(page, now: now) }
@@ -320,9 +317,9 @@ public final class Session: InputSink {
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
                         wallClockOffset = time.wall() - max(now - sample.time, 0) - sample.time
-                        strokeReaches.removeAll(keepingCapacity: true)
+                        kept.removeAll()
                     }
-                    strokeReaches.append(InkReach())
+                    kept.beginStroke()
                 }
                 var step = smoother.handle(event)
                 switch event {
@@ -341,6 +338,7 @@ public final class Session: InputSink {
                     }
                 default: break
                 }
+                kept.add(step.dry)
                 renderer.apply(step, dirty: &dirty)
                 inkEvents += 1
                 if case .move = event { movesDrawn += 1 }
@@ -349,10 +347,10 @@ public final class Session: InputSink {
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
                 var reach = InkReach()
-                for index in removed.reversed() { reach.add(strokeReaches.remove(at: index)) }
+                for index in removed.reversed() { reach.add(kept.removeStroke(at: index)) }
                 takeBack(reach)
             case .withdrawInk:
-                takeBack(strokeReaches.popLast() ?? InkReach())
+                takeBack(kept.removeLastStroke())
             case .save(let signature, let devices, let exportID, let request):
                 exporter.submit(record(for: signature, devices: devices, request: request, now: now), exportID: exportID)
             case .repaintChrome:
@@ -433,36 +431,21 @@ public final class Session: InputSink {
     }
 
     /// Widens the stroke being drawn's reach to `point`.
-    private func reachOfThisStroke(_ point: Point) {
-        if strokeReaches.isEmpty { strokeReaches.append(InkReach()) }
-        strokeReaches[strokeReaches.count - 1].add(point)
-    }
+    private func reachOfThisStroke(_ point: Point) { kept.reach(point) }
 
     /// Takes strokes off the screen (a withdrawn resting hand's dot, strokes undone or erased):
-    /// only where their ink could `reach` is cleared, and the strokes left that reach in there
-    /// are drawn again, each through a smoother of its own as it was drawn (see
-    /// `InkRenderer.clearInk(in:)`). A dot costs its own few pixels, not the whole signature.
+    /// only where their ink could `reach` is cleared, and the pieces of the strokes left that
+    /// meet it are drawn again as they were drawn (see `InkRenderer.clearInk(in:)`). A dot costs
+    /// its own few pixels, not the whole signature.
     private func takeBack(_ reach: InkReach) {
         smoother.reset()
         let margin = options.ink.pen.width.maximum + 2
         guard let rect = reach.rect(margin: margin) else { return }
         let cleared = renderer.clearInk(in: rect, dirty: &dirty)
         guard !cleared.isEmpty else { return }
-        for stroke in kiosk.signature.strokes {
-            guard let other = InkReach(stroke).rect(margin: margin), !other.intersection(cleared).isEmpty else { continue }
-            redraw(stroke, within: cleared)
-        }
-    }
-
-    /// Draws a stroke's dry ink again (within `rect`, when given): the same pieces as when it was
-    /// drawn, without the wet tails in between, which would only raise pixels and take them back.
-    private func redraw(_ stroke: [Sample], within rect: PixelRect? = nil) {
-        redrawSmoother.reset()
-        let screen = renderer.canvas.bounds
-        for (index, sample) in stroke.enumerated() {
-            renderer.redrawDry(redrawSmoother.handle(index == 0 ? .down(sample) : .move(sample)), within: rect ?? screen, dirty: &dirty)
-        }
-        renderer.redrawDry(redrawSmoother.handle(.up), within: rect ?? screen, dirty: &dirty)
+        // The dry pieces as they were drawn, without the wet tails in between, which would only
+        // raise pixels and take them back.
+        kept.forEachPiece(meeting: cleared, margin: margin) { renderer.redrawDry($0, within: cleared, dirty: &dirty) }
     }
 
     private static func inFirstUseOrder(_ names: [String]) -> [String] {

@@ -50,8 +50,9 @@ import Testing
         #expect(try #require(signpad.rasterisedMaxPixels) >= Int(d))
     }
 
-    /// A take-back smooths again only the strokes its ink reached: the figure counts their samples.
-    @Test func aTakeBackCountsTheSamplesItSmoothsAgain() {
+    /// A take-back draws again only the kept pieces that meet what it cleared: of the stroke it
+    /// crossed, the few near it; of the one apart, none. The figure counts them.
+    @Test func aTakeBackDrawsAgainOnlyThePiecesItUncovered() throws {
         func stroke(_ points: [Point], from time: Double) -> [StrokeEvent] {
             points.enumerated().map { i, p in i == 0 ? .down(Sample(p, time: time)) : .move(Sample(p, time: time + Double(i) / 100)) }
         }
@@ -59,7 +60,9 @@ import Testing
         let resting = (0..<5).map { Point(150, 80 + Double($0) * 10) }
         let events = stroke(crossed, from: 0) + [.up] + stroke(apart, from: 1) + [.up] + stroke(resting, from: 2) + [.withdraw]
         let rows = Bench(events: events, display: OffscreenDisplay(width: 640, height: 400)).run()
-        #expect(rows.map(\.resmoothedMaxSamples) == [nil, nil, nil, 10, nil])
+        #expect(rows.map { $0.redrawnMaxPieces == nil } == [true, true, true, false, true])
+        let redrawn = try #require(rows[3].redrawnMaxPieces)
+        #expect(redrawn >= 1 && redrawn <= 4, "\(redrawn) of the crossed stroke's 9 pieces")
     }
 
     @Test func aTurnedPanelIsBenchedAtItsLogicalSize() throws {
