@@ -170,8 +170,10 @@ public final class Daemon {
         self.exporter = exporter
         let initial: DaemonStage
         if let offscreen {
-            // A display in memory is never lost: the loop ends only on a signal.
-            let display = OffscreenDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
+            // A display in memory is never lost: the loop ends only on a signal. It keeps no
+            // picture of its own (nobody looks at it): the session's canvas is the one frame, as
+            // on a panel, whose scanout buffer is the device's memory.
+            let display = HeadlessDisplay(width: offscreen.width, height: offscreen.height, rotation: config.display.rotation)
             initial = .showing(try show(display, exporter: exporter, service: service))
         } else {
             initial = .waiting(DisplayWait(afterLoss: false, now: time.uptime(), exportDirectory: config.outbox.directory, retrySeconds: config.outbox.retrySeconds))

@@ -22,7 +22,7 @@ extension DRMDisplay: DaemonDisplay {
     var flushDescription: String { dirtyFB.rawValue }
 }
 
-extension OffscreenDisplay: DaemonDisplay {
+extension HeadlessDisplay: DaemonDisplay {
     var shownName: String { "offscreen \(scanout.width)x\(scanout.height)" }
     var lossReason: String? { nil }
     func checkPresence() {}

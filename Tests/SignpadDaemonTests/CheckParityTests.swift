@@ -95,7 +95,7 @@ private func checkConfigVerdict(_ load: () throws -> Config) -> Verdict {
 private func reloadVerdict(_ load: () throws -> Config, running: Config) -> Verdict {
     let daemon = Daemon(config: running, logger: CollectedLog().logger()) { running }
     do {
-        try daemon.checkReload(try load(), shown: OffscreenDisplay(width: 640, height: 400))
+        try daemon.checkReload(try load(), shown: HeadlessDisplay(width: 640, height: 400))
         return .accepted
     } catch {
         return Verdict(error)
