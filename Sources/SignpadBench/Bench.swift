@@ -300,8 +300,8 @@ enum InstructionCount {
     @inline(never) static func screenPaint(_ painter: any ScreenPainter, _ items: [ChromeItem], _ canvas: inout Canvas, _ rects: [PixelRect]) {
         painter.paint(items, into: &canvas, within: rects)
     }
-    @inline(never) static func buttonPress(_ scene: inout ScreenScene) { scene.pressClear() }
-    @inline(never) static func clear(_ scene: inout ScreenScene) {
+    @inline(never) static func buttonPress(_ scene: ScreenScene) { scene.pressClear() }
+    @inline(never) static func clear(_ scene: ScreenScene) {
         scene.pressClear()
         // Not the same code as `buttonPress`, which the optimiser would otherwise merge with it.
         scene.inkCleared += 1

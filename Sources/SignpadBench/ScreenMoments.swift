@@ -40,7 +40,7 @@ public struct ScreenMoments: Codable, Sendable {
     public static func measure(_ events: [StrokeEvent], config: Config, width: Int, height: Int, painter: @escaping MakeScreenPainter,
                                counter: AllocationCounter?) throws -> ScreenMoments {
         let pieces = dryPieces(of: events, pen: config.ink.pen)
-        var scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
+        let scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
         var press: [Double] = [], clear: [Double] = []
         for _ in 0..<runs {
             press.append(clock { scene.pressClear() })
@@ -56,10 +56,13 @@ public struct ScreenMoments: Codable, Sendable {
         }
         var startUp: [Double] = []
         for _ in 0..<runs {
-            let paint = PaintClock(), parts = try ScreenScene.parts(config: config, width: width, height: height)
-            var made: Session?
-            let total = clock { made = try? Session(SessionOptions(config), display: parts.display, exporter: parts.exporter, painter: paint.wrapping(painter)) }
-            guard made != nil else { throw ScreenMomentsFailure(description: "the session did not start at \(width)x\(height)") }
+            let paint = PaintClock()
+            let total = try ScreenScene.withParts(config: config, width: width, height: height) { display, exporter in
+                var made: Session?
+                let total = clock { made = try? Session(SessionOptions(config), display: display, exporter: exporter, painter: paint.wrapping(painter)) }
+                guard made != nil else { throw ScreenMomentsFailure(description: "the session did not start at \(width)x\(height)") }
+                return total
+            }
             startUp.append(total - paint.microseconds)
         }
         let pressAllocations = try counter.map { try buttonPressAllocations(config: config, width: width, height: height, painter: painter, counter: $0) }
@@ -74,7 +77,7 @@ public struct ScreenMoments: Codable, Sendable {
     public static func buttonPressAllocations(config: Config, width: Int, height: Int, painter: @escaping MakeScreenPainter,
                                               counter: AllocationCounter) throws -> Int {
         guard counter.seesAnAllocation() else { throw BlindCounter() }
-        var scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
+        let scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
         return (0..<runs).map { _ in counter.count { scene.pressClear() } }.max() ?? 0
     }
 
@@ -83,18 +86,19 @@ public struct ScreenMoments: Codable, Sendable {
     public static func replayOnce(_ events: [StrokeEvent], config: Config, width: Int, height: Int, painter: @escaping MakeScreenPainter) throws {
         let pieces = dryPieces(of: events, pen: config.ink.pen)
         _ = try ScreenScene(config: config, width: width, height: height, painter: painter)
-        let parts = try ScreenScene.parts(config: config, width: width, height: height)
-        let session = try InstructionCount.startUp {
-            try Session(SessionOptions(config), display: parts.display, exporter: parts.exporter, painter: SetApartPainter.wrapping(painter))
+        try ScreenScene.withParts(config: config, width: width, height: height) { display, exporter in
+            let session = try InstructionCount.startUp {
+                try Session(SessionOptions(config), display: display, exporter: exporter, painter: SetApartPainter.wrapping(painter))
+            }
+            withExtendedLifetime(session) {}
         }
-        withExtendedLifetime(session) {}
-        var scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
+        let scene = try ScreenScene(config: config, width: width, height: height, painter: painter)
         scene.pressClear()
-        InstructionCount.buttonPress(&scene)
+        InstructionCount.buttonPress(scene)
         scene.draw(events)
         scene.pressClear()
         scene.draw(events)
-        InstructionCount.clear(&scene)
+        InstructionCount.clear(scene)
         var ink = RendererFrame(width: width, height: height), peer = PeerFrame(width: width, height: height)
         ink.redraw(pieces)
         InstructionCount.fullRedraw(&ink, pieces)
@@ -145,8 +149,9 @@ struct ScreenMomentsFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A `Session` as the daemon has it, driven by stroke events of its own device.
-struct ScreenScene {
+/// A `Session` as the daemon has it, driven by stroke events of its own device. Its exporter's
+/// threads are stopped with it: left waiting, they would outlive the bench's own teardown.
+final class ScreenScene {
     let session: Session
     let clearAt: Point
     /// Clears pressed with ink on the screen.
@@ -154,13 +159,27 @@ struct ScreenScene {
 
     init(config: Config, width: Int, height: Int, painter: MakeScreenPainter) throws {
         let (display, exporter) = try Self.parts(config: config, width: width, height: height)
-        session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+        do {
+            session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+        } catch {
+            exporter.stop()
+            throw error
+        }
         let button = KioskLayout(width: display.scanout.logicalWidth, height: display.scanout.logicalHeight).clearButton
         clearAt = Point(Double(button.minX + button.width / 2), Double(button.minY + button.height / 2))
     }
 
-    /// What a `Session` is made with: start-up counts from there.
-    static func parts(config: Config, width: Int, height: Int) throws -> (display: OffscreenDisplay, exporter: Exporter) {
+    deinit { session.exporter.stop() }
+
+    /// What a `Session` is made with, for `body`: start-up counts from there. The exporter is
+    /// stopped when `body` returns.
+    static func withParts<T>(config: Config, width: Int, height: Int, _ body: (OffscreenDisplay, Exporter) throws -> T) throws -> T {
+        let (display, exporter) = try parts(config: config, width: width, height: height)
+        defer { exporter.stop() }
+        return try body(display, exporter)
+    }
+
+    private static func parts(config: Config, width: Int, height: Int) throws -> (display: OffscreenDisplay, exporter: Exporter) {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         // Never written: Done is not pressed.
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
@@ -168,11 +187,11 @@ struct ScreenScene {
         return (display, exporter)
     }
 
-    mutating func draw(_ events: [StrokeEvent]) {
+    func draw(_ events: [StrokeEvent]) {
         for event in events { session.handle(event, device: "bench", now: now(event)) }
     }
 
-    mutating func pressClear() {
+    func pressClear() {
         session.handle(.down(Sample(clearAt, time: 0)), device: "bench", now: 0)
         session.handle(.up, device: "bench", now: 0)
     }
