@@ -319,11 +319,17 @@ public enum LivePath {
     static func replay(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter,
                        around: (Int, InputEvent, () -> Void) -> Void) throws -> Int {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
+        let threads = ProcessThreads.ids.count
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
         let exporter = Exporter(directory: "/nonexistent/signpad-bench", options: config.export, evidence: Evidence(signingKey: try SigningKey.generate()),
                                 retrySeconds: 3600)
-        defer { exporter.stop() }
+        defer {
+            exporter.stop()
+            ProcessThreads.wait(untilAtMost: threads)
+        }
+        let running = ProcessThreads.ids.count
         let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+        ProcessThreads.wait(untilAtMost: running)
         let decoder = try session.inputSetup.decoder(for: recording.device)
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: consume decoder)
         for (index, event) in recording.events.enumerated() {

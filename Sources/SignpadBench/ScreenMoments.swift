@@ -156,26 +156,39 @@ final class ScreenScene {
     let clearAt: Point
     /// Clears pressed with ink on the screen.
     var inkCleared = 0
+    /// The process's threads before the scene's exporter started its own.
+    private let threadsBefore: Int
 
     init(config: Config, width: Int, height: Int, painter: MakeScreenPainter) throws {
+        threadsBefore = ProcessThreads.ids.count
         let (display, exporter) = try Self.parts(config: config, width: width, height: height)
         do {
+            let running = ProcessThreads.ids.count
             session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
+            ProcessThreads.wait(untilAtMost: running)
         } catch {
             exporter.stop()
+            ProcessThreads.wait(untilAtMost: threadsBefore)
             throw error
         }
-        let button = KioskLayout(width: display.scanout.logicalWidth, height: display.scanout.logicalHeight).clearButton
+        let button = session.kiosk.layout.clearButton
         clearAt = Point(Double(button.minX + button.width / 2), Double(button.minY + button.height / 2))
     }
 
-    deinit { session.exporter.stop() }
+    deinit {
+        session.exporter.stop()
+        ProcessThreads.wait(untilAtMost: threadsBefore)
+    }
 
     /// What a `Session` is made with, for `body`: start-up counts from there. The exporter is
     /// stopped when `body` returns.
     static func withParts<T>(config: Config, width: Int, height: Int, _ body: (OffscreenDisplay, Exporter) throws -> T) throws -> T {
+        let threads = ProcessThreads.ids.count
         let (display, exporter) = try parts(config: config, width: width, height: height)
-        defer { exporter.stop() }
+        defer {
+            exporter.stop()
+            ProcessThreads.wait(untilAtMost: threads)
+        }
         return try body(display, exporter)
     }
 
