@@ -15,8 +15,12 @@ public struct KeptInk {
     /// Strokes kept room for ahead.
     static let spareStrokes = 16
 
+    /// The room made at the start, which a signature of any usual length fits in.
+    private let firstRoom: Int
+
     public init() {
         pieces.reserveCapacity(4 * Self.spare)
+        firstRoom = pieces.capacity
         strokes.reserveCapacity(64)
     }
 
@@ -28,8 +32,14 @@ public struct KeptInk {
         if strokes.count + Self.spareStrokes > strokes.capacity { strokes.reserveCapacity(2 * strokes.capacity) }
     }
 
+    /// Forgets every stroke; room a long signature grew is given back.
     public mutating func removeAll() {
-        pieces.removeAll(keepingCapacity: true)
+        if pieces.capacity > 2 * firstRoom {
+            pieces = []
+            pieces.reserveCapacity(firstRoom)
+        } else {
+            pieces.removeAll(keepingCapacity: true)
+        }
         strokes.removeAll(keepingCapacity: true)
     }
 
@@ -47,8 +57,10 @@ public struct KeptInk {
         for piece in dry { pieces.append(piece) }
     }
 
-    /// Forgets stroke `index`; returns where it could have put ink.
+    /// Forgets stroke `index`; returns where it could have put ink (nowhere, for a stroke it
+    /// does not hold: the screen it was drawn on is gone).
     public mutating func removeStroke(at index: Int) -> InkReach {
+        guard strokes.indices.contains(index) else { return InkReach() }
         let range = self.range(of: index)
         pieces.removeSubrange(range)
         let removed = strokes.remove(at: index)

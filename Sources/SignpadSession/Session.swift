@@ -111,7 +111,7 @@ public final class Session: InputSink {
         smoother = MidpointSmoother(options: options.ink.pen)
         predictor = InkPredictor(horizon: options.ink.predictMilliseconds / 1000)
         painter = try makePainter(width, height)
-        // Black, which costs no pass of its own (memset): the first paint below covers all of it.
+        // Black, a memset, cheaper than a fill of white: the first paint below covers all of it.
         renderer = InkRenderer(background: Canvas(width: width, height: height, fill: 0), inkColor: options.ink.color, clip: layout.box.insetBy(2))
         effects.reserveCapacity(16)
         events.reserveCapacity(Self.eventCapacity)
@@ -344,6 +344,8 @@ public final class Session: InputSink {
                 if case .move = event { movesDrawn += 1 }
             case .clearInk:
                 smoother.reset()
+                // The kiosk has forgotten the signature: its curves go too.
+                kept.removeAll()
                 renderer.clearInk(dirty: &dirty)
             case .redrawInk(let removed):
                 var reach = InkReach()
@@ -490,10 +492,11 @@ public final class Session: InputSink {
                 chrome.keepButtons(of: items, from: canvas)
                 // Each button's other state too, painted and taken before the first press needs it.
                 let others = chrome.otherStatesToKeep(of: items)
+                // A button that stands alone is all there is in its rectangle: painted by itself,
+                // no other text is laid out for it.
                 for other in others {
-                    let variant = items.map { $0.rect == other.rect ? other : $0 }
-                    painter.paint(variant, into: &canvas, within: [other.rect])
-                    chrome.keepButtons(of: variant, from: canvas)
+                    painter.paint([other], into: &canvas, within: [other.rect])
+                    chrome.keepButtons(of: [other], from: canvas)
                 }
                 for item in items where others.contains(where: { $0.rect == item.rect }) {
                     chrome.picture(of: item)?.draw(into: &canvas, at: (item.rect.minX, item.rect.minY))

@@ -51,5 +51,6 @@ import Testing
         kept.removeAll()
         #expect(Self.visited(kept, column).isEmpty && kept.strokeCount == 0)
         #expect(kept.removeLastStroke().rect(margin: 0) == nil, "nothing to take out")
+        #expect(kept.removeStroke(at: 3).rect(margin: 0) == nil, "a stroke it does not hold has no reach")
     }
 }
