@@ -18,8 +18,8 @@ struct ButtonPicture {
     init(_ rect: PixelRect, of canvas: Canvas) {
         width = rect.width
         height = rect.height
-        // The fill is what most of three points well inside the button and off its label show;
-        // any colour would give the same pixels back, only more of them kept.
+        // The fill is the colour at least two of three points show, well inside the button and
+        // off its label; any colour would give the same pixels back, only more of them kept.
         let points = [canvas[rect.minX + width / 2, rect.minY + height / 8], canvas[rect.minX + width / 2, rect.minY + height * 7 / 8],
                       canvas[rect.minX + width / 8, rect.minY + height / 2]]
         let fill = points[1] == points[2] ? points[1] : points[0]
