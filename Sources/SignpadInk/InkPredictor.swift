@@ -69,7 +69,9 @@ public struct InkPredictor: Sendable {
         count = min(count + 1, 32)
     }
 
-    private func back(_ k: Int) -> Sample { ring[(newest - k + 32) % 32] }
+    /// The sample `k` before the newest (0 ≤ k < 32): masked, not a signed remainder.
+    @inline(__always)
+    private func back(_ k: Int) -> Sample { ring[(newest &- k) & 31] }
 
     /// The predicted point, or nil when there is none to draw.
     public func predicted() -> Point? {
@@ -95,7 +97,12 @@ public struct InkPredictor: Sendable {
         let last = back(0)
         if let pressure = last.pressure {
             var highest = 0.0
-            for k in 0..<count where last.time - back(k).time <= Self.slowWindow { highest = max(highest, back(k).pressure ?? 0) }
+            // Newest first, so the window ends at the first sample older than it.
+            for k in 0..<count {
+                let sample = back(k)
+                guard last.time - sample.time <= Self.slowWindow else { break }
+                highest = max(highest, sample.pressure ?? 0)
+            }
             if highest > 0 { scale *= min(1, pressure / highest) }
             // Falling: the time it would take to reach nothing at the rate since the sample before.
             let before = back(1)

@@ -46,6 +46,7 @@ public struct InputArbiter: Sendable {
     private var heldByTouch: Bool { if case .touch = holder { true } else { false } }
     /// A pen in proximity: where it last moved to, and when.
     private struct NearPen: Sendable {
+        let source: String
         var anchor: Point?
         var since: Double
 
@@ -53,20 +54,21 @@ public struct InputArbiter: Sendable {
         func isResting(now: Double) -> Bool { anchor != nil && now - since >= InputArbiter.restingSeconds }
     }
 
-    /// Pens in proximity now.
-    private var nearPens: [String: NearPen] = [:]
+    /// Pens in proximity now: a panel has one or two, so a list, looked through, where a table
+    /// would hash the path on every frame of a hovering pen.
+    private var nearPens: [NearPen] = []
     /// When the last pen left proximity (monotonic seconds).
     private var penLeftAt = -Double.infinity
 
     public init() {
-        // A panel has a pen or two: the first to come near does not allocate on its event.
+        // The first pens to come near do not allocate on their event.
         nearPens.reserveCapacity(4)
     }
 
     /// Whether a touch landing at `now` would be ignored because a pen is, or just was, near (and
     /// held: one lying still does not count).
     public func touchesIgnored(now: Double) -> Bool {
-        nearPens.values.contains { !$0.isResting(now: now) } || now < penLeftAt + Self.palmSeconds
+        nearPens.contains { !$0.isResting(now: now) } || now < penLeftAt + Self.palmSeconds
     }
 
     /// Whether a pen is in proximity, held or lying still.
@@ -102,12 +104,21 @@ public struct InputArbiter: Sendable {
     /// each batch of its events. True when a touch stroke is in progress and the pen is held: the
     /// stroke is the hand's, which the caller takes back.
     public mutating func pen(_ source: String, near: Bool, at position: Point?, now: Double) -> Bool {
+        let index = nearPens.firstIndex { $0.source == source }
         guard near else {
-            if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
+            if let index {
+                nearPens.remove(at: index)
+                penLeftAt = now
+            }
             return false
         }
-        // One look-up, changed in place: a path is hashed on every frame of a hovering pen.
-        let resting = Self.move(&nearPens[source, default: NearPen(anchor: position, since: now)], to: position, now: now)
+        let resting: Bool
+        if let index {
+            resting = Self.move(&nearPens[index], to: position, now: now)
+        } else {
+            nearPens.append(NearPen(source: source, anchor: position, since: now))
+            resting = nearPens[nearPens.count - 1].isResting(now: now)
+        }
         guard heldByTouch, !resting else { return false }
         holder = nil
         return true
@@ -116,7 +127,8 @@ public struct InputArbiter: Sendable {
     /// A near pen seen at `position`: anchored anew once it moves; whether it now rests.
     private static func move(_ pen: inout NearPen, to position: Point?, now: Double) -> Bool {
         if let position, pen.anchor.map({ position.distance(to: $0) > restingDistance }) ?? true {
-            pen = NearPen(anchor: position, since: now)
+            pen.anchor = position
+            pen.since = now
         }
         return pen.isResting(now: now)
     }
@@ -131,7 +143,10 @@ public struct InputArbiter: Sendable {
     /// The device `source` is gone (closed or unplugged). True when its stroke was in progress
     /// (the caller sends `.cancel` for it).
     public mutating func remove(_ source: String, now: Double) -> Bool {
-        if nearPens.removeValue(forKey: source) != nil { penLeftAt = now }
+        if let index = nearPens.firstIndex(where: { $0.source == source }) {
+            nearPens.remove(at: index)
+            penLeftAt = now
+        }
         guard owner == source else { return false }
         holder = nil
         return true

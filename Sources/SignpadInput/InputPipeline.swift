@@ -77,17 +77,21 @@ public struct InputPipeline: Sendable {
     /// One event of device `index`; the stroke events it completes go to `sink`.
     public mutating func feed(_ event: InputEvent, from index: Int, now: Double, into sink: some InputSink) {
         typealias C = EventCode
-        let path = devices[index].path
-        if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: path), now: now) }
+        // The path is read only where it is used: taken on every event, it is retained and released.
+        if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: devices[index].path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
         defer { obeyCommands(now: now, from: sink) }
         guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
-        if let axes = devices[index].decoder.takeStuckPositionAxes() { sink.inputNotice(.positionNeverMoves(path: path, movingAxes: axes), now: now) }
+        if let axes = devices[index].decoder.takeStuckPositionAxes() {
+            sink.inputNotice(.positionNeverMoves(path: devices[index].path, movingAxes: axes), now: now)
+        }
+        // Only a pen is ever near: a touchscreen's frames end here.
+        guard devices[index].kind == .pen else { return }
         let pen = Self.pen(of: &devices[index].decoder)
         if pen.near, let position = pen.position { sink.penHovers(at: position, now: now) }
         let touchOwner = arbiter.owner
-        if devices[index].kind == .pen && arbiter.pen(path, near: pen.near, at: pen.position, now: now) {
-            sink.inputNotice(.penTookBackTouch(path: path, landed: false), now: now)
+        if arbiter.pen(devices[index].path, near: pen.near, at: pen.position, now: now) {
+            sink.inputNotice(.penTookBackTouch(path: devices[index].path, landed: false), now: now)
             sink.handle(.withdraw, device: devices[index].name, now: now)
             letGoOfHand(on: touchOwner)
         }
@@ -106,9 +110,11 @@ public struct InputPipeline: Sendable {
         var frame: [StrokeEvent] = []
         swap(&frame, &emitted)
         defer { swap(&frame, &emitted) }
-        frame.removeAll(keepingCapacity: true)
         step(&devices[index].decoder) { frame.append($0) }
+        // Most events complete no frame: nothing to route, nor to empty.
+        guard !frame.isEmpty else { return }
         for stroke in frame { route(stroke, from: index, now: now, into: sink) }
+        frame.removeAll(keepingCapacity: true)
     }
 
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {

@@ -22,7 +22,8 @@ struct PositionWatch: Sendable {
     }
 
     /// The last value of each absolute axis (the kernel has 64); `Int32.min`: not seen yet.
-    private var last = [Int32](repeating: .min, count: 64)
+    /// Inline: an array would be checked for a second owner on every event's store.
+    private var last = InlineArray<64, Int32>(repeating: .min)
     private var phase = Phase.lifted
     /// Touches in a row in which only other axes moved.
     private var stuckTouches = 0
