@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Heap allocations counted by ordo-one's malloc-interposer when it is preloaded

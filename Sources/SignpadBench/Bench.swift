@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SignpadConfig
 import SignpadCrypto
 import SignpadExport
@@ -143,23 +145,23 @@ public struct Bench {
         var out = "signpad bench: \(recording) on \(screen), \(rows.first?.events ?? 0) events, one run\n"
         out += "strategy          p50 µs    p99 µs    max µs   bytes/event  % frame  p99/(d)  bytes/(d)  lag mean  lag max\n"
         for r in rows {
-            out += r.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)
-            out += String(format: " %8.1f  %8.1f  %8.1f  %12.0f  %7.3f  %7.1f  %9.1f  %8.2f  %7d\n", r.p50Microseconds, r.p99Microseconds, r.maxMicroseconds,
+            out += r.strategy.padded(to: 16)
+            out += String(printf: " %8.1f  %8.1f  %8.1f  %12.0f  %7.3f  %7.1f  %9.1f  %8.2f  %7ld\n", r.p50Microseconds, r.p99Microseconds, r.maxMicroseconds,
                           r.bytesPerEvent, r.framePercent, r.p99RatioToSignpad, r.bytesRatioToSignpad, r.meanInkLag, r.maxInkLag)
         }
         if let d = rows.first(where: { $0.strategy == Strategy.signpad.rawValue }), let e = rows.first(where: { $0.strategy == Strategy.cairo.rawValue }) {
-            out += String(format: "(d)/(e): mean %.2f [≤ 0.2], p50 %.2f, p99 %.2f, max %.2f; (d) bytes/event = %.3f%% of a frame [≤ 0.5%%]; (d) ink lag max %d [0]\n",
+            out += String(printf: "(d)/(e): mean %.2f [≤ 0.2], p50 %.2f, p99 %.2f, max %.2f; (d) bytes/event = %.3f%% of a frame [≤ 0.5%%]; (d) ink lag max %ld [0]\n",
                           d.meanMicroseconds / max(e.meanMicroseconds, 1e-9), d.p50Microseconds / max(e.p50Microseconds, 1e-9),
                           d.p99Microseconds / max(e.p99Microseconds, 1e-9), d.maxMicroseconds / max(e.maxMicroseconds, 1e-9), d.framePercent, d.maxInkLag)
         }
         out += "pixels rasterised per event, mean / max: "
-        out += rows.compactMap { r in r.rasterisedMeanPixels.map { String(format: "%@ %.0f / %d", String(r.strategy.prefix(1)), $0, r.rasterisedMaxPixels ?? 0) } }
+        out += rows.compactMap { r in r.rasterisedMeanPixels.map { "\(r.strategy.prefix(1)) " + String(printf: "%.0f / %ld", $0, r.rasterisedMaxPixels ?? 0) } }
             .joined(separator: ", ") + "\n"
         if let most = rows.first(where: { $0.strategy == Strategy.signpad.rawValue })?.redrawnMaxPieces {
             out += "(d) pieces drawn again by one event (a take-back; no sample is smoothed again), max: \(most)\n"
         }
         out += "cold first event (untimed warm-up, not in the table): "
-        out += rows.map { String(format: "%@ %.1f µs", String($0.strategy.prefix(1)), $0.coldFirstEventMicroseconds) }.joined(separator: ", ") + "\n"
+        out += rows.map { "\($0.strategy.prefix(1)) " + String(printf: "%.1f µs", $0.coldFirstEventMicroseconds) }.joined(separator: ", ") + "\n"
         return out
     }
 }
@@ -374,9 +376,9 @@ public struct LivePathTime: Codable, Sendable {
 
     /// The table's line: the mean against (e)'s, whose goal is at most 0.25.
     public func line(peerMeanMicroseconds: Double?) -> String {
-        var line = String(format: "live path (f: every raw event through the daemon's Session, %d raw for %d stroke events): mean %.1f µs per stroke event, max %.1f µs per raw event",
+        var line = String(printf: "live path (f: every raw event through the daemon's Session, %ld raw for %ld stroke events): mean %.1f µs per stroke event, max %.1f µs per raw event",
                           rawEvents, strokeEvents, meanMicroseconds, maxMicroseconds)
-        if let peer = peerMeanMicroseconds { line += String(format: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
+        if let peer = peerMeanMicroseconds { line += String(printf: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
         return line
     }
 }
@@ -418,7 +420,7 @@ extension LivePathAllocations {
         guard let figures else {
             return "allocations per input event: not counted (no \(library) beside signpad: scripts/build-interposer)"
         }
-        var line = String(format: "allocations per input event, whole live path (%d events): mean %.3f, max %d [0]", figures.events, figures.mean, figures.max)
+        var line = String(printf: "allocations per input event, whole live path (%ld events): mean %.3f, max %ld [0]", figures.events, figures.mean, figures.max)
         for event in figures.firstAllocating { line += "\n  \(event)" }
         return line
     }
@@ -475,5 +477,5 @@ public enum PeakMemory {
         return Int(usage.ru_maxrss) * 1024
     }
 
-    public static var line: String { String(format: "peak resident memory of this run: %.1f MiB", Double(residentBytes) / 1_048_576) }
+    public static var line: String { String(printf: "peak resident memory of this run: %.1f MiB", Double(residentBytes) / 1_048_576) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +30,7 @@ public enum KioskMemory {
     public static func peakResidentBytes(executable: String, recording: String, width: Int, height: Int,
                                          configuration: String?, overrides: [String]) throws(Failure) -> Peak {
         let bench = ownPeakBytes()
-        let folder = NSTemporaryDirectory() + "signpad-bench-kiosk-" + UUID().uuidString
+        let folder = FileManager.default.temporaryDirectory.path + "/signpad-bench-kiosk-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let empty = folder + "/empty.toml"
         do {
@@ -53,7 +53,7 @@ public enum KioskMemory {
     public static func daemonPeakResidentBytes(executable: String, recording: String, seconds: Double, width: Int, height: Int,
                                                configuration: String?, overrides: [String]) throws(Failure) -> Peak {
         let bench = ownPeakBytes()
-        let folder = NSTemporaryDirectory() + "signpad-bench-daemon-" + UUID().uuidString
+        let folder = FileManager.default.temporaryDirectory.path + "/signpad-bench-daemon-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let empty = folder + "/empty.toml", out = folder + "/out"
         do {
@@ -139,7 +139,7 @@ public enum KioskMemory {
     }
 
     private static func figure(_ peak: Peak) -> String {
-        let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        let mib = { (bytes: Int) in String(printf: "%.1f MiB", Double(bytes) / 1_048_576) }
         return peak.measured ? mib(peak.bytes) : "at most \(mib(peak.bytes)) (no more than the bench held when it started it)"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadInk
 import SignpadVocabulary
 
@@ -119,8 +119,8 @@ extension PredictionAccuracy {
     /// One line for the table.
     public static func line(_ p: PredictionAccuracy) -> String {
         guard p.horizonMilliseconds > 0 else { return "predicted ink: off (ink.predict_ms = 0)" }
-        return String(format: "predicted ink %.0f ms ahead, %d samples: error mean %.2f px, p95 %.2f px; without prediction %.2f, %.2f; "
-                      + "mean %.2f of unpredicted [≤ 0.4], p95 %.2f [≤ 1]; overshoot past a stroke's end over %d lifts p95 %.1f px [≤ 6], max %.1f px [≤ 16]",
+        return String(printf: "predicted ink %.0f ms ahead, %ld samples: error mean %.2f px, p95 %.2f px; without prediction %.2f, %.2f; "
+                      + "mean %.2f of unpredicted [≤ 0.4], p95 %.2f [≤ 1]; overshoot past a stroke's end over %ld lifts p95 %.1f px [≤ 6], max %.1f px [≤ 16]",
                       p.horizonMilliseconds, p.samples, p.predictionMeanPx, p.predictionP95Px, p.unpredictedMeanPx, p.unpredictedP95Px,
                       p.meanRatio, p.predictionP95Px / max(p.unpredictedP95Px, 1e-9), p.lifts, p.overshootP95Px, p.overshootMaxPx)
     }

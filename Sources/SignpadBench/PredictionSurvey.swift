@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadInput
 import SignpadVocabulary
 
@@ -44,7 +44,7 @@ public struct PredictionSurvey: Codable, Sendable {
 
     /// The set a recording belongs to, by its name.
     public static func set(of path: String) -> String {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.name(of: path)
         guard name.hasPrefix("svc2004-u"), let user = Int(name.dropFirst("svc2004-u".count).prefix { $0.isNumber }) else { return devices }
         return user <= 20 ? tuning : heldOut
     }
@@ -54,7 +54,7 @@ public struct PredictionSurvey: Codable, Sendable {
         for path in paths {
             let recording = try EvemuRecording.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
             let events = try recording.strokeEvents(screenWidth: width, screenHeight: height).map(\.event)
-            entries.append(Entry(recording: (path as NSString).lastPathComponent, set: set(of: path), accuracy: PredictionAccuracy.measure(events, horizon: horizon)))
+            entries.append(Entry(recording: PathText.name(of: path), set: set(of: path), accuracy: PredictionAccuracy.measure(events, horizon: horizon)))
         }
         let sets = [devices, tuning, heldOut].filter { set in entries.contains { $0.set == set } }
         let summaries = sets.map { set -> Summary in
@@ -71,18 +71,18 @@ public struct PredictionSurvey: Codable, Sendable {
     }
 
     public var table: String {
-        var out = String(format: "predicted ink %.0f ms ahead at %@: mean error as a share of none [median ≤ 0.4, each ≤ 0.5], p95 [≤ none], overshoot past a stroke's end per lift [p95 ≤ 6 px, max ≤ 16 px]\n",
-                         horizonMilliseconds, screen)
+        var out = String(printf: "predicted ink %.0f ms ahead at ", horizonMilliseconds) + screen
+            + ": mean error as a share of none [median ≤ 0.4, each ≤ 0.5], p95 [≤ none], overshoot past a stroke's end per lift [p95 ≤ 6 px, max ≤ 16 px]\n"
         out += "recording                                   mean ratio   p95 px / none   overshoot p95 / max px\n"
         for e in entries {
             let a = e.accuracy
-            out += e.recording.padding(toLength: 44, withPad: " ", startingAt: 0)
-                + String(format: "%10.2f   %6.2f / %6.2f   %10.1f / %5.1f\n", a.meanRatio, a.predictionP95Px, a.unpredictedP95Px, a.overshootP95Px, a.overshootMaxPx)
+            out += e.recording.padded(to: 44)
+                + String(printf: "%10.2f   %6.2f / %6.2f   %10.1f / %5.1f\n", a.meanRatio, a.predictionP95Px, a.unpredictedP95Px, a.overshootP95Px, a.overshootMaxPx)
         }
         for s in summaries {
-            out += String(format: "%@: %d recordings, mean ratio median %.2f, worst %.2f, %d at ≤ 0.4; p95 worse than none in %d; overshoot p95 %.1f px, max %.1f px%@\n",
-                          s.set, s.recordings, s.medianMeanRatio, s.worstMeanRatio, s.meetingMeanGoal, s.p95WorseThanUnpredicted, s.overshootP95Px, s.overshootMaxPx,
-                          s.meetsGoals ? "" : " [goals not met]")
+            out += "\(s.set): " + String(printf: "%ld recordings, mean ratio median %.2f, worst %.2f, %ld at ≤ 0.4; p95 worse than none in %ld; overshoot p95 %.1f px, max %.1f px",
+                                        s.recordings, s.medianMeanRatio, s.worstMeanRatio, s.meetingMeanGoal, s.p95WorseThanUnpredicted, s.overshootP95Px, s.overshootMaxPx)
+                + (s.meetsGoals ? "" : " [goals not met]") + "\n"
         }
         return out
     }

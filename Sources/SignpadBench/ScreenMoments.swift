@@ -135,12 +135,12 @@ public struct ScreenMoments: Codable, Sendable {
 
     /// The table's lines, each with its goal.
     public var lines: String {
-        func ratio(_ m: Moment) -> String { m.peerMicroseconds.map { String(format: ", cairo %.1f µs, ratio %.2f", $0, m.microseconds / Swift.max($0, 1e-9)) } ?? "" }
-        var out = String(format: "button pressed and let go: %.1f µs", buttonPress.microseconds)
+        func ratio(_ m: Moment) -> String { m.peerMicroseconds.map { String(printf: ", cairo %.1f µs, ratio %.2f", $0, m.microseconds / Swift.max($0, 1e-9)) } ?? "" }
+        var out = String(printf: "button pressed and let go: %.1f µs", buttonPress.microseconds)
         out += buttonPress.allocations.map { ", \($0) allocations [≤ 10]" } ?? ", allocations not counted"
-        out += String(format: "\nClear with the signature on the screen: %.1f µs%@ [≤ 1]", clear.microseconds, ratio(clear))
-        out += String(format: "\nfull redraw of the signature: %.1f µs%@ [≤ 1]", fullRedraw.microseconds, ratio(fullRedraw))
-        out += String(format: "\nstart-up without the painter's text and shapes: %.1f µs (median of %d runs each)", startUp.microseconds, Self.runs)
+        out += String(printf: "\nClear with the signature on the screen: %.1f µs", clear.microseconds) + ratio(clear) + " [≤ 1]"
+        out += String(printf: "\nfull redraw of the signature: %.1f µs", fullRedraw.microseconds) + ratio(fullRedraw) + " [≤ 1]"
+        out += String(printf: "\nstart-up without the painter's text and shapes: %.1f µs (median of %ld runs each)", startUp.microseconds, Self.runs)
         return out
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Changes one key of a configuration file and leaves every other line, comment and blank as it
 /// was, so an administrator's file stays theirs (`signpad calibrate --write`, through
@@ -35,7 +35,7 @@ public enum ConfigFileEdit {
             // Lines after the file's last newline: one empty string when it ends with one.
             let endsWithNewline = lines.last == ""
             if endsWithNewline { lines.removeLast() }
-            if let last = lines.last, !last.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { lines.append(ending) }
+            if let last = lines.last, !last.trimmed.isEmpty { lines.append(ending) }
             lines += ["[\(table)]" + ending, "\(name) = \(value)" + ending, ""]
         }
         return lines.joined(separator: "\n")

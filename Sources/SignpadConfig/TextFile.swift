@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadExport
 
 /// Reads whole UTF-8 text files (configurations, recordings) with errors that say why.

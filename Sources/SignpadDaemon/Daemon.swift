@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SignpadConfig
 import SignpadControl
@@ -700,7 +701,7 @@ public final class Daemon {
             let p50 = Int(latencies.quantile(0.5)), p99 = Int(latencies.quantile(0.99))
             logger.notice("latency event→DirtyFB", metadata: [
                 "events": "\(latencies.total)", "p50_us": "\(p50)", "p99_us": "\(p99)", "precision": "±9%",
-                "flushed_bytes_per_event": "\(Int(perEvent))", "frame_share": "\(String(format: "%.4f", 100 * perEvent / frame))%",
+                "flushed_bytes_per_event": "\(Int(perEvent))", "frame_share": "\(String(printf: "%.4f", 100 * perEvent / frame))%",
                 "dirtyfb": "\(display.flushDescription)",
             ])
         }
@@ -711,7 +712,7 @@ public final class Daemon {
     func reportLongestTurn() {
         var metadata: Logger.Metadata = ["handled": "\(longestTurn.handled.names.joined(separator: ","))"]
         if let at = longestTurn.endedAt { metadata["at"] = "\(ISO8601.string(at))" }
-        logger.notice("longest loop turn \(String(format: "%.1f", longestTurn.seconds * 1000)) ms", metadata: metadata)
+        logger.notice("longest loop turn \(String(printf: "%.1f", longestTurn.seconds * 1000)) ms", metadata: metadata)
     }
 }
 

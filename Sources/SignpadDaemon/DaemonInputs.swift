@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadEvdev
 import SignpadInput
 import SignpadSession

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SignpadSystemd
 
@@ -76,7 +77,7 @@ public struct JournalLogHandler: LogHandler {
         return "<\(priority(level))>\(oneLine(message))\(pairs)\n"
     }
 
-    private static func oneLine(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: " ") }
+    private static func oneLine(_ text: String) -> String { text.replacing("\n", with: " ") }
 
     /// syslog's priorities (sd-daemon.h's SD_ERR and the rest).
     static func priority(_ level: Logger.Level) -> Int {

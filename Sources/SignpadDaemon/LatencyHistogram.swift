@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Event-to-flush latencies in fixed logarithmic buckets (1 µs … ~1 s, 8 per doubling), so a
 /// daemon that runs for months keeps a constant few kilobytes and records without allocating.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The loop's longest turn since start: the work from a poll's return to the next poll call,
 /// never the wait. While a turn runs, ink is not drawn, no call is answered and the watchdog is

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SignpadInput
 import SignpadSystemd
+import SignpadVocabulary
 
 /// What the scanner found at one event node.
 public struct ScannedDevice {
@@ -52,12 +53,7 @@ public enum DeviceScanner {
 
     /// The device's LIBINPUT_CALIBRATION_MATRIX, as udev's database holds it.
     public static func udevCalibrationProperty(_ path: String) -> String? {
-        UdevProperties.value("LIBINPUT_CALIBRATION_MATRIX", ofDeviceNode: path).map { $0.trimmingCharacters() }
+        UdevProperties.value("LIBINPUT_CALIBRATION_MATRIX", ofDeviceNode: path).map { $0.trimmed }
     }
 }
 
-extension String {
-    func trimmingCharacters() -> String {
-        String(self.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
-    }
-}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadCrypto
 
 /// What a signed PDF carries of the signature beyond its picture: the time series (InkML and

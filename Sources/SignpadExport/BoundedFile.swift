@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A whole file read within a bound: a manifest in a shared folder, a key, a certificate, a
 /// configuration. A file of any size costs at most its bound, and one past it is named, unread.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An ISO/IEC 19785-3 CBEFF record in its patron format for XML (`BIR`), wrapping a biometric
 /// data block as Wacom's Signature Library wraps its ISO/IEC 19794-7 records: the block's
@@ -54,7 +54,7 @@ public enum CBEFFRecord {
             } else if rest.hasPrefix("<?") {
                 rest = try after("?>", in: rest, "a processing instruction is not closed")
             } else if rest.hasPrefix("<![CDATA[") {
-                guard let end = rest.range(of: "]]>") else { throw CBEFFError(reason: "a CDATA section is not closed") }
+                guard let end = rest.firstRange(of: "]]>") else { throw CBEFFError(reason: "a CDATA section is not closed") }
                 open?.append(contentsOf: rest[rest.index(rest.startIndex, offsetBy: 9)..<end.lowerBound])
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("<!") {
@@ -96,7 +96,7 @@ public enum CBEFFRecord {
     }
 
     private static func after(_ end: String, in text: Substring, _ problem: String) throws(CBEFFError) -> Substring {
-        guard let range = text.range(of: end, range: text.index(text.startIndex, offsetBy: 2)..<text.endIndex) else { throw CBEFFError(reason: problem) }
+        guard let range = text[text.index(text.startIndex, offsetBy: 2)...].firstRange(of: end) else { throw CBEFFError(reason: problem) }
         return text[range.upperBound...]
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `signpad iso inspect` says of a file: the record it holds (bare, or in a CBEFF XML
 /// record), decoded and validated, as text or JSON.
@@ -130,7 +130,7 @@ public struct ISORecordReport {
         }
     }
 
-    private static func number(_ v: Double) -> String { String(format: "%g", v) }
+    private static func number(_ v: Double) -> String { String(printf: "%g", v) }
 }
 
 /// Why a file is not a record `inspect` can read.

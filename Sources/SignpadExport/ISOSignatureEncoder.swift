@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadVocabulary
 
 /// A signature as an ISO/IEC 19794-7 record: X, Y, T, F where every sample has pressure, and S.
@@ -59,9 +59,9 @@ public enum ISOSignatureEncoder {
         let step = shift >= 0 ? "1/\(1 << shift)" : "\(1 << -shift)"
         var note = "signpad: X and Y in \(step) screen pixel, screen \(record.screenWidth)x\(record.screenHeight)"
         if let input = record.inputDensity {
-            note += ", \(String(format: "%.2fx%.2f", input.density.x, input.density.y)) px/mm of the surface of \(input.device), from its resolution"
+            note += ", \(String(printf: "%.2fx%.2f", input.density.x, input.density.y)) px/mm of the surface of \(input.device), from its resolution"
         } else if let density {
-            note += ", \(String(format: "%.2fx%.2f", density.x, density.y)) px/mm from the panel's EDID (the screen's resolution: the input device gives none)"
+            note += ", \(String(printf: "%.2fx%.2f", density.x, density.y)) px/mm from the panel's EDID (the screen's resolution: the input device gives none)"
         } else {
             note += ", its size unknown, so X and Y have no scale"
         }

@@ -39,7 +39,7 @@ public struct ISOSignatureRecord: Equatable, Sendable {
 
         /// The channel `name` gives (X, DT, …, either case); nil for none.
         public init?(name: String) {
-            guard let found = Self.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { return nil }
+            guard let found = Self.allCases.first(where: { $0.name.lowercased() == name.lowercased() }) else { return nil }
             self = found
         }
 

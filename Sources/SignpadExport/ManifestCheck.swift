@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import SignpadCrypto
+import SignpadVocabulary
 
 /// `signpad verify`'s work on one signature: its manifest's signature against the keys a back
 /// office pins, its name and each file's against its id, then each file it names, by size and
@@ -121,7 +122,7 @@ public struct ManifestCheck: Equatable, Sendable {
             return check
         }
         if let key = check.key, let named = metadata.signingKey?.sha256, named != key.fingerprint { check.problems.append(.namesAnotherKey(named)) }
-        let folder = (path as NSString).deletingLastPathComponent, manifestName = (path as NSString).lastPathComponent
+        let folder = PathText.folder(of: path), manifestName = PathText.name(of: path)
         if !isManifest(manifestName, of: metadata.id) { check.problems.append(.notNamedFromID(name: manifestName, id: metadata.id)) }
         check.files = metadata.files.count
         for (name, entry) in metadata.files.sorted(by: { $0.key < $1.key }) {
@@ -129,7 +130,7 @@ public struct ManifestCheck: Equatable, Sendable {
                 check.problems.append(.notNamedFromID(name: name, id: metadata.id))
                 continue
             }
-            guard let data = try? BoundedFile.read((folder as NSString).appendingPathComponent(name), limit: BoundedFile.exportedFileBytes) else {
+            guard let data = try? BoundedFile.read(PathText.join(folder, name), limit: BoundedFile.exportedFileBytes) else {
                 check.problems.append(.fileMissing(name))
                 continue
             }
@@ -216,17 +217,17 @@ public struct ManifestCheck: Equatable, Sendable {
 
     /// The manifests a path stands for: itself, a `.meta.json`, or every `.meta.json` under a folder (sorted).
     public static func manifests(at path: String) throws(NotASignature) -> [String] {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw NotASignature(path: path, reason: "there is no such file or folder; expected a signature's .meta.json, or a folder of signatures")
         }
-        guard isFolder.boolValue else {
+        guard isFolder else {
             guard path.hasSuffix(".meta.json") else {
                 throw NotASignature(path: path, reason: "expected a signature's .meta.json (the manifest, beside its .sig and the files it names), or a folder of signatures")
             }
             return [path]
         }
-        let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".meta.json") } ?? []
-        return found.sorted().map { (path as NSString).appendingPathComponent($0) }
+        let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".meta.json") }
+        return found.sorted().map { PathText.join(path, $0) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadCrypto
 import SignpadVocabulary
 
@@ -16,7 +16,7 @@ extension SignatureRequest {
     /// leading `.` or `-`. A prefix longer than `fileNamePrefixBytes` is cut at a character's
     /// edge and ends with `~` and a hash of the whole reference, so every name fits NAME_MAX.
     public var fileNamePrefix: String {
-        let composed = reference.precomposedStringWithCanonicalMapping
+        let composed = reference.composed
         var safe = ""
         for character in composed {
             safe.append(Self.keptInFileNames(character) ? character : "_")
@@ -81,7 +81,7 @@ public enum RequestRules {
     /// The request as it is kept (NFC, the hash in lowercase), or the first field that breaks a rule.
     public static func checked(_ request: SignatureRequest) throws(RequestProblem) -> SignatureRequest {
         var kept = request
-        kept.reference = request.reference.precomposedStringWithCanonicalMapping
+        kept.reference = request.reference.composed
         let reference = kept.reference
         guard (1...referenceCharacters).contains(reference.count), reference.utf8.count <= referenceBytes,
               printable(reference), !reference.allSatisfy(\.isWhitespace) else {
@@ -117,7 +117,7 @@ public enum RequestRules {
     }
 
     private static func checkedText(_ text: String, field: String, rule: String) throws(RequestProblem) -> String {
-        let composed = text.precomposedStringWithCanonicalMapping
+        let composed = text.composed
         guard composed.count <= textCharacters, composed.utf8.count <= textBytes, printable(composed) else {
             throw RequestProblem(field: field, expected: rule)
         }
@@ -141,4 +141,10 @@ public enum RequestRules {
         }
         return true
     }
+}
+
+extension String {
+    /// Unicode's canonical composition (NFC), from the standard library: Foundation's
+    /// `precomposedStringWithCanonicalMapping` would link Foundation and ICU for it.
+    var composed: String { String(decoding: _nfcCodeUnits, as: UTF8.self) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadInk
 import SignpadVocabulary
 
@@ -38,7 +38,7 @@ public enum SVGEncoder {
         return out
     }
 
-    static func n(_ v: Double) -> String { String(format: "%.3f", v) }
+    static func n(_ v: Double) -> String { String(printf: "%.3f", v) }
 }
 
 /// W3C InkML as its specification describes captured ink: an `inkSource` (the device) holding

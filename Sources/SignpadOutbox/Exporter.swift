@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SignpadCrypto
 import SignpadExport
 import SignpadVocabulary
@@ -83,7 +85,7 @@ public final class Exporter: @unchecked Sendable {
     /// then hourly.
     private var nextSweep = -Double.infinity
     static let sweepInterval = 3600.0
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var queue: [Job] = []
     private var finished: [Result] = []
     /// What the writer thread is doing and since when (`clock.uptime`): writing a job, or
@@ -132,14 +134,8 @@ public final class Exporter: @unchecked Sendable {
         self.options = options
         self.retrySeconds = retrySeconds
         // The threads hold the exporter until stop() lets them finish.
-        let writing = Thread { self.writeLoop() }
-        writing.name = "signpad-export"
-        writing.start()
-        if let spool {
-            let spooling = Thread { self.spoolLoop(spool) }
-            spooling.name = "signpad-spool"
-            spooling.start()
-        }
+        WorkerThread.start(name: "signpad-export") { self.writeLoop() }
+        if let spool { WorkerThread.start(name: "signpad-spool") { self.spoolLoop(spool) } }
     }
 
     /// The export folder.
@@ -321,7 +317,7 @@ public final class Exporter: @unchecked Sendable {
     private func wait(until deadline: Double) -> Bool {
         let left = deadline - clock.uptime()
         guard left > 0 else { return false }
-        return condition.wait(until: Date(timeIntervalSinceNow: left))
+        return condition.wait(seconds: left)
     }
 
     /// Keeps every queued signature the spool does not hold yet; after a failure, tries again

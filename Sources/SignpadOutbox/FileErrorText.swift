@@ -1,17 +1,16 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What stopped a file's read or write, in the system's words ("No such file or directory"),
 /// not Foundation's ("The operation could not be completed"): a person reads it in the journal
 /// or a Varlink reply.
 public enum FileErrorText {
     public static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        if let cocoa = error as? CocoaError, let code = posixCode(cocoa.code) { return String(cString: strerror(code)) }
-        return nsError.localizedDescription
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        guard let cocoa = error as? CocoaError else { return "\(error)" }
+        if let posix = cocoa.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let code = posixCode(cocoa.code) { return String(cString: strerror(code)) }
+        return "\(error)"
     }
 
     /// The errno Foundation folded into its own code, where it says nothing more.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SignpadVocabulary
 
 /// Replaces one file an administrator owns (the configuration, for `calibrate --write`) so that a
 /// reader sees the old file or the new one, never a mix.
@@ -9,7 +11,7 @@ public enum FileReplacement {
     /// in the error ("the configuration").
     public static func replace(_ path: String, with bytes: [UInt8], what: String) throws(FileReplacementError) {
         let target = resolvedPath(path)
-        let folder = (target as NSString).deletingLastPathComponent, name = (target as NSString).lastPathComponent
+        let folder = PathText.folder(of: target), name = PathText.name(of: target)
         var status = stat()
         var owner: (uid: uid_t, gid: gid_t)?
         var mode: mode_t = 0o644

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SignpadCrypto
 import SignpadExport
 import SignpadInk
@@ -91,8 +92,8 @@ public struct SignatureSpool: Sendable {
     /// A spool file's bytes; what stops them said in a line (a folder in its place, or the
     /// system's reason), not as Foundation's error dump.
     private static func read(_ path: String) throws -> Data {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
             throw SpoolError(path: path, reason: "is a folder, not a spool file")
         }
         var info = stat()

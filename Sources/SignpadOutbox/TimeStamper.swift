@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SignpadCrypto
 import SignpadExport
 import SignpadTimestamp
@@ -68,7 +70,7 @@ public final class TimeStamper: Sendable {
             for name in names.sorted() where name.hasSuffix(Self.pendingSuffix) {
                 let id = String(name.dropLast(Self.pendingSuffix.count))
                 let lines = ((try? BoundedFile.read("\(queueFolder.directory)/\(name)", limit: 256)) ?? [])
-                    .split(separator: UInt8(ascii: "\n")).map { Hex.bytes(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+                    .split(separator: UInt8(ascii: "\n")).map { Hex.bytes(String(decoding: $0, as: UTF8.self).trimmed) }
                 guard (1...2).contains(lines.count), lines.allSatisfy({ $0?.count == 32 }), let digest = lines[0] else {
                     report(.unkept(id: id, reason: "\(queueFolder.directory)/\(name): expected a SHA-256 in hexadecimal, and a document's on a second line; left in place"))
                     continue
@@ -78,12 +80,10 @@ public final class TimeStamper: Sendable {
             }
         }
         state.withLock { $0.pending = recovered }
-        let thread = Thread { [self] in
+        WorkerThread.start(name: "signpad-timestamp") { [self] in
             loop()
             done.signal()
         }
-        thread.name = "signpad-timestamp"
-        thread.start()
     }
 
     /// How many written signatures await their token.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SignpadExport
 import SignpadInput
 import SignpadOutbox
@@ -38,7 +38,7 @@ public struct Replay {
     /// The key that signs the manifests: `export.signing_key` when the configuration gives it,
     /// else one of the output folder's own (`signing.key` in it), made if missing.
     public static func keyPath(_ evidence: EvidenceOptions, outputDirectory: String) -> String {
-        evidence.signingKeyGiven ? evidence.signingKey : (outputDirectory as NSString).appendingPathComponent(Self.keyName)
+        evidence.signingKeyGiven ? evidence.signingKey : PathText.join(outputDirectory, Self.keyName)
     }
 
     public static let keyName = "signing.key"

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The kernel's host name: the kiosk's name in each signature when `export.kiosk_name` is empty.
 public enum HostName {

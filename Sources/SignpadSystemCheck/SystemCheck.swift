@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SignpadConfig
 import SignpadExport
 import SignpadOutbox

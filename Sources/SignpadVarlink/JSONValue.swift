@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One JSON value, as a Varlink message carries it: what the client sent is read into this, and
 /// replies are built of it, so a parameter of the wrong type is seen and named, not guessed at.

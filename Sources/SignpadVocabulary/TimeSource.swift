@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the time is read: the system's clocks, or a test's. The daemon's loop reads it each
 /// turn and hands it to the control socket, the exporter judges stalls, the spool's retries and

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SignpadBench
 import SignpadConfig
@@ -66,7 +67,7 @@ struct Bench: ParsableCommand {
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
                     throw ValidationError("--survey \(folder): cannot list it; expected a folder of evemu recordings")
                 }
-                paths += names.filter { $0.hasSuffix(".evemu") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+                paths += names.filter { $0.hasSuffix(".evemu") }.sorted().map { PathText.join(folder, $0) }
             }
             guard !paths.isEmpty else { throw ValidationError("--survey: no .evemu recording in \(survey.joined(separator: ", "))") }
             let figures = try PredictionSurvey.measure(paths, width: w, height: h, horizon: config.ink.predictMilliseconds / 1000)
@@ -117,7 +118,7 @@ struct Bench: ParsableCommand {
         let signals = onScreen ? try SignalWatcher([SIGTERM, SIGINT, SIGHUP]) : nil
         if onScreen {
             let drm = try DRMDisplay(options: config.display) {
-                FileHandle.standardError.write(Data(("signpad: " + $0.line + "\n").utf8))
+                StandardStream.error.write(Data(("signpad: " + $0.line + "\n").utf8))
             }
             (panel, display) = (drm, drm)
             name = "\(drm.path) \(drm.connectorName) \(drm.modeName)"
@@ -161,7 +162,7 @@ struct Bench: ParsableCommand {
             if let moments {
                 print(moments.lines)
                 if let share = moments.worstEventShare(of: rows) {
-                    print(String(format: "(d)'s costliest event: %.1f %% of a full redraw [≤ 5 %%]", 100 * share))
+                    print(String(printf: "(d)'s costliest event: %.1f %% of a full redraw [≤ 5 %%]", 100 * share))
                 }
             }
             print(LivePathAllocations.line(counted, library: AllocationCounter.libraryName))

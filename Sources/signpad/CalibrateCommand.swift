@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import SignpadConfig
 import SignpadDaemon
@@ -34,7 +34,7 @@ struct Calibrate: ParsableCommand {
             let result = try CalibrationRun(config: config, logger: logger).run(timeout: seconds)
             let matrix = TOMLValue.array(result.matrix.rounded.values.map { .float($0) })
             print("""
-            \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(format: "%.1f", result.worstErrorPixels)) px from its cross.
+            \(Calibrator.targets.count) touches on "\(result.device)"; with this matrix the farthest is \(String(printf: "%.1f", result.worstErrorPixels)) px from its cross.
             Put it in the configuration (it replaces udev's LIBINPUT_CALIBRATION_MATRIX), then restart signpad:
 
             [input]

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import SignpadConfig
 import SignpadSystemCheck
 
@@ -15,9 +16,9 @@ struct CheckConfig: ParsableCommand {
         // The unit runs signpad as this user, who may have groups that whoever checks has not.
         let check = SystemCheck(config, runner: .serviceUser("signpad"))
         let problems = check.problems
-        for problem in problems { FileHandle.standardError.write(Data("Error: \(file): \(problem)\n".utf8)) }
+        for problem in problems { StandardStream.error.write(Data("Error: \(file): \(problem)\n".utf8)) }
         if !problems.isEmpty { throw ExitCode(Config.unusableExitStatus) }
         print(config.effectiveTOML, terminator: "")
-        for warning in check.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in check.warnings { StandardStream.error.write(Data("warning: \(warning)\n".utf8)) }
     }
 }

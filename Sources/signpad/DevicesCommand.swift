@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import SignpadConfig
 import SignpadDaemon
@@ -34,7 +34,7 @@ struct Devices: ParsableCommand {
                                      (EventCode.ABS_MT_POSITION_Y, "mt y"), (EventCode.ABS_PRESSURE, "pressure"), (EventCode.ABS_MT_PRESSURE, "mt pressure")] {
                     if let info = d.absInfo[code] {
                         let resolution = info.resolution > 0 ? ", \(info.resolution) units/mm" : ""
-                        print("Axis \(name):".padding(toLength: 13, withPad: " ", startingAt: 0) + "\(info.minimum)…\(info.maximum)\(resolution)")
+                        print("Axis \(name):".padded(to: 13) + "\(info.minimum)…\(info.maximum)\(resolution)")
                     }
                 }
                 let others = d.unreadPositionLikeAxes
@@ -55,7 +55,7 @@ struct Devices: ParsableCommand {
         }
     }
 
-    func hex(_ v: UInt16) -> String { String(format: "%04x", v) }
+    func hex(_ v: UInt16) -> String { String(printf: "%04x", v) }
 
     static func describe(_ reporting: ContactReporting) -> String {
         switch reporting {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ArgumentParser
 import SignpadExport
 
@@ -20,7 +21,7 @@ struct ISO: ParsableCommand {
         func compactChannels() throws -> [ISOSignatureRecord.Channel]? {
             guard let compact else { return nil }
             var channels: [ISOSignatureRecord.Channel] = []
-            for name in compact.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            for name in compact.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmed) {
                 guard let channel = ISOSignatureRecord.Channel(name: name) else {
                     throw ValidationError("--compact: \"\(name)\" is no channel; expected some of \(ISOSignatureRecord.Channel.allCases.map(\.name).joined(separator: ", "))")
                 }
@@ -40,19 +41,19 @@ struct ISO: ParsableCommand {
             do {
                 bytes = try BoundedFile.read(file, limit: BoundedFile.exportedFileBytes)
             } catch {
-                FileHandle.standardError.write(Data("Error: \(file): \(error)\n".utf8))
+                StandardStream.error.write(Data("Error: \(file): \(error)\n".utf8))
                 throw ExitCode(2)
             }
             do {
                 let report = try ISORecordReport(bytes, compact: channels)
-                if json { FileHandle.standardOutput.write(Data(report.json)) } else { print(report.text, terminator: "") }
+                if json { StandardStream.output.write(Data(report.json)) } else { print(report.text, terminator: "") }
             } catch {
                 // A file that is no full-format record from its first byte may be a compact one.
                 var hint = ""
                 if channels == nil, case .record(let broken, _) = error, broken.offset == 0 {
                     hint = "; a compact record has no header: name its channels with --compact X,Y,…"
                 }
-                FileHandle.standardError.write(Data("Error: \(file): \(error)\(hint)\n".utf8))
+                StandardStream.error.write(Data("Error: \(file): \(error)\(hint)\n".utf8))
                 // A sealed file is no record until it is opened: not a broken one.
                 throw ExitCode(error == .sealed ? 2 : 1)
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ArgumentParser
 import SignpadConfig
 import SignpadCrypto
@@ -60,7 +61,7 @@ struct Key: ParsableCommand {
             do { key = try SigningKey(tpm: target) } catch { throw failure("\(target): the key was made, but it does not load: \(error)", status: 1) }
             printKey(key)
             if config.evidence.signingKeyTPM != target {
-                FileHandle.standardError.write(Data("set export.signing_key = \"\(target.configured)\" in \(options.config ?? Config.defaultPath), then restart signpad\n".utf8))
+                StandardStream.error.write(Data("set export.signing_key = \"\(target.configured)\" in \(options.config ?? Config.defaultPath), then restart signpad\n".utf8))
             }
         }
     }
@@ -117,7 +118,7 @@ struct Key: ParsableCommand {
             if all {
                 for (path, retired) in config.evidence.retiredKeys {
                     print(retired.pem, terminator: "")
-                    FileHandle.standardError.write(Data("retired \(retired.fingerprint) (\(path))\n".utf8))
+                    StandardStream.error.write(Data("retired \(retired.fingerprint) (\(path))\n".utf8))
                 }
             }
             printKey(key)
@@ -144,10 +145,10 @@ struct Key: ParsableCommand {
             do {
                 let (key, retired) = try file.rotate(to: kind)
                 print(key.publicKey.pem, terminator: "")
-                if let retired { FileHandle.standardError.write(Data("old public key kept as \(retired)\n".utf8)) }
-                FileHandle.standardError.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
+                if let retired { StandardStream.error.write(Data("old public key kept as \(retired)\n".utf8)) }
+                StandardStream.error.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
             } catch {
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                StandardStream.error.write(Data("Error: \(error)\n".utf8))
                 throw ExitCode(1)
             }
         }
@@ -170,12 +171,12 @@ private func existingKey(_ config: Config) throws -> SigningKey {
 /// The public key on standard output, its fingerprint on standard error.
 private func printKey(_ key: SigningKey) {
     print(key.publicKey.pem, terminator: "")
-    FileHandle.standardError.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
+    StandardStream.error.write(Data("sha256 \(key.publicKey.fingerprint)\n".utf8))
 }
 
 /// Says `message` on standard error; the exit status to end the command with.
 private func failure(_ message: String, status: Int32) -> ExitCode {
-    FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+    StandardStream.error.write(Data("Error: \(message)\n".utf8))
     return ExitCode(status)
 }
 
@@ -185,7 +186,7 @@ private func loadChecked(_ file: SigningKeyFile) throws -> SigningKey? {
     do {
         return try file.load()
     } catch {
-        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        StandardStream.error.write(Data("Error: \(error)\n".utf8))
         throw ExitCode(Config.unusableExitStatus)
     }
 }

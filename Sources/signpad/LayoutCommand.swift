@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SignpadConfig
 import SignpadKiosk
 import SignpadVocabulary
@@ -40,7 +40,7 @@ struct Layout: ParsableCommand {
         } else {
             print("screen   \(width)x\(height)")
             for (name, r) in items {
-                print(name.padding(toLength: 8, withPad: " ", startingAt: 0) + " \(r.minX) \(r.minY) \(r.maxX) \(r.maxY)  (\(r.width)x\(r.height))")
+                print(name.padded(to: 8) + " \(r.minX) \(r.minY) \(r.maxX) \(r.maxY)  (\(r.width)x\(r.height))")
             }
             if !review { print("baseline \(layout.baselineY)") }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SignpadConfig
 import SignpadDaemon
@@ -33,15 +34,15 @@ func replay(recording path: String, outputDir: String, width: Int, height: Int, 
     replay.confirmAtEnd = confirm
     let outcome: SignpadSession.Replay.Outcome
     do {
-        outcome = try replay.run(recording, outputDirectory: outputDir) { FileHandle.standardError.write(Data(("signpad: " + $0.line + "\n").utf8)) }
+        outcome = try replay.run(recording, outputDirectory: outputDir) { StandardStream.error.write(Data(("signpad: " + $0.line + "\n").utf8)) }
     } catch where Daemon.isMisconfiguration(error) {
         // A key or certificate it cannot use, as `run` meets them: the configuration's fault, 78.
-        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        StandardStream.error.write(Data("Error: \(error)\n".utf8))
         throw ExitCode(Config.unusableExitStatus)
     }
-    let screenPath = (outputDir as NSString).appendingPathComponent("screen.png")
+    let screenPath = PathText.join(outputDir, "screen.png")
     try outcome.screen.writePNG(named: "screen.png", in: outputDir)
-    for name in outcome.files { print((outputDir as NSString).appendingPathComponent(name)) }
+    for name in outcome.files { print(PathText.join(outputDir, name)) }
     print(screenPath)
-    if outcome.saved.isEmpty { FileHandle.standardError.write(Data("signpad: no signature was saved\n".utf8)) }
+    if outcome.saved.isEmpty { StandardStream.error.write(Data("signpad: no signature was saved\n".utf8)) }
 }

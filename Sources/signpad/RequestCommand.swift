@@ -1,8 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ArgumentParser
 import SignpadCrypto
 import SignpadExport
 import SignpadVarlink
+import SignpadVocabulary
 
 struct Request: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,19 +55,19 @@ struct Request: ParsableCommand {
     }
 
     static func rectangle(_ text: String) -> [Double]? {
-        let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = text.split(separator: ",").compactMap { Double($0.trimmed) }
         return numbers.count == 4 && numbers.allSatisfy(\.isFinite) ? numbers : nil
     }
 
     /// Refuses an image path that cannot be written before the customer is asked to sign: once
     /// they have, the result is printed whatever becomes of the image.
     static func checkWritable(_ path: String) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
             throw ValidationError("--image: expected a file, but \(path) is a folder")
         }
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        let parent = PathText.folder(of: path), folder = parent.isEmpty ? "." : parent
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw ValidationError("--image: expected a file in a folder signpad request can write, but \(folder) does not exist")
         }
         guard access(folder, W_OK) == 0 else {
@@ -89,11 +91,11 @@ struct Request: ParsableCommand {
             guard let bytes = FileManager.default.contents(atPath: document) else {
                 // Read here, to hash it: a bare name is this command's folder's file, not the documents folder's.
                 let why = access(document, R_OK) == 0 ? "it could not be read" : String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("signpad request: --document \(document): cannot be read (\(why)); give its path in the documents folder\n".utf8))
+                StandardStream.error.write(Data("signpad request: --document \(document): cannot be read (\(why)); give its path in the documents folder\n".utf8))
                 throw ExitCode(64)
             }
             let path = document.hasPrefix("/") ? document : FileManager.default.currentDirectoryPath + "/" + document
-            var fields: [String: JSONValue] = ["path": .string((path as NSString).standardizingPath), "sha256": .string(SHA256.hex(Array(bytes)))]
+            var fields: [String: JSONValue] = ["path": .string(PathText.normalized(path)), "sha256": .string(SHA256.hex(Array(bytes)))]
             if let field { fields["field"] = .string(field) }
             if let page { fields["page"] = .number(Double(page)) }
             if let rect, let numbers = Self.rectangle(rect) { fields["rect"] = .array(numbers.map { .number($0) }) }
@@ -114,15 +116,15 @@ struct Request: ParsableCommand {
                     if !continues { throw ExitCode(reply["status"].map { Self.exitStatus($0) } ?? 0) }
                 case .error(let name, let details):
                     if json {
-                        FileHandle.standardOutput.write(Data(JSONValue.object(["error": .string(name), "parameters": .object(details)]).encoded + [0x0A]))
+                        StandardStream.output.write(Data(JSONValue.object(["error": .string(name), "parameters": .object(details)]).encoded + [0x0A]))
                     }
                     let said = details.keys.sorted().map { "\($0)=\(Self.text(details[$0]!))" }.joined(separator: ", ")
-                    FileHandle.standardError.write(Data("signpad request: \(name)\(said.isEmpty ? "" : ": " + said)\n".utf8))
+                    StandardStream.error.write(Data("signpad request: \(name)\(said.isEmpty ? "" : ": " + said)\n".utf8))
                     throw ExitCode(2)
                 }
             }
         } catch let error as VarlinkClientError {
-            FileHandle.standardError.write(Data("signpad request: \(error)\n".utf8))
+            StandardStream.error.write(Data("signpad request: \(error)\n".utf8))
             throw ExitCode(2)
         }
     }
@@ -149,7 +151,7 @@ struct Request: ParsableCommand {
                 imageProblem = "signpad sent no image (it exports no PNG in clear); nothing written to \(picture)"
             }
         }
-        defer { if let imageProblem { FileHandle.standardError.write(Data("signpad request: \(imageProblem)\n".utf8)) } }
+        defer { if let imageProblem { StandardStream.error.write(Data("signpad request: \(imageProblem)\n".utf8)) } }
         if json {
             say(String(decoding: JSONValue.object(shown).encoded, as: UTF8.self))
         } else if reply["status"] == nil && reply["progress"] == nil {
@@ -169,7 +171,7 @@ struct Request: ParsableCommand {
             if let picture = image, shown["image"] == .string(picture) { say("  image: \(picture)") }
         }
         // Written at once, also into a pipe: a script reads "shown" and the id as they happen.
-        FileHandle.standardOutput.write(Data(out.utf8))
+        StandardStream.output.write(Data(out.utf8))
     }
 
     static func exitStatus(_ status: JSONValue) -> Int32 {

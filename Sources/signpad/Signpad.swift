@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import SignpadConfig
 import SignpadExport
@@ -40,7 +41,7 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try read(defaultToSystemFile: defaultToSystemFile)
         } catch {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            StandardStream.error.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(Config.unusableExitStatus)
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ArgumentParser
 import SignpadCrypto
 import SignpadExport
@@ -25,12 +26,12 @@ struct Verify: ParsableCommand {
                 }
                 keys += try PublicKey.all(inPEM: Array(data))
             } catch {
-                FileHandle.standardError.write(Data("Error: --key \(path): \(error)\n".utf8))
+                StandardStream.error.write(Data("Error: --key \(path): \(error)\n".utf8))
                 throw ExitCode(2)
             }
         }
         guard !keys.isEmpty else {
-            FileHandle.standardError.write(Data("Error: --key: expected at least one public key; on the kiosk, signpad key show --all > kiosk.pem prints its keys\n".utf8))
+            StandardStream.error.write(Data("Error: --key: expected at least one public key; on the kiosk, signpad key show --all > kiosk.pem prints its keys\n".utf8))
             throw ExitCode(2)
         }
         var authorities: [UInt8]?
@@ -40,12 +41,12 @@ struct Verify: ParsableCommand {
                 _ = try TimeStampReply.authorityCertificates(pem)
                 authorities = pem
             } catch {
-                FileHandle.standardError.write(Data("Error: --tsa-ca \(tsaCA): \(error)\n".utf8))
+                StandardStream.error.write(Data("Error: --tsa-ca \(tsaCA): \(error)\n".utf8))
                 throw ExitCode(2)
             }
         }
         guard !paths.isEmpty else {
-            FileHandle.standardError.write(Data("Error: expected a signature's .meta.json, or a folder of signatures, to check\n".utf8))
+            StandardStream.error.write(Data("Error: expected a signature's .meta.json, or a folder of signatures, to check\n".utf8))
             throw ExitCode(2)
         }
         // Every path is looked at before any is checked: one that names no signature is a mistake
@@ -55,13 +56,13 @@ struct Verify: ParsableCommand {
             do {
                 manifests.append((path, try ManifestCheck.manifests(at: path)))
             } catch {
-                FileHandle.standardError.write(Data("signpad verify: \(error)\n".utf8))
+                StandardStream.error.write(Data("signpad verify: \(error)\n".utf8))
                 throw ExitCode(2)
             }
         }
         var failed = 0, checked = 0
         for (path, found) in manifests {
-            if found.isEmpty { FileHandle.standardError.write(Data("signpad verify: \(path): no .meta.json in it\n".utf8)) }
+            if found.isEmpty { StandardStream.error.write(Data("signpad verify: \(path): no .meta.json in it\n".utf8)) }
             for manifest in found {
                 let check = ManifestCheck.check(manifest: manifest, keys: keys, timeStampCA: authorities)
                 print(check.line)
@@ -71,7 +72,7 @@ struct Verify: ParsableCommand {
         }
         guard checked > 0 else { throw ExitCode(2) }
         if failed > 0 {
-            FileHandle.standardError.write(Data("signpad verify: \(failed) of \(checked) signature(s) failed\n".utf8))
+            StandardStream.error.write(Data("signpad verify: \(failed) of \(checked) signature(s) failed\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -14,4 +14,18 @@ import Testing
         let peak = try #require(report["daemonPeakRSSBytes"] as? Int, "the daemon was measured: \(result.output.suffix(2000))")
         #expect(peak <= 80 * 1_048_576, "\(Double(peak) / 1_048_576) MiB")
     }
+
+    /// signpad's modules use FoundationEssentials only: one use of Foundation proper (a
+    /// `String(format:)`, an `NSString` path) links Foundation, CoreFoundation and ICU, 50 MB of
+    /// binary, and the daemon faults 3 MiB more of it in at start. binutils' nm reads the symbols.
+    @Test(.enabled(if: AllocationTests.built, Comment(rawValue: AllocationTests.skipped)))
+    func theDaemonLinksNoFoundationBeyondItsEssentials() throws {
+        let result = try run("nm", ["--defined-only", AllocationTests.release.appendingPathComponent("signpad").path])
+        try #require(result.status == 0, "nm: \(result.output.prefix(500))")
+        let symbols = result.output.split(separator: "\n")
+        try #require(symbols.contains { $0.contains("20FoundationEssentials") }, "nm read the binary's Swift symbols")
+        let linked = symbols.filter { $0.contains(" $s10Foundation") || $0.contains("_FoundationICU") || $0.contains(" CFStringCreate") }
+        let count = linked.count, first = linked.prefix(3).map { $0.split(separator: " ").last ?? "" }
+        #expect(count == 0, "symbols of Foundation, CoreFoundation or ICU, first \(first)")
+    }
 }

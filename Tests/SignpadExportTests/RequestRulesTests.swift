@@ -11,6 +11,13 @@ import Testing
         do { _ = try RequestRules.checked(request); return nil } catch { return error }
     }
 
+    /// Composition comes from the standard library: held to Foundation's, decomposed Latin,
+    /// Hangul jamo, a singleton, marks reordered and text already composed.
+    @Test(arguments: ["Jose\u{301}", "\u{1100}\u{1161}\u{11A8}", "\u{212B}", "a\u{323}\u{302}", "a\u{302}\u{323}", "Zoë", "SALE-1", "", "e\u{301}\u{301}"])
+    func compositionIsFoundations(text: String) {
+        #expect(Array(text.composed.unicodeScalars) == Array(text.precomposedStringWithCanonicalMapping.unicodeScalars))
+    }
+
     /// Issue 54, defect 16: fullwidth digits and letters are hexadecimal digits to Unicode, not to
     /// a SHA-256.
     @Test func aDocumentHashIsASCIIHexOnly() throws {
