@@ -52,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The TPM 2.0 software stack, to make a key in the TPM (signing goes through OpenSSL's tpm2 provider).
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
-        .systemLibrary(name: "CTPM", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .systemLibrary(name: "CTPM", providers: [.apt(["libtss2-dev"])]),
 
         // Linux adapters, one per C library.
         .target(name: "SignpadEvdev", dependencies: ["CEvdev", "SignpadInput", "SignpadSystemd", .product(name: "SystemPackage", package: "swift-system")]),

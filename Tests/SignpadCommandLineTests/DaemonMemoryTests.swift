@@ -28,4 +28,14 @@ import Testing
         let count = linked.count, first = linked.prefix(3).map { $0.split(separator: " ").last ?? "" }
         #expect(count == 0, "symbols of Foundation, CoreFoundation or ICU, first \(first)")
     }
+
+    /// tpm2-tss is loaded by `signpad key` when it reaches for the TPM: linked, every start maps
+    /// and relocates its three libraries (0.4 MiB) for a call the daemon never makes.
+    @Test(.enabled(if: AllocationTests.built, Comment(rawValue: AllocationTests.skipped)))
+    func theDaemonLinksNoTPMLibrary() throws {
+        let result = try run("readelf", ["--dynamic", AllocationTests.release.appendingPathComponent("signpad").path])
+        try #require(result.status == 0 && result.output.contains("(NEEDED)"), "readelf: \(result.output.prefix(500))")
+        let needed = result.output.split(separator: "\n").filter { $0.contains("(NEEDED)") && $0.contains("tss2") }.map { $0.split(separator: " ").last ?? "" }
+        #expect(needed.isEmpty, "linked: \(needed)")
+    }
 }
