@@ -77,7 +77,13 @@ public struct JournalLogHandler: LogHandler {
         return "<\(priority(level))>\(oneLine(message))\(pairs)\n"
     }
 
-    private static func oneLine(_ text: String) -> String { text.replacing("\n", with: " ") }
+    /// Each carriage return and line feed a space, by scalar: "\r\n" is one Character, which a
+    /// replacement of "\n" would not match.
+    private static func oneLine(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(scalar == "\n" || scalar == "\r" ? " " : scalar) }
+        return String(out)
+    }
 
     /// syslog's priorities (sd-daemon.h's SD_ERR and the rest).
     static func priority(_ level: Logger.Level) -> Int {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import SignpadCrypto
 import SignpadVocabulary
 
@@ -227,7 +228,24 @@ public struct ManifestCheck: Equatable, Sendable {
             }
             return [path]
         }
-        let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".meta.json") }
-        return found.sorted().map { PathText.join(path, $0) }
+        return manifests(under: path).sorted()
+    }
+
+    /// Every `.meta.json` in `folder` and its subfolders. A subfolder that cannot be read (a
+    /// root-only lost+found on the export volume) is passed over rather than ending the walk,
+    /// and a link to a folder is not followed.
+    private static func manifests(under folder: String) -> [String] {
+        var found: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let path = PathText.join(folder, name)
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                found += manifests(under: path)
+            } else if name.hasSuffix(".meta.json") {
+                found.append(path)
+            }
+        }
+        return found
     }
 }

@@ -35,6 +35,8 @@ final class Condition: @unchecked Sendable {
 
     /// Waits as `wait()` does, for at most `seconds`; false once they have passed.
     func wait(seconds: Double) -> Bool {
+        // Beyond a day (or not a number) the callers mean "until woken": the sum stays in range.
+        let seconds = seconds.isFinite ? min(max(seconds, 0), 86_400) : 86_400
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let whole = seconds.rounded(.down)

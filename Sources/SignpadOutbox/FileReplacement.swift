@@ -11,7 +11,7 @@ public enum FileReplacement {
     /// in the error ("the configuration").
     public static func replace(_ path: String, with bytes: [UInt8], what: String) throws(FileReplacementError) {
         let target = resolvedPath(path)
-        let folder = PathText.folder(of: target), name = PathText.name(of: target)
+        let parent = PathText.folder(of: target), folder = parent.isEmpty ? "." : parent, name = PathText.name(of: target)
         var status = stat()
         var owner: (uid: uid_t, gid: gid_t)?
         var mode: mode_t = 0o644

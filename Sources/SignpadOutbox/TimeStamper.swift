@@ -80,7 +80,7 @@ public final class TimeStamper: Sendable {
             }
         }
         state.withLock { $0.pending = recovered }
-        WorkerThread.start(name: "signpad-timestamp") { [self] in
+        WorkerThread.start(name: "signpad-stamp") { [self] in
             loop()
             done.signal()
         }

@@ -5,6 +5,7 @@ import Glibc
 enum WorkerThread {
     /// Starts `body` on a new detached thread named `name` (at most 15 bytes, the kernel's limit).
     static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        precondition(name.utf8.count <= 15, "a thread's name is at most 15 bytes: \(name)")
         let start = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         let made = pthread_create(&thread, nil, runThreadStart, start)

@@ -95,7 +95,7 @@ struct Request: ParsableCommand {
                 throw ExitCode(64)
             }
             let path = document.hasPrefix("/") ? document : FileManager.default.currentDirectoryPath + "/" + document
-            var fields: [String: JSONValue] = ["path": .string(PathText.normalized(path)), "sha256": .string(SHA256.hex(Array(bytes)))]
+            var fields: [String: JSONValue] = ["path": .string(Self.resolved(path)), "sha256": .string(SHA256.hex(Array(bytes)))]
             if let field { fields["field"] = .string(field) }
             if let page { fields["page"] = .number(Double(page)) }
             if let rect, let numbers = Self.rectangle(rect) { fields["rect"] = .array(numbers.map { .number($0) }) }
@@ -172,6 +172,14 @@ struct Request: ParsableCommand {
         }
         // Written at once, also into a pipe: a script reads "shown" and the id as they happen.
         StandardStream.output.write(Data(out.utf8))
+    }
+
+    /// The document's path as the daemon checks it against its documents folder: every link in
+    /// it resolved (the file has just been read, so it is there), else the path made plain.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return PathText.normalized(path) }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     static func exitStatus(_ status: JSONValue) -> Int32 {

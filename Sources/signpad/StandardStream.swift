@@ -8,8 +8,8 @@ struct StandardStream {
     static let error = StandardStream(descriptor: STDERR_FILENO)
     let descriptor: Int32
 
-    /// Writes all of `data`; what a closed pipe or a full disk stops is dropped, as a command's
-    /// last words have nowhere else to go.
+    /// Writes all of `data`; what a full disk refuses is dropped, as a command's last words have
+    /// nowhere else to go (a closed pipe ends the process with SIGPIPE, as it did with FileHandle).
     func write(_ data: Data) {
         data.withUnsafeBytes { bytes in
             var done = 0

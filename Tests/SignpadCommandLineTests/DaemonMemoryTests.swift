@@ -23,10 +23,16 @@ import Testing
         let result = try run("nm", ["--defined-only", AllocationTests.release.appendingPathComponent("signpad").path])
         try #require(result.status == 0, "nm: \(result.output.prefix(500))")
         let symbols = result.output.split(separator: "\n")
-        try #require(symbols.contains { $0.contains("20FoundationEssentials") }, "nm read the binary's Swift symbols")
+        // Linked in (--static-swift-stdlib, as CI and the package build): Foundation's own symbols.
         let linked = symbols.filter { $0.contains(" $s10Foundation") || $0.contains("_FoundationICU") || $0.contains(" CFStringCreate") }
         let count = linked.count, first = linked.prefix(3).map { $0.split(separator: " ").last ?? "" }
         #expect(count == 0, "symbols of Foundation, CoreFoundation or ICU, first \(first)")
+        // Loaded (a plain `swift build -c release`): named as needed.
+        let dynamic = try run("readelf", ["--dynamic", AllocationTests.release.appendingPathComponent("signpad").path])
+        let loaded = dynamic.output.split(separator: "\n").filter {
+            $0.contains("(NEEDED)") && ($0.contains("[libFoundation.so") || $0.contains("FoundationICU") || $0.contains("FoundationInternationalization"))
+        }
+        #expect(loaded.isEmpty, "\(loaded)")
     }
 
     /// tpm2-tss is loaded by `signpad key` when it reaches for the TPM: linked, every start maps

@@ -23,6 +23,13 @@ import Testing
         ])
     }
 
+    /// A client's text with CRLF or a bare CR in it cannot start a line of its own (a forged priority).
+    @Test func aCarriageReturnNeverStartsALine() {
+        let line = JournalLogHandler.line(level: .info, message: "a\r\n<0>forged\rb", fields: ["path": "x\r\n<0>y"])
+        #expect(line == "<6>a  <0>forged b path=x  <0>y\n")
+        #expect(!line.dropLast().contains { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    }
+
     @Test func aLevelBelowTheLoggersIsNotWritten() {
         let written = Mutex<[String]>([])
         var logger = Logger(label: "signpad") { _ in JournalLogHandler(send: { _ in false }, write: { line in written.withLock { $0.append(line) } }) }

@@ -9,7 +9,7 @@ import Testing
     @Test func aWorkerThreadRunsItsBodyUnderItsName() throws {
         let seen = Mutex<String?>(nil)
         let condition = Condition()
-        WorkerThread.start(name: "signpad-test-thread-name-longer") {
+        WorkerThread.start(name: "signpad-test-th") {
             let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
             condition.lock()
             seen.withLock { $0 = name ?? "" }
@@ -20,7 +20,6 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while seen.withLock({ $0 }) == nil && Date() < deadline { _ = condition.wait(seconds: 0.1) }
         condition.unlock()
-        // The kernel keeps 15 bytes of a thread's name.
         #expect(seen.withLock { $0 } == "signpad-test-th\n")
     }
 
@@ -46,9 +45,12 @@ import Testing
             condition.unlock()
         }
         var woken = false
+        let start = DispatchTime.now().uptimeNanoseconds
         while !ready.withLock({ $0 }) { woken = condition.wait(seconds: 30) }
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         condition.unlock()
         #expect(woken)
+        #expect(waited < 20, "the broadcast, not the time, ended the wait: \(waited) s")
     }
 
     @Test func aFileErrorIsTheSystemsReason() {
@@ -66,5 +68,11 @@ import Testing
                     "\(FileErrorText.reason(error))")
         }
         #expect(FileErrorText.reason(POSIXError(.ENOSPC)) == String(cString: strerror(ENOSPC)))
+        do {
+            _ = try JSONEncoder().encode([Double.nan])
+            Issue.record("NaN encoded")
+        } catch {
+            #expect(FileErrorText.reason(error) == "Unable to encode Double.nan directly in JSON.", "\(FileErrorText.reason(error))")
+        }
     }
 }
