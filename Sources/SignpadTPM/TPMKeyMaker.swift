@@ -60,7 +60,7 @@ public enum TPMKeyMaker {
         var primary: ESYS_TR = ESYS_TR(ESYS_TR_NONE)
         try check(api, "making the owner's storage key", api.Esys_CreatePrimary(tpm.context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
                                                                      &sensitive, &primaryTemplate, &outside, &pcrs, &primary, nil, nil, nil, nil))
-        defer { api.Esys_FlushContext(tpm.context, primary) }
+        defer { _ = api.Esys_FlushContext(tpm.context, primary) }
         var keyPrivate: UnsafeMutablePointer<TPM2B_PRIVATE>?, keyPublic: UnsafeMutablePointer<TPM2B_PUBLIC>?
         try check(api, "making the signing key", api.Esys_Create(tpm.context, primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
                                                         &sensitive, &keyTemplate, &outside, &pcrs, &keyPrivate, &keyPublic, nil, nil, nil))
@@ -70,11 +70,11 @@ public enum TPMKeyMaker {
         }
         var loaded: ESYS_TR = ESYS_TR(ESYS_TR_NONE)
         try check(api, "loading the signing key", api.Esys_Load(tpm.context, primary, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), keyPrivate, keyPublic, &loaded))
-        defer { api.Esys_FlushContext(tpm.context, loaded) }
+        defer { _ = api.Esys_FlushContext(tpm.context, loaded) }
         var persistent: ESYS_TR = ESYS_TR(ESYS_TR_NONE)
         try check(api, "keeping the signing key at \(hex)", api.Esys_EvictControl(tpm.context, ESYS_TR(ESYS_TR_RH_OWNER), loaded, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
                                                                          TPMI_DH_PERSISTENT(handle), &persistent))
-        api.Esys_TR_Close(tpm.context, &persistent)
+        _ = api.Esys_TR_Close(tpm.context, &persistent)
     }
 
     private static func check(_ api: signpad_tss2, _ doing: String, _ code: TSS2_RC) throws(TPMError) {
@@ -145,7 +145,7 @@ public enum TPMKeyMaker {
             var object: ESYS_TR = ESYS_TR(ESYS_TR_NONE)
             let code = api.Esys_TR_FromTPMPublic(context, TPM2_HANDLE(handle), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &object)
             if code == TSS2_RC_SUCCESS {
-                api.Esys_TR_Close(context, &object)
+                _ = api.Esys_TR_Close(context, &object)
                 return true
             }
             // TPM_RC_HANDLE (format 1, error 0x0B), whichever handle it names: nothing there.
