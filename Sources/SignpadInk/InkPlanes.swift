@@ -6,33 +6,43 @@ import SignpadVocabulary
 /// then its 32 shown levels. A chunk of eight pixels can start at any column of a segment but
 /// its last seven, so the rasteriser lines its chunks up with where the ink is rather than with
 /// fixed blocks, and one chunk's dry and shown levels are two loads from one line.
+///
+/// The segments are kept in tiles, one page each: a column of 32 pixels down 64 rows. Ink maps a
+/// page the first time it reaches it, so a signature costs the tiles its strokes cross, where
+/// pages of whole rows cost a page for every row ink crosses, across the box.
 struct LevelLayout: Sendable {
     static let segmentColumns = 32
     static let segmentBytes = 64
+    /// Rows in a tile: its segments fill one page.
+    static let tileRows = 64
+    static let tileBytes = tileRows * segmentBytes
     /// The last column of a segment a chunk of eight may start at.
     static let lastChunkStart = segmentColumns - 8
-    let rowPitch: Int
-    /// The levels cover the clip only (no ink is drawn elsewhere), from the segment holding its
-    /// first column. Offsets still count from row 0 and column 0: this is how far the clip's
-    /// first level is from there, taken off the store's address once (see `LevelStore.withBase`).
+    /// Bytes from one band of `tileRows` rows to the next: its tiles side by side.
+    let bandPitch: Int
+    /// The levels cover the clip only (no ink is drawn elsewhere), from the tile holding its first
+    /// column and row. Offsets still count from row 0 and column 0: this is how far the clip's
+    /// first tile is from there, taken off the store's address once (see `LevelStore.withBase`).
     let origin: Int
     let byteCount: Int
 
     init(clip: PixelRect) {
         let first = clip.isEmpty ? 0 : clip.minX / Self.segmentColumns
         let end = clip.isEmpty ? 0 : (clip.maxX - 1) / Self.segmentColumns + 1
-        rowPitch = (end - first) * Self.segmentBytes
-        origin = clip.isEmpty ? 0 : clip.minY * rowPitch + first * Self.segmentBytes
-        byteCount = max(clip.height, 0) * rowPitch
+        let firstBand = clip.isEmpty ? 0 : clip.minY / Self.tileRows
+        let endBand = clip.isEmpty ? 0 : (clip.maxY - 1) / Self.tileRows + 1
+        bandPitch = (end - first) * Self.tileBytes
+        origin = firstBand * bandPitch + first * Self.tileBytes
+        byteCount = (endBand - firstBand) * bandPitch
     }
 
-
+    /// How far row `y`'s first segment is from row 0's.
     @inline(__always)
-    func rowOffset(_ y: Int) -> Int { y &* rowPitch }
+    func rowOffset(_ y: Int) -> Int { (y &>> 6) &* bandPitch &+ (y & (Self.tileRows - 1)) &* Self.segmentBytes }
 
-    /// How far column `x`'s dry level is from its row's start.
+    /// How far column `x`'s dry level is from its row's first.
     @inline(__always)
-    static func columnOffset(_ x: Int) -> Int { (x &>> 5) &* segmentBytes &+ (x & (segmentColumns - 1)) }
+    static func columnOffset(_ x: Int) -> Int { (x &>> 5) &* tileBytes &+ (x & (segmentColumns - 1)) }
 
     /// Where a chunk covering column `x` starts: at `x`, or earlier if the chunk would leave the segment.
     @inline(__always)
@@ -60,6 +70,8 @@ struct LevelStore: Sendable {
         if !isKnownUniquelyReferenced(&pages) { pages = pages.copy() }
         pages.makeResident()
     }
+
+    var residentBytes: Int { pages.residentBytes }
 
     /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
     func load(_ offset: Int) -> UInt8 { pages.base.load(fromByteOffset: offset - origin, as: UInt8.self) }

@@ -74,6 +74,9 @@ public struct InkRenderer: Sendable {
     /// had ink everywhere.
     public mutating func makeLevelsResident() { levels.makeResident() }
 
+    /// The bytes of the levels' pages mapped now: those ink has reached (`LevelLayout`).
+    public var residentLevelBytes: Int { levels.residentBytes }
+
     /// The final ink coverage at a pixel (0…255).
     public func dryCoverage(x: Int, y: Int) -> UInt8 { clip.contains(x: x, y: y) ? levels.load(layout.dryOffset(x: x, y: y)) : 0 }
 
@@ -107,15 +110,9 @@ public struct InkRenderer: Sendable {
         render(dry: InkPieces(), wet: WetPath(), into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
-            let layout = self.layout
-            levels.withBase { lv in
-                // Outside the ink's bounds every level is already zero, so whole segments can go.
-                let first = r.minX / LevelLayout.segmentColumns, end = (r.maxX - 1) / LevelLayout.segmentColumns + 1
-                for y in r.minY..<r.maxY {
-                    (lv + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
-                        .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
-                }
-            }
+            // Outside the ink's bounds every level is already zero, so whole segments can go.
+            let first = r.minX / LevelLayout.segmentColumns, end = (r.maxX - 1) / LevelLayout.segmentColumns + 1
+            zeroSegments(columns: first..<end, rows: r.minY..<r.maxY)
             box.restore(r, into: &canvas)
             dirty.add(r)
         }
@@ -133,16 +130,31 @@ public struct InkRenderer: Sendable {
         let columns = LevelLayout.segmentColumns
         let first = reached.minX / columns, end = (reached.maxX - 1) / columns + 1
         let r = PixelRect(minX: first * columns, minY: reached.minY, maxX: min(end * columns, canvas.width), maxY: reached.maxY)
-        let layout = self.layout
-        levels.withBase { lv in
-            for y in r.minY..<r.maxY {
-                (lv + layout.rowOffset(y) + first * LevelLayout.segmentBytes)
-                    .initializeMemory(as: UInt8.self, repeating: 0, count: (end - first) * LevelLayout.segmentBytes)
-            }
-        }
+        zeroSegments(columns: first..<end, rows: r.minY..<r.maxY)
         box.restore(r, into: &canvas)
         dirty.add(r)
         return r
+    }
+
+    /// Sets the levels of segments `columns` (in segments) of `rows` to zero, a tile's run of
+    /// rows at a time (contiguous bytes). A run already zero is only read: a tile no ink reached
+    /// stays unmapped.
+    private mutating func zeroSegments(columns: Range<Int>, rows: Range<Int>) {
+        let layout = self.layout
+        levels.withBase { lv in
+            for column in columns {
+                var y = rows.lowerBound
+                while y < rows.upperBound {
+                    let runEnd = min((y | (LevelLayout.tileRows - 1)) + 1, rows.upperBound)
+                    let run = lv + layout.rowOffset(y) + column &* LevelLayout.tileBytes
+                    let words = (runEnd - y) &* (LevelLayout.segmentBytes / 8)
+                    var word = 0
+                    while word < words && run.load(fromByteOffset: word &* 8, as: UInt64.self) == 0 { word &+= 1 }
+                    if word < words { run.initializeMemory(as: UInt64.self, repeating: 0, count: words) }
+                    y = runEnd
+                }
+            }
+        }
     }
 
     /// Lets `paint` repaint the kiosk's screen without ink in place, inside `changed` only (the

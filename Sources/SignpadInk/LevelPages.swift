@@ -27,6 +27,14 @@ final class LevelPages: @unchecked Sendable {
         _ = madvise(base, Self.length(byteCount), MADV_POPULATE_WRITE)
     }
 
+    /// The bytes of its pages mapped now (mincore): what the levels cost the kiosk.
+    var residentBytes: Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE))), pages = (Self.length(byteCount) + page - 1) / page
+        var resident = [UInt8](repeating: 0, count: pages)
+        guard mincore(base, Self.length(byteCount), &resident) == 0 else { return 0 }
+        return resident.reduce(0) { $0 + Int($1 & 1) } * page
+    }
+
     func copy() -> LevelPages {
         let copy = LevelPages(byteCount: byteCount)
         copy.base.copyMemory(from: base, byteCount: byteCount)

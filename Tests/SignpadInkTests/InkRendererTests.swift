@@ -148,6 +148,23 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(!dirty.isEmpty)
     }
 
+    /// A page of levels is a tile of 32 columns by 64 rows: a stroke down 600 rows of a 1080p box
+    /// maps the tiles it crosses (a column of them, two where its width straddles a tile's edge),
+    /// not a page for every row. Clear zeroes them and maps no other.
+    @Test func aTallStrokeMapsTheTilesItCrossesOnly() {
+        var renderer = InkRenderer(width: 1920, height: 1080)
+        renderer.clip = PixelRect(x: 40, y: 200, width: 1840, height: 700)
+        var dirty = DirtyRegion()
+        #expect(renderer.residentLevelBytes == 0)
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(500, 250), c1: Point(500, 450), c2: Point(500, 650), p3: Point(500, 850), startWidth: 3, endWidth: 3)), dirty: &dirty)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let mapped = renderer.residentLevelBytes / page
+        #expect(mapped >= 10 && mapped <= 22, "\(mapped) pages for a stroke crossing 600 rows")
+        renderer.clearInk(dirty: &dirty)
+        #expect(renderer.residentLevelBytes / page == mapped, "Clear mapped more")
+        #expect(renderer.dryCoverage(x: 500, y: 500) == 0)
+    }
+
     @Test func inkStaysInsideTheClip() {
         var renderer = InkRenderer(width: 100, height: 100)
         // Neither side on a multiple of eight, so both edges cut through a block of lanes.
