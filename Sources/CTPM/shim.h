@@ -28,8 +28,9 @@ typedef struct {
     __typeof__(&Tss2_RC_Decode) _Nonnull Tss2_RC_Decode;
 } signpad_tss2;
 
-/// Loads the three libraries (kept loaded) and their functions into `api`. Returns 0, or -1 with
-/// why in `error` (`error_size` bytes).
+/// Loads the three libraries (kept loaded) and their functions into `api`. Returns 0; -1 when a
+/// library is missing, -2 when one lacks a function (another version); why in `error`
+/// (`error_size` bytes).
 static inline int signpad_tss2_load(signpad_tss2 *api, char *error, size_t error_size) {
     const char *names[] = { "libtss2-esys.so.0", "libtss2-tctildr.so.0", "libtss2-rc.so.0" };
     void *libraries[3];
@@ -49,7 +50,7 @@ static inline int signpad_tss2_load(signpad_tss2 *api, char *error, size_t error
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         *symbols[i].slot = dlsym(libraries[symbols[i].library], symbols[i].name);
-        if (*symbols[i].slot == NULL) { snprintf(error, error_size, "%s has no %s", names[symbols[i].library], symbols[i].name); return -1; }
+        if (*symbols[i].slot == NULL) { snprintf(error, error_size, "%s has no %s", names[symbols[i].library], symbols[i].name); return -2; }
     }
     return 0;
 }

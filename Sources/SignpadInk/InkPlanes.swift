@@ -7,7 +7,7 @@ import SignpadVocabulary
 /// its last seven, so the rasteriser lines its chunks up with where the ink is rather than with
 /// fixed blocks, and one chunk's dry and shown levels are two loads from one line.
 ///
-/// The segments are kept in tiles, one page each: a column of 32 pixels down 64 rows. Ink maps a
+/// The segments are kept in tiles of 4 KiB, a page each: a column of 32 pixels down 64 rows. Ink maps a
 /// page the first time it reaches it, so a signature costs the tiles its strokes cross, where
 /// pages of whole rows cost a page for every row ink crosses, across the box.
 struct LevelLayout: Sendable {
@@ -72,11 +72,12 @@ struct LevelStore: Sendable {
     }
 
     var residentBytes: Int { pages.residentBytes }
+    func residentPages() -> (pages: [UInt8], pageSize: Int) { pages.residentPages() }
 
     /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
     func load(_ offset: Int) -> UInt8 { pages.base.load(fromByteOffset: offset - origin, as: UInt8.self) }
 
-    /// Calls `body` with where row 0, column 0 would be: the clip's first level, on a page
+    /// Calls `body` with where row 0, column 0 would be: the clip's first tile, on a page
     /// boundary, less the layout's origin. Only offsets inside the clip may be used from it.
     @inline(__always)
     mutating func withBase<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {

@@ -137,21 +137,23 @@ public struct InkRenderer: Sendable {
     }
 
     /// Sets the levels of segments `columns` (in segments) of `rows` to zero, a tile's run of
-    /// rows at a time (contiguous bytes). A run already zero is only read: a tile no ink reached
-    /// stays unmapped.
+    /// rows at a time (contiguous bytes). A tile whose page was never mapped is zero and is not
+    /// touched (reading it would map the zero page); a run already zero is only read.
     private mutating func zeroSegments(columns: Range<Int>, rows: Range<Int>) {
-        let layout = self.layout
+        let layout = self.layout, (mapped, pageSize) = levels.residentPages()
         levels.withBase { lv in
+            let base = lv + layout.origin
             for column in columns {
                 var y = rows.lowerBound
                 while y < rows.upperBound {
                     let runEnd = min((y | (LevelLayout.tileRows - 1)) + 1, rows.upperBound)
                     let run = lv + layout.rowOffset(y) + column &* LevelLayout.tileBytes
+                    defer { y = runEnd }
+                    guard mapped[(run - base) / pageSize] & 1 != 0 else { continue }
                     let words = (runEnd - y) &* (LevelLayout.segmentBytes / 8)
                     var word = 0
                     while word < words && run.load(fromByteOffset: word &* 8, as: UInt64.self) == 0 { word &+= 1 }
                     if word < words { run.initializeMemory(as: UInt64.self, repeating: 0, count: words) }
-                    y = runEnd
                 }
             }
         }

@@ -15,6 +15,8 @@ final class LevelPages: @unchecked Sendable {
         self.byteCount = byteCount
         let mapped = mmap(nil, Self.length(byteCount), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let mapped, mapped != MAP_FAILED else { fatalError("cannot map \(byteCount) bytes for the ink levels: \(String(cString: strerror(errno)))") }
+        // A huge page would map 2 MiB for the first tile ink reaches.
+        _ = madvise(mapped, Self.length(byteCount), MADV_NOHUGEPAGE)
         base = mapped
     }
 
@@ -29,10 +31,17 @@ final class LevelPages: @unchecked Sendable {
 
     /// The bytes of its pages mapped now (mincore): what the levels cost the kiosk.
     var residentBytes: Int {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE))), pages = (Self.length(byteCount) + page - 1) / page
-        var resident = [UInt8](repeating: 0, count: pages)
-        guard mincore(base, Self.length(byteCount), &resident) == 0 else { return 0 }
+        let (resident, page) = residentPages()
         return resident.reduce(0) { $0 + Int($1 & 1) } * page
+    }
+
+    /// One byte per page, bit 0 set where the page is mapped (mincore; all set if it fails), and
+    /// the page size. A page never mapped is all zero.
+    func residentPages() -> (pages: [UInt8], pageSize: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = [UInt8](repeating: 0, count: (Self.length(byteCount) + page - 1) / page)
+        if mincore(base, Self.length(byteCount), &resident) != 0 { resident = resident.map { _ in 1 } }
+        return (resident, page)
     }
 
     func copy() -> LevelPages {

@@ -29,9 +29,12 @@ private let tss2: Result<signpad_tss2, TPMError> = {
     let api = UnsafeMutablePointer<signpad_tss2>.allocate(capacity: 1)
     defer { api.deallocate() }
     var error = [CChar](repeating: 0, count: 256)
-    guard signpad_tss2_load(api, &error, error.count) == 0 else {
+    let loaded = signpad_tss2_load(api, &error, error.count)
+    guard loaded == 0 else {
         let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return .failure(TPMError("loading the TPM libraries", reason: "\(reason); install tpm2-openssl, which brings them and signs with the key (apt-get install tpm2-openssl)"))
+        let remedy = loaded == -1 ? "install tpm2-openssl, which brings them and signs with the key (apt-get install tpm2-openssl)"
+            : "expected tpm2-tss 3 or later, as Debian 12 has it"
+        return .failure(TPMError("loading the TPM libraries", reason: "\(reason); \(remedy)"))
     }
     return .success(api.pointee)
 }()

@@ -150,7 +150,8 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
 
     /// A page of levels is a tile of 32 columns by 64 rows: a stroke down 600 rows of a 1080p box
     /// maps the tiles it crosses (a column of them, two where its width straddles a tile's edge),
-    /// not a page for every row. Clear zeroes them and maps no other.
+    /// not a page for every row. Clear zeroes them and maps no other, though a diagonal's bounds
+    /// hold many tiles it never crossed.
     @Test func aTallStrokeMapsTheTilesItCrossesOnly() {
         var renderer = InkRenderer(width: 1920, height: 1080)
         renderer.clip = PixelRect(x: 40, y: 200, width: 1840, height: 700)
@@ -163,6 +164,12 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         renderer.clearInk(dirty: &dirty)
         #expect(renderer.residentLevelBytes / page == mapped, "Clear mapped more")
         #expect(renderer.dryCoverage(x: 500, y: 500) == 0)
+
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(100, 250), c1: Point(500, 450), c2: Point(900, 650), p3: Point(1300, 850), startWidth: 3, endWidth: 3)), dirty: &dirty)
+        let diagonal = renderer.residentLevelBytes / page
+        renderer.clearInk(dirty: &dirty)
+        #expect(renderer.residentLevelBytes / page == diagonal, "Clear mapped the tiles in the diagonal's bounds")
+        #expect(renderer.dryCoverage(x: 700, y: 550) == 0)
     }
 
     @Test func inkStaysInsideTheClip() {
