@@ -72,7 +72,6 @@ struct LevelStore: Sendable {
     }
 
     var residentBytes: Int { pages.residentBytes }
-    func residentPages() -> (pages: [UInt8], pageSize: Int) { pages.residentPages() }
 
     /// The level at `offset` (from `LevelLayout`), which must lie inside the clip.
     func load(_ offset: Int) -> UInt8 { pages.base.load(fromByteOffset: offset - origin, as: UInt8.self) }

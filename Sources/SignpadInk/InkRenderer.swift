@@ -140,16 +140,15 @@ public struct InkRenderer: Sendable {
     /// rows at a time (contiguous bytes). A tile whose page was never mapped is zero and is not
     /// touched (reading it would map the zero page); a run already zero is only read.
     private mutating func zeroSegments(columns: Range<Int>, rows: Range<Int>) {
-        let layout = self.layout, (mapped, pageSize) = levels.residentPages()
+        let layout = self.layout
         levels.withBase { lv in
-            let base = lv + layout.origin
             for column in columns {
                 var y = rows.lowerBound
                 while y < rows.upperBound {
                     let runEnd = min((y | (LevelLayout.tileRows - 1)) + 1, rows.upperBound)
                     let run = lv + layout.rowOffset(y) + column &* LevelLayout.tileBytes
                     defer { y = runEnd }
-                    guard mapped[(run - base) / pageSize] & 1 != 0 else { continue }
+                    guard LevelPages.isMapped(run) else { continue }
                     let words = (runEnd - y) &* (LevelLayout.segmentBytes / 8)
                     var word = 0
                     while word < words && run.load(fromByteOffset: word &* 8, as: UInt64.self) == 0 { word &+= 1 }

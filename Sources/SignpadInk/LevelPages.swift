@@ -35,13 +35,23 @@ final class LevelPages: @unchecked Sendable {
         return resident.reduce(0) { $0 + Int($1 & 1) } * page
     }
 
-    /// One byte per page, bit 0 set where the page is mapped (mincore; all set if it fails), and
-    /// the page size. A page never mapped is all zero.
-    func residentPages() -> (pages: [UInt8], pageSize: Int) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    /// One byte per page, bit 0 set where the page is mapped (mincore), and the page size.
+    private func residentPages() -> (pages: [UInt8], pageSize: Int) {
+        let page = Self.pageSize
         var resident = [UInt8](repeating: 0, count: (Self.length(byteCount) + page - 1) / page)
-        if mincore(base, Self.length(byteCount), &resident) != 0 { resident = resident.map { _ in 1 } }
+        _ = mincore(base, Self.length(byteCount), &resident)
         return (resident, page)
+    }
+
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Whether the page holding `address` (inside a mapping) is mapped: one never mapped is all
+    /// zero. A mincore that fails says mapped, so the caller reads it. Allocates nothing: Clear
+    /// runs inside an input event when a stroke is taken back.
+    static func isMapped(_ address: UnsafeMutableRawPointer) -> Bool {
+        var state: UInt8 = 0
+        let page = UnsafeMutableRawPointer(bitPattern: Int(bitPattern: address) & ~(pageSize - 1))!
+        return mincore(page, 1, &state) != 0 || state & 1 != 0
     }
 
     func copy() -> LevelPages {
