@@ -1,4 +1,15 @@
 import SignpadVocabulary
+/// The levels a capsule raises: `dry` raises both, the others only the shown level. What a
+/// `wet` or `ahead` capsule raised is remembered to be put back (`Planes.wet`), and an `ahead`
+/// one's also on its own (`Planes.ahead`).
+enum InkLayer {
+    case dry
+    /// The wet tail up to the newest sample.
+    case wet
+    /// The wet tail's predicted piece.
+    case ahead
+}
+
 /// Rasterises one capsule (a piece of flattened polyline with round ends) straight into the planes.
 ///
 /// Each row's chunks of eight pixels start where the capsule's band does (see
@@ -7,11 +18,16 @@ import SignpadVocabulary
 /// columns once per operation. A pixel two capsules (or two overlapping chunks) reach is
 /// compared twice, and per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
+    /// `rows`: only these rows are drawn, each exactly as the whole capsule draws it (the
+    /// renderer puts a piece of its wet tail back where a predicted piece was taken away).
     @inline(__always)
-    static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, dry: Bool, planes: Planes) {
+    static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, layer: InkLayer, planes: Planes, rows only: Range<Int>? = nil) {
         let bounds = InkRasterizer.bounds(a, b)
         let r = bounds.intersection(clip)
         guard !r.isEmpty else { return }
+        let rows = only.map { (r.minY..<r.maxY).clamped(to: $0) } ?? r.minY..<r.maxY
+        guard !rows.isEmpty else { return }
+        let dry = layer == .dry, ahead = layer == .ahead
         let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
         let length = (dx * dx + dy * dy).squareRoot()
         let reach = max(a.radius, b.radius) + 0.5
@@ -25,7 +41,9 @@ enum CapsuleRaster {
         // by a unit per row to stay a bound; a banded slope is bounded, far from overflow.
         let fixedOne = 65536.0
         let slope = banded ? floorInt(dx / dy * fixedOne + 0.5) : 0
-        var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) : 0
+        // Started at the capsule's first row and stepped to the first drawn: a row's span is
+        // the same whichever rows are drawn.
+        var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) &+ slope &* (rows.lowerBound &- r.minY) : 0
         let bandHalf = banded ? floorInt(halfWidth * fixedOne) + r.height + 2 : 0
         // Pixels are measured in the capsule's own frame: `along` its axis from its middle and
         // `across` it. The distance to the capsule's core is then √(across² + max(|along| − half, 0)²),
@@ -41,11 +59,12 @@ enum CapsuleRaster {
         let clipped = r.minX > bounds.minX || r.maxX < bounds.maxX
         let leftEdge = Float(Double(r.minX) - cx), rightEdge = Float(Double(r.maxX) - cx)
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        planes.changed.cover(r.minY..<r.maxY)
-        if !dry { planes.wet.cover(r.minY..<r.maxY) }
+        planes.changed.cover(rows)
+        if !dry { planes.wet.cover(rows) }
+        if ahead { planes.ahead.cover(rows) }
         var chunks = 0
         defer { planes.rasterised.pointee &+= chunks &* 8 }
-        for y in r.minY..<r.maxY {
+        for y in rows {
             var spanMin = r.minX, spanMax = r.maxX
             if banded {
                 spanMin = max(spanMin, (crossing &- bandHalf) &>> 16)
@@ -77,6 +96,7 @@ enum CapsuleRaster {
             if let columns = rose.range {
                 planes.changed.add(y: y, columns: columns)
                 if !dry { planes.wet.add(y: y, columns: columns) }
+                if ahead { planes.ahead.add(y: y, columns: columns) }
             }
         }
     }

@@ -108,12 +108,16 @@ struct Planes {
     let changed: RowSpanTable
     /// The columns the wet tail raised, per row: what the next sample restores.
     let wet: RowSpanTable
+    /// The columns the wet tail's predicted piece raised, per row: what the next sample restores
+    /// when it keeps the rest of the tail.
+    let ahead: RowSpanTable
     /// Pixels whose coverage the rasteriser computed in this operation (lanes of its chunks).
     let rasterised: UnsafeMutablePointer<Int>
 
     init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
          background: UnsafePointer<UInt32>, slots: UnsafePointer<Int>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
-         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, rasterised: UnsafeMutablePointer<Int>) {
+         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, ahead: RowSpanTable,
+         rasterised: UnsafeMutablePointer<Int>) {
         self.levels = levels
         self.layout = layout
         self.pixels = pixels
@@ -127,6 +131,7 @@ struct Planes {
         self.ink = ink
         self.changed = changed
         self.wet = wet
+        self.ahead = ahead
         self.rasterised = rasterised
         innerChunks = clip.width >= 8 ? clip.minX..<(clip.maxX - 7) : 0..<0
     }

@@ -75,17 +75,17 @@ public struct InkRasterizer: Sendable {
                          maxX: ceilInt(max(a.point.x, b.point.x) + r), maxY: ceilInt(max(a.point.y, b.point.y) + r))
     }
 
-    /// Rasterises the flattened polyline, clipped to `clip`, into the planes; returns the piece's bounds.
+    /// Rasterises the flattened polyline, clipped to `clip`, into the planes' dry ink; returns the piece's bounds.
     @discardableResult
-    func draw(clip: PixelRect, dry: Bool, planes: Planes) -> PixelRect {
+    func draw(clip: PixelRect, planes: Planes) -> PixelRect {
         let count = polyline.count
         guard count > 0 else { return PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0) }
         var box = Self.bounds(polyline[0], polyline[0])
         if count == 1 {
-            CapsuleRaster.draw(polyline[0], polyline[0], clip: clip, dry: dry, planes: planes)
+            CapsuleRaster.draw(polyline[0], polyline[0], clip: clip, layer: .dry, planes: planes)
         }
         for i in 1..<count {
-            CapsuleRaster.draw(polyline[i - 1], polyline[i], clip: clip, dry: dry, planes: planes)
+            CapsuleRaster.draw(polyline[i - 1], polyline[i], clip: clip, layer: .dry, planes: planes)
             box = box.union(Self.bounds(polyline[i - 1], polyline[i]))
         }
         return box.intersection(clip)

@@ -20,7 +20,7 @@ public struct InkRenderer: Sendable {
             box = BoxBackground(from: canvas, clip: clip)
             layout = LevelLayout(clip: clip)
             levels = LevelStore(layout)
-            spans = RowSpanTable.storage(height: canvas.height) + RowSpanTable.storage(height: canvas.height)
+            spans = RowSpanTable.storage(height: canvas.height, tables: 3)
             shownWet = WetPath()
             inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
             refreshPalette()
@@ -31,7 +31,8 @@ public struct InkRenderer: Sendable {
     private var rasterizer = InkRasterizer()
     /// The wet tail on the canvas now.
     private var shownWet = WetPath()
-    /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
+    /// Three `RowSpanTable`s: the columns the current operation changed, those the wet tail
+    /// raised, and those its predicted piece raised.
     private var spans: [Int32]
     /// What `warm` read; kept only so its loads are not optimised away.
     private var warmth: UInt8 = 0
@@ -60,7 +61,7 @@ public struct InkRenderer: Sendable {
         box = BoxBackground(from: canvas, clip: clip)
         layout = LevelLayout(clip: clip)
         levels = LevelStore(layout)
-        spans = RowSpanTable.storage(height: bounds.height) + RowSpanTable.storage(height: bounds.height)
+        spans = RowSpanTable.storage(height: bounds.height, tables: 3)
         refreshPalette()
     }
 
@@ -209,12 +210,16 @@ public struct InkRenderer: Sendable {
 
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
-    /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces.
+    /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces. One
+    /// that keeps the sampled knots of a tail ending ahead puts back only the predicted piece:
+    /// where it was, the kept pieces are drawn again row by row, exactly as they were.
     /// The planes are entered once per operation (see `withPlanes`).
     private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
-        let restoring = !unchanged && added == nil
-        let drawn = unchanged ? 0..<0 : added ?? wet.pieces
+        let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shownWet)
+        let restoring = !unchanged && added == nil && afterAhead == nil
+        let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? wet.pieces
+        let kept = afterAhead == nil ? 0..<0 : 0..<(shownWet.sampledCount - 1)
         // Moved out for the operation (and back), so flattening inside the planes neither copies
         // nor retains its polyline.
         var rasterizer = InkRasterizer(capacity: 0)
@@ -230,12 +235,23 @@ public struct InkRenderer: Sendable {
                 // Drawn again into a small rectangle, most pieces of a long stroke lie elsewhere.
                 if within != nil && piece.reach.intersection(dryClip).isEmpty { continue }
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
-                bounds = bounds.union(rasterizer.draw(clip: dryClip, dry: true, planes: planes))
+                bounds = bounds.union(rasterizer.draw(clip: dryClip, planes: planes))
             }
-            if restoring { Self.restoreWet(planes) }
+            if restoring {
+                Self.restoreWet(planes)
+                planes.ahead.drain { _, _ in }
+            } else if afterAhead != nil {
+                let rows = planes.ahead.rows
+                Self.settle(planes.ahead, planes)
+                for index in kept {
+                    let (a, b) = wet.piece(index)
+                    CapsuleRaster.draw(a, b, clip: clip, layer: .wet, planes: planes, rows: rows)
+                }
+            }
+            let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
             for index in drawn {
                 let (a, b) = wet.piece(index)
-                CapsuleRaster.draw(a, b, clip: clip, dry: false, planes: planes)
+                CapsuleRaster.draw(a, b, clip: clip, layer: index == aheadPiece ? .ahead : .wet, planes: planes)
             }
             planes.changed.flush(into: &dirty) { y, columns in planes.row(y).paint(columns) }
         }
@@ -271,9 +287,12 @@ public struct InkRenderer: Sendable {
     }
 
     /// Puts the dry ink back wherever the wet tail raised it.
-    private static func restoreWet(_ planes: Planes) {
-        planes.changed.cover(planes.wet.rows)
-        planes.wet.drain { y, columns in
+    private static func restoreWet(_ planes: Planes) { settle(planes.wet, planes) }
+
+    /// Puts the dry ink back in the columns `table` holds, and empties it.
+    private static func settle(_ table: RowSpanTable, _ planes: Planes) {
+        planes.changed.cover(table.rows)
+        table.drain { y, columns in
             let row = planes.row(y)
             var fell = ChangedColumns()
             var x = columns.lowerBound
@@ -305,6 +324,7 @@ public struct InkRenderer: Sendable {
                                             paper: paper, ink: ink, clip: clip,
                                             changed: RowSpanTable(slots: tables.baseAddress!, height: height),
                                             wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height),
+                                            ahead: RowSpanTable(slots: tables.baseAddress! + 2 * tableSlots, height: height),
                                             rasterised: counter))
                             }
                         }

@@ -19,9 +19,9 @@ struct RowSpanTable {
         self.height = height
     }
 
-    /// A cleared table for `height` rows.
-    static func storage(height: Int) -> [Int32] {
-        var table = [Int32](repeating: 0, count: slotCount(height: height))
+    /// `tables` cleared tables for `height` rows, one after another.
+    static func storage(height: Int, tables: Int) -> [Int32] {
+        var table = [Int32](repeating: 0, count: tables * slotCount(height: height))
         for i in stride(from: 0, to: table.count, by: 2) {
             table[i] = .max
             table[i + 1] = .min

@@ -5,12 +5,17 @@ import SignpadVocabulary
 /// A new sample usually only lengthens the path, so the renderer draws just the new piece: the
 /// path drawn piece by piece covers exactly the pixels it covers drawn whole (per-pixel maximum).
 /// It changes otherwise only when a dry curve takes over its start, or a skipped sample is replaced.
+///
+/// The path may end ahead of the newest sample (`extendAhead`): that last knot is replaced on
+/// every event, so the renderer puts back only its piece and keeps the rest.
 public struct WetPath: Sendable, RandomAccessCollection {
     /// The scheme keeps at most four knots pending, and a sample skipped for being too close may
     /// follow them; then the predicted point ahead of the newest (`InkPredictor`).
     public static let capacity = 6
     private var knots: InlineArray<6, FlatPoint>
     public private(set) var count = 0
+    /// Whether the last knot is predicted, not sampled (see `extendAhead`).
+    public private(set) var endsAhead = false
 
     public init() {
         let none = FlatPoint(point: Point(0, 0), radius: 0)
@@ -27,9 +32,23 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     public mutating func append(_ knot: FlatPoint) {
         precondition(count < Self.capacity, "a wet path holds at most \(Self.capacity) knots")
+        precondition(!endsAhead, "a wet path's predicted knot is its last")
         knots[count] = knot
         count += 1
     }
+
+    /// Adds a predicted knot ahead of the newest, with its radius, when there is one and room;
+    /// returns whether it did.
+    @discardableResult
+    public mutating func extendAhead(to point: Point) -> Bool {
+        guard count > 0, count < Self.capacity, !endsAhead else { return false }
+        append(FlatPoint(point: point, radius: knots[count - 1].radius))
+        endsAhead = true
+        return true
+    }
+
+    /// The knots that were sampled: all but a predicted last one.
+    public var sampledCount: Int { endsAhead ? count - 1 : count }
 
     /// The pieces to draw, as pairs of knot indices: a lone knot is a dot, otherwise each
     /// neighbouring pair is a capsule.
@@ -47,11 +66,21 @@ public struct WetPath: Sendable, RandomAccessCollection {
         for index in 0..<shown.count where knots[index] != shown.knots[index] { return nil }
         return (shown.count - 1)..<(count - 1)
     }
+
+    /// The pieces of this path that `shown` has not drawn, if `shown` ends ahead and this path
+    /// keeps its sampled knots (and at least one piece of them: a dot is no capsule's prefix).
+    /// Only `shown`'s predicted piece is then to be put back.
+    public func newPieces(afterAheadOf shown: WetPath) -> Range<Int>? {
+        let kept = shown.sampledCount
+        guard shown.endsAhead, kept >= 2, count >= kept else { return nil }
+        for index in 0..<kept where knots[index] != shown.knots[index] { return nil }
+        return (kept - 1)..<Swift.max(count - 1, kept - 1)
+    }
 }
 
 extension WetPath: Equatable {
     public static func == (a: WetPath, b: WetPath) -> Bool {
-        guard a.count == b.count else { return false }
+        guard a.count == b.count, a.endsAhead == b.endsAhead else { return false }
         for index in 0..<a.count where a.knots[index] != b.knots[index] { return false }
         return true
     }

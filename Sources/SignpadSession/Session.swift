@@ -332,10 +332,7 @@ public final class Session: InputSink {
                     predictor.add(sample)
                     // Ahead of the newest sample, as part of the wet tail: replaced at the next
                     // event, gone at the lift, never in the signature.
-                    if let ahead = predictor.predicted(), let newest = step.wet.last, step.wet.count < WetPath.capacity {
-                        reachOfThisStroke(ahead)
-                        step.wet.append(FlatPoint(point: ahead, radius: newest.radius))
-                    }
+                    if let ahead = predictor.predicted(), step.wet.extendAhead(to: ahead) { reachOfThisStroke(ahead) }
                 default: break
                 }
                 kept.add(step.dry)

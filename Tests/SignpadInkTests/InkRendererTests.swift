@@ -14,12 +14,17 @@ struct IncrementalRun {
     var dryOnly: InkRenderer
     var smoother = MidpointSmoother()
     var dry: [InkPiece] = []
+    /// Ends each move's wet tail with the predicted point, as the session does.
+    var predictor: InkPredictor?
     var events = 0
+    /// Events whose wet tail ended ahead of the newest sample.
+    var predictedEvents = 0
     var unreported = 0
     var wetMismatches = 0
 
-    init(width: Int, height: Int, stride: Int? = nil) {
+    init(width: Int, height: Int, stride: Int? = nil, predicting horizon: Double? = nil) {
         self.init(renderer: InkRenderer(width: width, height: height, stride: stride))
+        predictor = horizon.map { InkPredictor(horizon: $0) }
     }
 
     init(renderer: InkRenderer, options: SmootherOptions = SmootherOptions()) {
@@ -31,7 +36,16 @@ struct IncrementalRun {
     mutating func run(_ strokeEvents: [StrokeEvent]) {
         for event in strokeEvents {
             let before = renderer.canvas
-            let step = smoother.handle(event)
+            var step = smoother.handle(event)
+            switch event {
+            case .down(let sample):
+                predictor?.reset()
+                predictor?.add(sample)
+            case .move(let sample):
+                predictor?.add(sample)
+                if let ahead = predictor?.predicted(), step.wet.extendAhead(to: ahead) { predictedEvents += 1 }
+            default: break
+            }
             dry.append(contentsOf: step.dry)
             var dirty = DirtyRegion()
             renderer.apply(step, dirty: &dirty)
@@ -82,6 +96,21 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(run.wetMismatches == 0)
         #expect(run.renderer.canvas == renderWhole(run.dry, width: 220, height: 90))
         #expect(run.renderer.canvas != InkRenderer(width: 220, height: 90).canvas, "the stroke drew something")
+    }
+
+    /// The predicted piece is put back alone while the tail keeps its samples: what is shown
+    /// must still be the tail drawn whole, to the level.
+    @Test func aTailEndingAheadEqualsOneDrawnWhole() {
+        let loops: [StrokeEvent] = stroke((0..<80).map { (i: Int) -> (Double, Double) in
+            let t = Double(i) / 8
+            return (110 + 80 * sin(t) + Double(i), 45 + 35 * sin(2 * t))
+        })
+        var run = IncrementalRun(width: 300, height: 90, predicting: 0.016)
+        run.run(zigzag + loops)
+        #expect(run.predictedEvents > 60, "the tail ended ahead on most moves")
+        #expect(run.unreported == 0)
+        #expect(run.wetMismatches == 0)
+        #expect(run.renderer.canvas == renderWhole(run.dry, width: 300, height: 90))
     }
 
     @Test func pitchedCanvasDrawsTheSamePixels() {
@@ -478,6 +507,17 @@ struct InkOnRealRecordingsTests {
         var run = IncrementalRun(width: 800, height: 480)
         run.run(events)
         #expect(run.events == events.count)
+        #expect(run.unreported == 0, "\(name): \(run.unreported) pixels changed outside the dirty rectangles")
+        #expect(run.wetMismatches == 0, "\(name): after \(run.wetMismatches) events the wet tail differs from one drawn whole")
+        #expect(run.renderer.canvas == renderWhole(run.dry, width: 800, height: 480), "\(name): no wet pixel may remain")
+    }
+
+    @Test(arguments: SharedRecordings.all)
+    func incrementalEqualsWholeWithPredictedInk(name: String) throws {
+        let events = try SharedRecordings.strokeEvents(name)
+        var run = IncrementalRun(width: 800, height: 480, predicting: 0.016)
+        run.run(events)
+        #expect(run.predictedEvents > 50, "\(name): only \(run.predictedEvents) tails ended ahead")
         #expect(run.unreported == 0, "\(name): \(run.unreported) pixels changed outside the dirty rectangles")
         #expect(run.wetMismatches == 0, "\(name): after \(run.wetMismatches) events the wet tail differs from one drawn whole")
         #expect(run.renderer.canvas == renderWhole(run.dry, width: 800, height: 480), "\(name): no wet pixel may remain")
