@@ -141,8 +141,8 @@ struct Planes {
         let colour = rowColours[y], plain = colour == paper
         let kept: UnsafePointer<UInt32>? = colour == BoxBackground.patterned ? background + (slots[y] &- clipMinX) : nil
         return PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y &* stride,
-                        background: kept, colour: plain ? nil : colour, palette: palette, ink: ink,
-                        wholeChunks: plain ? innerChunks : 0..<0)
+                        background: kept, colour: plain ? nil : colour, palette: palette, paper: paper, ink: ink,
+                        innerChunks: innerChunks, plain: plain)
     }
 }
 
@@ -156,10 +156,12 @@ struct PlaneRow {
     /// The row's one colour when it has no pattern and is not the palette's paper; else nil.
     let colour: UInt32?
     let palette: UnsafePointer<UInt32>
+    let paper: UInt32
     let ink: UInt32
-    /// Chunk starts whose pixels are all the palette's colour at their shown level (plain paper
-    /// inside the clip), so a chunk there can be repainted whole without a branch per lane.
-    let wholeChunks: Range<Int>
+    /// Chunk starts whose eight pixels all lie inside the clip.
+    let innerChunks: Range<Int>
+    /// The row is the palette's paper all across the clip.
+    let plain: Bool
 
     /// Raises the chunk of columns `x0..<x0+8` (x0 from `LevelLayout.chunkStart`) to `coverage`
     /// by per-pixel maximum and returns the lanes whose shown level rose, as a byte mask. Pixels
@@ -207,7 +209,7 @@ struct PlaneRow {
         repeat {
             let x0 = LevelLayout.chunkStart(x)
             let shown = (levels + LevelLayout.columnOffset(x0)).loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: UInt64.self)
-            if wholeChunks.contains(x0) {
+            if innerChunks.contains(x0) && (plain || isPaper(x0)) {
                 paintChunk(x0, levels: shown)
             } else {
                 // Only the lanes inside `columns`: the chunk may reach past the clip.
@@ -219,6 +221,16 @@ struct PlaneRow {
             }
             x = x0 &+ 8
         } while x < columns.upperBound
+    }
+
+    /// Whether the chunk's background is all the palette's paper: a row with a pattern (the
+    /// box's cross, its line) mostly is, and signatures are written across those rows.
+    @inline(__always)
+    private func isPaper(_ x0: Int) -> Bool {
+        guard let background else { return false }
+        // Only the colour: blending ignores the byte above it, and the palette has none.
+        let under = UnsafeRawPointer(background + x0).loadUnaligned(as: SIMD8<UInt32>.self) & 0xFF_FFFF
+        return under == SIMD8(repeating: paper)
     }
 
     /// Colours all eight pixels of a whole chunk from the palette: unchanged lanes get the colour
