@@ -17,12 +17,18 @@ public final class Session: InputSink {
     // The properties an input event touches skip the run-time exclusivity check each access to a
     // class's property otherwise makes (a tenth of an event's instructions): a session is driven
     // from one thread, and what runs while one of them is modified (the kiosk's rules, the
-    // renderer, the smoothers, the predictor) is value code that cannot reach the session. `input`
-    // keeps its check: its callbacks come back into the session.
+    // renderer, the smoothers, the predictor) is value code that cannot reach the session. The
+    // input pipeline's callbacks come back into the session: it is entered only by `withInput`,
+    // which traps on re-entry as the run-time check would, for a fraction of its cost.
     @exclusivity(unchecked) public private(set) var kiosk: Kiosk
     @exclusivity(unchecked) public private(set) var renderer: InkRenderer
     /// The devices read, their decoders and the arbiter between them.
-    public private(set) var input = InputPipeline()
+    public var input: InputPipeline {
+        precondition(!inputEntered, "the input pipeline was read from its own callback")
+        return inputPipeline
+    }
+    @exclusivity(unchecked) private var inputPipeline = InputPipeline()
+    @exclusivity(unchecked) private var inputEntered = false
     /// The device of the last stroke event, for what the journal says of the panel.
     @exclusivity(unchecked) private var lastDevice = ""
     /// Move events drawn, for the daemon's latency figures.
@@ -135,7 +141,8 @@ public final class Session: InputSink {
     @discardableResult
     public func addInput(path: String, name: String, kind: DeviceKind, decoder: consuming ContactDecoder) -> Int {
         surfaceDensities[name] = decoder.mapping.surfaceDensity
-        return input.add(path: path, name: name, kind: kind, decoder: decoder)
+        let added = decoder
+        return withInput { $0.add(path: path, name: name, kind: kind, decoder: added) }
     }
 
     /// Each device's screen pixels per millimetre of its surface, by the name strokes carry.
@@ -143,17 +150,26 @@ public final class Session: InputSink {
 
     /// One raw event of input device `index`; `now` is monotonic seconds.
     public func feed(_ event: InputEvent, from index: Int, now: Double) {
-        input.feed(event, from: index, now: now, into: self)
+        withInput { $0.feed(event, from: index, now: now, into: self) }
+    }
+
+    /// The only way into the input pipeline: its callbacks must not enter it again.
+    @inline(__always)
+    private func withInput<R>(_ body: (inout InputPipeline) -> R) -> R {
+        precondition(!inputEntered, "the input pipeline was entered again from its own callback")
+        inputEntered = true
+        defer { inputEntered = false }
+        return body(&inputPipeline)
     }
 
     /// Ends what is in progress on input device `index` (the end of a recording).
-    public func finishInput(_ index: Int, now: Double) { input.finish(index, now: now, into: self) }
+    public func finishInput(_ index: Int, now: Double) { withInput { $0.finish(index, now: now, into: self) } }
 
     /// Device `path` is gone; a stroke of its in progress ends at its last sample.
-    public func removeInput(_ path: String, now: Double) { input.remove(path, now: now, into: self) }
+    public func removeInput(_ path: String, now: Double) { withInput { $0.remove(path, now: now, into: self) } }
 
     /// Forgets every device (the display they map to is gone).
-    public func removeAllInputs() { input.removeAll() }
+    public func removeAllInputs() { withInput { $0.removeAll() } }
 
     /// One stroke event of the device `device`; `now` is monotonic seconds.
     public func handle(_ event: StrokeEvent, device: String, now: Double) {
@@ -214,7 +230,7 @@ public final class Session: InputSink {
         apply(timed, now: now)
         for page in pages?.drawn() ?? [] { show(page, now: now) }
         // A touch the kiosk gave up (its idle timeout) is let go of by its device, and told below.
-        input.obeyCommands(now: now, from: self)
+        withInput { $0.obeyCommands(now: now, from: self) }
         for notice in notices { tell(notice, now: now) }
         notices.removeAll(keepingCapacity: true)
         for result in exporter.results() {
@@ -230,7 +246,7 @@ public final class Session: InputSink {
             apply(kiosk.exportFinished(result.exportID, error: result.error, now: now), now: now)
         }
         // And what the export results' effects asked for.
-        defer { input.obeyCommands(now: now, from: self) }
+        defer { withInput { $0.obeyCommands(now: now, from: self) } }
         switch exporter.stall(longerThan: stalledWriteSeconds) {
         case .preparing? where !reportedPreparationStall:
             // Said before any customer's signature waits on it: whoever reads the journal learns of a dead share at boot, not from a customer.
@@ -287,7 +303,7 @@ public final class Session: InputSink {
     /// Has the input obey what the kiosk asked of it outside an event, and tells the journal now
     /// why a touch was let go of (the notice says the idle timeout when `tick` logs it).
     private func obeyInput(now: Double, cause: String) {
-        input.obeyCommands(now: now, from: self)
+        withInput { $0.obeyCommands(now: now, from: self) }
         for (index, notice) in notices.enumerated().reversed() {
             guard case .touchLetGo(let path) = notice else { continue }
             tell(Notice(.info, "a touch is let go of; the next finger to land is followed", ["device": path, "why": cause]))
