@@ -116,7 +116,9 @@ public struct ContactDecoder: Sendable {
         }
     }
 
-    private mutating func absorb(_ event: InputEvent) {
+    /// An axis, a key or (in sync) SYN_MT_REPORT: it changes the device's state until its frame
+    /// ends, in sync or not. The pipeline gives it every event but EV_SYN's directly.
+    mutating func absorb(_ event: InputEvent) {
         if event.type == EventCode.EV_ABS { positionWatch.saw(axis: event.code, value: event.value) }
         frontEnd.absorb(event)
     }

@@ -77,6 +77,12 @@ public struct InputPipeline: Sendable {
     /// One event of device `index`; the stroke events it completes go to `sink`.
     public mutating func feed(_ event: InputEvent, from index: Int, now: Double, into sink: some InputSink) {
         typealias C = EventCode
+        // Most events are an axis or a key: they change the device's state until its frame
+        // ends, and tell the sink nothing, nor can a command wait for them.
+        guard event.type == C.EV_SYN else {
+            devices[index].decoder.absorb(event)
+            return
+        }
         // The path is read only where it is used: taken on every event, it is retained and released.
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: devices[index].path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
