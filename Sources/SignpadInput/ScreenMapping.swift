@@ -3,13 +3,17 @@ import SignpadVocabulary
 /// libinput's calibration matrix: six numbers (a b c d e f) applied to normalised coordinates,
 /// x' = a·x + b·y + c, y' = d·x + e·y + f.
 public struct CalibrationMatrix: Equatable, Sendable {
-    public var values: [Double]
+    // Six numbers, not an array: every sample is mapped through them, and an array would be
+    // retained with each copy of a mapping and bounds-checked at each read.
+    private let a, b, c, d, e, f: Double
+
+    public var values: [Double] { [a, b, c, d, e, f] }
 
     public static let identity = CalibrationMatrix(values: [1, 0, 0, 0, 1, 0])!
 
     public init?(values: [Double]) {
         guard values.count == 6, values.allSatisfy({ $0.isFinite }) else { return nil }
-        self.values = values
+        (a, b, c, d, e, f) = (values[0], values[1], values[2], values[3], values[4], values[5])
     }
 
     /// Parses the `LIBINPUT_CALIBRATION_MATRIX` udev property: six numbers separated by spaces.
@@ -40,7 +44,7 @@ public struct CalibrationMatrix: Equatable, Sendable {
     }
 
     public func apply(_ x: Double, _ y: Double) -> (Double, Double) {
-        (values[0] * x + values[1] * y + values[2], values[3] * x + values[4] * y + values[5])
+        (a * x + b * y + c, d * x + e * y + f)
     }
 
     /// The matrix that undoes this one; nil when it squashes the plane onto a line.
