@@ -20,22 +20,29 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     public var overshootP95Px: Double
     public var overshootMaxPx: Double
     public var lifts: Int
+    /// The least mean error any prediction can have that is never longer than the overshoot
+    /// goal allows (16 px): each sample's gap less that, where it is longer. Where nothing tells
+    /// a sample that will be the stroke's last (no pressure), ink ahead of each sample overshoots
+    /// by its whole length if it is, so every prediction must keep within the goal.
+    public var leastCappedMeanPx: Double
     /// Each lift's overshoot, in order, for a survey's percentile over many recordings; not in
     /// the JSON, which gives its percentile and maximum.
     public var liftOvershootsPx: [Double] = []
 
     enum CodingKeys: String, CodingKey {
-        case horizonMilliseconds, samples, predictionMeanPx, predictionP95Px, unpredictedMeanPx, unpredictedP95Px, overshootP95Px, overshootMaxPx, lifts
+        case horizonMilliseconds, samples, predictionMeanPx, predictionP95Px, unpredictedMeanPx, unpredictedP95Px, overshootP95Px, overshootMaxPx, lifts,
+             leastCappedMeanPx
     }
 
     init(horizonMilliseconds: Double, samples: Int, predictionMeanPx: Double, predictionP95Px: Double, unpredictedMeanPx: Double, unpredictedP95Px: Double,
-         liftOvershootsPx: [Double]) {
+         leastCappedMeanPx: Double, liftOvershootsPx: [Double]) {
         self.horizonMilliseconds = horizonMilliseconds
         self.samples = samples
         self.predictionMeanPx = predictionMeanPx
         self.predictionP95Px = predictionP95Px
         self.unpredictedMeanPx = unpredictedMeanPx
         self.unpredictedP95Px = unpredictedP95Px
+        self.leastCappedMeanPx = leastCappedMeanPx
         self.liftOvershootsPx = liftOvershootsPx
         overshootP95Px = Self.p95(liftOvershootsPx)
         overshootMaxPx = liftOvershootsPx.max() ?? 0
@@ -51,6 +58,12 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     /// The mean error as a share of drawing no prediction.
     public var meanRatio: Double { predictionMeanPx / max(unpredictedMeanPx, 1e-9) }
 
+    /// The least mean ratio a prediction within the overshoot goal can reach (`leastCappedMeanPx`).
+    public var leastCappedRatio: Double { leastCappedMeanPx / max(unpredictedMeanPx, 1e-9) }
+
+    /// The longest overshoot the goals allow (px at 1080p).
+    public static let longestOvershootPx = 16.0
+
     /// The goals: at most 0.4 of the unpredicted mean, a p95 no worse than unpredicted.
     public var meetsGoals: Bool { predictionMeanPx <= 0.4 * unpredictedMeanPx && predictionP95Px <= unpredictedP95Px }
 
@@ -58,10 +71,10 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     public var meetsOvershootGoals: Bool { overshootP95Px <= 6 && Self.withinLongestOvershoot(overshootMaxPx) }
 
     /// At most 16 px, give or take the rounding of a prediction capped at exactly that length.
-    public static func withinLongestOvershoot(_ px: Double) -> Bool { px <= 16 + 1e-9 }
+    public static func withinLongestOvershoot(_ px: Double) -> Bool { px <= longestOvershootPx + 1e-9 }
 
     public static func measure(_ events: [StrokeEvent], horizon: Double) -> PredictionAccuracy {
-        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = []
+        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = [], leastCapped = 0.0
         for (stroke, ended) in strokes(events) where stroke.count >= 2 {
             var predictor = InkPredictor(horizon: horizon)
             let end = stroke[stroke.count - 1]
@@ -73,6 +86,7 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
                 let actual = target >= end.time ? end.point : position(in: stroke, at: target, from: index)
                 predictedErrors.append(guess.distance(to: actual))
                 unpredictedErrors.append(sample.point.distance(to: actual))
+                leastCapped += max(sample.point.distance(to: actual) - longestOvershootPx, 0)
                 if target >= end.time { overshoot = max(overshoot, guess.distance(to: end.point) - sample.point.distance(to: end.point)) }
             }
             // A recording that stops with a contact still down has no end to overshoot.
@@ -82,6 +96,7 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
         return PredictionAccuracy(horizonMilliseconds: horizon * 1000, samples: predictedErrors.count,
                                   predictionMeanPx: mean(predictedErrors), predictionP95Px: p95(predictedErrors),
                                   unpredictedMeanPx: mean(unpredictedErrors), unpredictedP95Px: p95(unpredictedErrors),
+                                  leastCappedMeanPx: predictedErrors.isEmpty ? 0 : leastCapped / Double(predictedErrors.count),
                                   liftOvershootsPx: overshoots)
     }
 

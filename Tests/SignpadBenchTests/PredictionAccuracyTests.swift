@@ -65,6 +65,20 @@ import Testing
         #expect(PredictionSurvey.set(of: "/x/wacom-isdv4-pen.evemu") == PredictionSurvey.devices)
     }
 
+    /// The least mean error within the overshoot goal: ink never more than 16 px ahead misses a
+    /// contact 32 px on by at least 16 px, and one less than 16 px on by nothing.
+    @Test func theLeastCappedErrorIsEachGapLessSixteenPixels() {
+        // 2000 px/s: 32 px in 16 ms, 20 px between samples; the last 16 ms shorten the gap.
+        let stroke = (0..<20).map { i in Sample(Point(100 + Double(i) * 20, 200), time: Double(i) / 100) }
+        let events: [StrokeEvent] = [.down(stroke[0])] + stroke.dropFirst().map { .move($0) } + [.up]
+        let p = PredictionAccuracy.measure(events, horizon: 0.016)
+        let end = 100 + 19 * 20.0
+        let gaps = stroke.map { min(32, end - $0.point.x) }
+        #expect(abs(p.unpredictedMeanPx - gaps.reduce(0, +) / 20) < 1e-9)
+        #expect(abs(p.leastCappedMeanPx - gaps.map { max($0 - 16, 0) }.reduce(0, +) / 20) < 1e-9)
+        #expect(p.leastCappedRatio > 0.4 && p.leastCappedRatio < 0.5, "\(p.leastCappedRatio)")
+    }
+
     /// Measured against what the recording did: a stroke at constant speed is predicted exactly,
     /// and drawing nothing ahead misses by the distance covered in the horizon.
     @Test func theFiguresCompareWithWhatTheRecordingDidNext() {
