@@ -56,7 +56,8 @@ public struct ContactFrame: Sendable {
 
     mutating func begin(time: Double) {
         self.time = time
-        contacts.removeAll(keepingCapacity: true)
+        // Most frames of a pen hovering are empty already: emptying one costs a call.
+        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
     }
 
     mutating func append(_ contact: Contact) {

@@ -87,6 +87,8 @@ struct ContactPolicy: Sendable {
 extension ContactPolicy {
     /// Judges one frame; calls `emit` for each stroke event it makes.
     mutating func judge(_ frame: ContactFrame, emit: (StrokeEvent) -> Void) {
+        // A frame of no contact (a pen hovering) while none is followed changes nothing.
+        if frame.contacts.isEmpty && followed == .none { return }
         defer { endFrame(frame) }
         var resumeID: Int32?
         if case .resuming(let id) = followed {
