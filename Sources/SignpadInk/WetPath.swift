@@ -12,14 +12,28 @@ public struct WetPath: Sendable, RandomAccessCollection {
     /// The scheme keeps at most four knots pending, and a sample skipped for being too close may
     /// follow them; then the predicted point ahead of the newest (`InkPredictor`).
     public static let capacity = 6
-    private var knots: InlineArray<6, FlatPoint>
+    // Six fields, not an `InlineArray`: reading one element of an `InlineArray` property from a
+    // non-mutating method copies all six first, a dozen times an event in the renderer.
+    private var k0, k1, k2, k3, k4, k5: FlatPoint
     public private(set) var count = 0
     /// Whether the last knot is predicted, not sampled (see `extendAhead`).
     public private(set) var endsAhead = false
 
     public init() {
         let none = FlatPoint(point: Point(0, 0), radius: 0)
-        knots = InlineArray(repeating: none)
+        (k0, k1, k2, k3, k4, k5) = (none, none, none, none, none, none)
+    }
+
+    @inline(__always)
+    private func knot(_ index: Int) -> FlatPoint {
+        switch index {
+        case 0: k0
+        case 1: k1
+        case 2: k2
+        case 3: k3
+        case 4: k4
+        default: k5
+        }
     }
 
     public var startIndex: Int { 0 }
@@ -27,13 +41,20 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     public subscript(index: Int) -> FlatPoint {
         precondition(index >= 0 && index < count, "WetPath index \(index) out of range 0..<\(count)")
-        return knots[index]
+        return knot(index)
     }
 
     public mutating func append(_ knot: FlatPoint) {
         precondition(count < Self.capacity, "a wet path holds at most \(Self.capacity) knots")
         precondition(!endsAhead, "a wet path's predicted knot is its last")
-        knots[count] = knot
+        switch count {
+        case 0: k0 = knot
+        case 1: k1 = knot
+        case 2: k2 = knot
+        case 3: k3 = knot
+        case 4: k4 = knot
+        default: k5 = knot
+        }
         count += 1
     }
 
@@ -42,7 +63,7 @@ public struct WetPath: Sendable, RandomAccessCollection {
     @discardableResult
     public mutating func extendAhead(to point: Point) -> Bool {
         guard count > 0, count < Self.capacity, !endsAhead else { return false }
-        append(FlatPoint(point: point, radius: knots[count - 1].radius))
+        append(FlatPoint(point: point, radius: knot(count - 1).radius))
         endsAhead = true
         return true
     }
@@ -56,14 +77,14 @@ public struct WetPath: Sendable, RandomAccessCollection {
 
     /// The ends of piece `index` (both the same knot for a dot).
     public func piece(_ index: Int) -> (FlatPoint, FlatPoint) {
-        count == 1 ? (knots[0], knots[0]) : (knots[index], knots[index + 1])
+        count == 1 ? (k0, k0) : (knot(index), knot(index + 1))
     }
 
     /// The pieces of this path that `shown` has not drawn, if this path only lengthens it. A
     /// dot is not a prefix of a capsule (a narrowing capsule need not cover the dot at its start).
     public func newPieces(after shown: WetPath) -> Range<Int>? {
         guard shown.count >= 2, count > shown.count else { return nil }
-        for index in 0..<shown.count where knots[index] != shown.knots[index] { return nil }
+        for index in 0..<shown.count where knot(index) != shown.knot(index) { return nil }
         return (shown.count - 1)..<(count - 1)
     }
 
@@ -73,7 +94,7 @@ public struct WetPath: Sendable, RandomAccessCollection {
     public func newPieces(afterAheadOf shown: WetPath) -> Range<Int>? {
         let kept = shown.sampledCount
         guard shown.endsAhead, kept >= 2, count >= kept else { return nil }
-        for index in 0..<kept where knots[index] != shown.knots[index] { return nil }
+        for index in 0..<kept where knot(index) != shown.knot(index) { return nil }
         return (kept - 1)..<Swift.max(count - 1, kept - 1)
     }
 }
@@ -81,7 +102,7 @@ public struct WetPath: Sendable, RandomAccessCollection {
 extension WetPath: Equatable {
     public static func == (a: WetPath, b: WetPath) -> Bool {
         guard a.count == b.count, a.endsAhead == b.endsAhead else { return false }
-        for index in 0..<a.count where a.knots[index] != b.knots[index] { return false }
+        for index in 0..<a.count where a.knot(index) != b.knot(index) { return false }
         return true
     }
 }
