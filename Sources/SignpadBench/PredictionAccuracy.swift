@@ -23,7 +23,8 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     /// The least mean error any prediction can have that is never longer than the overshoot
     /// goal allows (16 px): each sample's gap less that, where it is longer. Where nothing tells
     /// a sample that will be the stroke's last (no pressure), ink ahead of each sample overshoots
-    /// by its whole length if it is, so every prediction must keep within the goal.
+    /// by its whole length if it is, so every prediction must keep within the goal. A bound with
+    /// perfect knowledge of where the contact goes; with pressure, a lift can be foretold.
     public var leastCappedMeanPx: Double
     /// Each lift's overshoot, in order, for a survey's percentile over many recordings; not in
     /// the JSON, which gives its percentile and maximum.
@@ -58,7 +59,7 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     /// The mean error as a share of drawing no prediction.
     public var meanRatio: Double { predictionMeanPx / max(unpredictedMeanPx, 1e-9) }
 
-    /// The least mean ratio a prediction within the overshoot goal can reach (`leastCappedMeanPx`).
+    /// The least mean ratio a prediction never longer than 16 px can reach (`leastCappedMeanPx`).
     public var leastCappedRatio: Double { leastCappedMeanPx / max(unpredictedMeanPx, 1e-9) }
 
     /// The longest overshoot the goals allow (px at 1080p).

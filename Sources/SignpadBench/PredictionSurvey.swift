@@ -19,7 +19,7 @@ public struct PredictionSurvey: Codable, Sendable {
         /// Of each recording's mean error as a share of drawing none: the median and the worst.
         public var medianMeanRatio: Double
         public var worstMeanRatio: Double
-        /// The least mean ratio a prediction within the overshoot goal can reach on the
+        /// The least mean ratio a prediction never longer than 16 px can reach on the
         /// recording with the worst (`PredictionAccuracy.leastCappedRatio`), and which that is.
         public var worstLeastCappedRatio: Double
         public var worstLeastCappedRecording: String

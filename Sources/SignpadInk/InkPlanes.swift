@@ -234,7 +234,9 @@ struct PlaneRow {
     }
 
     /// Colours all eight pixels of a whole chunk from the palette: unchanged lanes get the colour
-    /// they already have, and no lane waits on a mispredicted branch.
+    /// they already have, and no lane waits on a mispredicted branch. Only the colour: the byte
+    /// above it, which XRGB8888 scanout ignores (cairo sets it where it paints), may become 0 in
+    /// lanes outside the dirty rectangles, as it does wherever ink or the kept background is drawn.
     @inline(__always)
     private func paintChunk(_ x0: Int, levels: UInt64) {
         let out = pixels + x0

@@ -226,8 +226,11 @@ public struct InkRenderer: Sendable {
         swap(&rasterizer, &self.rasterizer)
         let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
+        let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
         withPlanes { planes in
-            for index in drawn {
+            // Only ink ahead of the newest sample runs into pixels no recent event touched: a
+            // tail that ends ahead reaches its new samples where its last prediction was.
+            for index in drawn where aheadPiece < 0 || index == aheadPiece {
                 let (a, b) = wet.piece(index)
                 warmth &+= Self.warm(InkRasterizer.bounds(a, b).intersection(clip), planes: planes)
             }
@@ -248,7 +251,6 @@ public struct InkRenderer: Sendable {
                     CapsuleRaster.draw(a, b, clip: clip, layer: .wet, planes: planes, rows: rows)
                 }
             }
-            let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
             for index in drawn {
                 let (a, b) = wet.piece(index)
                 CapsuleRaster.draw(a, b, clip: clip, layer: index == aheadPiece ? .ahead : .wet, planes: planes)
