@@ -134,10 +134,15 @@ public final class VarlinkServer {
             throw fail("the path is longer than the \(UnixSocketAddress.capacity - 1) bytes a socket's path may have")
         }
         try Self.clearStale(path, address: address)
+        // Made under a name of its own beside the path, and renamed to it once it listens: a
+        // client that connects as soon as the path appears (one waiting for signpad to start)
+        // would otherwise be refused until the socket listens.
+        let making = Self.makingName(path)
+        try Self.clearLeftOver(making, path: path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw fail("cannot create a socket: \(Errno(rawValue: errno))") }
         listener = FileDescriptor(rawValue: fd)
-        let bound = address.withSockaddr { bind(fd, $0, $1) }
+        let bound = UnixSocketAddress(making)!.withSockaddr { bind(fd, $0, $1) }
         guard bound == 0 else {
             let error = Errno(rawValue: errno)
             try? listener.close()
@@ -146,12 +151,30 @@ public final class VarlinkServer {
         // Before listen: nobody outside the group may connect in between. A Unix socket refuses
         // a connection outright once its backlog is full, so the backlog outlasts a burst of
         // clients while the loop is busy; how many may stay connected is decided after accept.
-        if chmod(path, mode) != 0 || (groupID.map { chown(path, uid_t.max, $0) != 0 } ?? false) || listen(fd, 128) != 0 {
+        if chmod(making, mode) != 0 || (groupID.map { chown(making, uid_t.max, $0) != 0 } ?? false) || listen(fd, 128) != 0
+            || rename(making, path) != 0 {
             let error = Errno(rawValue: errno)
             try? listener.close()
-            unlink(path)
-            throw fail("cannot set its mode and group or listen: \(error)")
+            unlink(making)
+            throw fail("cannot set its mode and group, listen or put it in place: \(error)")
         }
+    }
+
+    /// The name the socket is made under: the path with its last character changed, so that it
+    /// is as long as the path and in the same folder.
+    static func makingName(_ path: String) -> String {
+        String(path.dropLast()) + (path.hasSuffix("~") ? "#" : "~")
+    }
+
+    /// A socket left under the making name by a signpad that stopped while making it is removed;
+    /// anything else there is not signpad's to remove.
+    private static func clearLeftOver(_ making: String, path: String) throws(VarlinkServerError) {
+        var status = stat()
+        guard lstat(making, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw VarlinkServerError(path: path, reason: "\(making), where signpad makes the socket before putting it in place, is a file that is not a socket; remove it")
+        }
+        unlink(making)
     }
 
     /// A socket file left by a signpad that ended without removing it is replaced; one that

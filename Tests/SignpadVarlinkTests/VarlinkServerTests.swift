@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SignpadTestSupport
+import Synchronization
 @testable import SignpadVarlink
 import Testing
 
@@ -68,6 +69,66 @@ import Testing
             guard received.last == 0 else { return received.isEmpty ? [] : [nil] }
             return received.dropLast().split(separator: 0, omittingEmptySubsequences: false).map { JSONValue(parsing: $0) }
         }
+    }
+
+    /// A point of sale may connect the moment the socket appears (a test waiting for the daemon
+    /// does): the path must not exist before the socket listens, or the connection is refused.
+    @Test func theSocketListensBeforeItsPathAppears() throws {
+        let dir = scratch()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { removeScratch(dir) }
+        let path = dir + "/c.sock"
+        final class Refusals: Sendable { let count = Atomic<Int>(0) }
+        let refusals = Refusals()
+        for _ in 0..<2000 {
+            let ready = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            Thread {
+                ready.signal()
+                let deadline = Running.now() + 2
+                while access(path, F_OK) != 0 && Running.now() < deadline {}
+                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                let connected = UnixSocketAddress(path)!.withSockaddr { Glibc.connect(fd, $0, $1) }
+                if connected != 0 && errno == ECONNREFUSED { refusals.count.add(1, ordering: .relaxed) }
+                close(fd)
+                done.signal()
+            }.start()
+            // The watcher is looking before the socket is made.
+            ready.wait()
+            let server = try VarlinkServer(path: path, mode: 0o600, groupID: getgid(), limits: VarlinkLimits(), interfaces: [],
+                                           vendor: "test", product: "test", version: "0", url: "", uptime: { Running.now() })
+            done.wait()
+            withExtendedLifetime(server) {}
+        }
+        let refused = refusals.count.load(ordering: .relaxed)
+        #expect(refused == 0, "\(refused) of 2000 connections made as the path appeared were refused")
+    }
+
+    /// The socket is made beside the path: one left there by a signpad stopped while making it
+    /// is replaced, and a file of someone else's is left alone, said by name.
+    @Test func whatLiesWhereTheSocketIsMadeIsClearedOnlyIfItIsASocket() throws {
+        let dir = scratch()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { removeScratch(dir) }
+        let path = dir + "/c.sock", making = VarlinkServer.makingName(path)
+        #expect(making == dir + "/c.soc~" && making.utf8.count == path.utf8.count)
+        func server() throws(VarlinkServerError) -> VarlinkServer {
+            try VarlinkServer(path: path, mode: 0o600, groupID: nil, limits: VarlinkLimits(), interfaces: [],
+                              vendor: "test", product: "test", version: "0", url: "", uptime: { Running.now() })
+        }
+        let leftOver = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        _ = UnixSocketAddress(making)!.withSockaddr { bind(leftOver, $0, $1) }
+        close(leftOver)
+        #expect(access(making, F_OK) == 0)
+        withExtendedLifetime(try server()) {
+            #expect(access(making, F_OK) != 0 && access(path, F_OK) == 0)
+        }
+        #expect(FileManager.default.createFile(atPath: making, contents: Data("notes".utf8)))
+        #expect {
+            _ = try server()
+        } throws: { error in
+            (error as? VarlinkServerError)?.reason.contains(making) == true && (error as? VarlinkServerError)?.path == path
+        }
+        #expect(try String(contentsOfFile: making, encoding: .utf8) == "notes")
     }
 
     @Test func aClientThatSendsNothingIsDroppedAfterTheIdleTime() throws {
