@@ -86,8 +86,9 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
                 let target = sample.time + horizon
                 let actual = target >= end.time ? end.point : position(in: stroke, at: target, from: index)
                 predictedErrors.append(guess.distance(to: actual))
-                unpredictedErrors.append(sample.point.distance(to: actual))
-                leastCapped += max(sample.point.distance(to: actual) - longestOvershootPx, 0)
+                let gap = sample.point.distance(to: actual)
+                unpredictedErrors.append(gap)
+                leastCapped += max(gap - longestOvershootPx, 0)
                 if target >= end.time { overshoot = max(overshoot, guess.distance(to: end.point) - sample.point.distance(to: end.point)) }
             }
             // A recording that stops with a contact still down has no end to overshoot.

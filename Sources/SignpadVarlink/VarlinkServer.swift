@@ -130,15 +130,15 @@ public final class VarlinkServer {
         info = ["vendor": .string(vendor), "product": .string(product), "version": .string(version), "url": .string(url),
                 "interfaces": .array((["org.varlink.service"] + interfaces.map(\.name)).map { .string($0) })]
         func fail(_ reason: String) -> VarlinkServerError { VarlinkServerError(path: path, reason: reason) }
-        guard let address = UnixSocketAddress(path) else {
+        guard UnixSocketAddress(path) != nil else {
             throw fail("the path is longer than the \(UnixSocketAddress.capacity - 1) bytes a socket's path may have")
         }
-        try Self.clearStale(path, address: address)
         // Made under a name of its own beside the path, and renamed to it once it listens: a
         // client that connects as soon as the path appears (one waiting for signpad to start)
         // would otherwise be refused until the socket listens.
         let making = Self.makingName(path)
-        try Self.clearLeftOver(making, path: path)
+        try Self.clearStale(path, for: path)
+        try Self.clearStale(making, for: path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw fail("cannot create a socket: \(Errno(rawValue: errno))") }
         listener = FileDescriptor(rawValue: fd)
@@ -166,30 +166,21 @@ public final class VarlinkServer {
         String(path.dropLast()) + (path.hasSuffix("~") ? "#" : "~")
     }
 
-    /// A socket left under the making name by a signpad that stopped while making it is removed;
-    /// anything else there is not signpad's to remove.
-    private static func clearLeftOver(_ making: String, path: String) throws(VarlinkServerError) {
+    /// A socket file at `file` (the path, or the name the socket is made under) left by a
+    /// signpad that ended without removing it is replaced; one that answers belongs to a signpad
+    /// still running, and anything else is not signpad's to remove.
+    private static func clearStale(_ file: String, for path: String) throws(VarlinkServerError) {
         var status = stat()
-        guard lstat(making, &status) == 0 else { return }
+        guard lstat(file, &status) == 0 else { return }
+        let there = file == path ? "there" : "at \(file), where signpad makes the socket before putting it in place"
         guard status.st_mode & S_IFMT == S_IFSOCK else {
-            throw VarlinkServerError(path: path, reason: "\(making), where signpad makes the socket before putting it in place, is a file that is not a socket; remove it")
-        }
-        unlink(making)
-    }
-
-    /// A socket file left by a signpad that ended without removing it is replaced; one that
-    /// answers belongs to a signpad still running, and anything else is not signpad's to remove.
-    private static func clearStale(_ path: String, address: UnixSocketAddress) throws(VarlinkServerError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        guard status.st_mode & S_IFMT == S_IFSOCK else {
-            throw VarlinkServerError(path: path, reason: "a file that is not a socket is there; remove it or set control.socket elsewhere")
+            throw VarlinkServerError(path: path, reason: "a file that is not a socket is \(there); remove it or set control.socket elsewhere")
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let answered = address.withSockaddr { connect(probe, $0, $1) } == 0
+        let answered = UnixSocketAddress(file)!.withSockaddr { connect(probe, $0, $1) } == 0
         close(probe)
-        if answered { throw VarlinkServerError(path: path, reason: "another program (a signpad still running?) listens there") }
-        unlink(path)
+        if answered { throw VarlinkServerError(path: path, reason: "another program (a signpad still running?) listens \(there)") }
+        unlink(file)
     }
 
     deinit {
