@@ -26,17 +26,23 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     /// by its whole length if it is, so every prediction must keep within the goal. A bound with
     /// perfect knowledge of where the contact goes; with pressure, a lift can be foretold.
     public var leastCappedMeanPx: Double
+    /// The same for a prediction never longer than the overshoot's p95 goal (6 px). Where
+    /// nothing foretells a lift, any sample may be a stroke's last, so a prediction meeting that
+    /// goal must keep within it at nearly every sample: this bounds its mean error from below.
+    public var leastShortMeanPx: Double
+    /// Whether the samples carry pressure, which can foretell a lift.
+    public var hasPressure: Bool
     /// Each lift's overshoot, in order, for a survey's percentile over many recordings; not in
     /// the JSON, which gives its percentile and maximum.
     public var liftOvershootsPx: [Double] = []
 
     enum CodingKeys: String, CodingKey {
         case horizonMilliseconds, samples, predictionMeanPx, predictionP95Px, unpredictedMeanPx, unpredictedP95Px, overshootP95Px, overshootMaxPx, lifts,
-             leastCappedMeanPx
+             leastCappedMeanPx, leastShortMeanPx, hasPressure
     }
 
     init(horizonMilliseconds: Double, samples: Int, predictionMeanPx: Double, predictionP95Px: Double, unpredictedMeanPx: Double, unpredictedP95Px: Double,
-         leastCappedMeanPx: Double, liftOvershootsPx: [Double]) {
+         leastCappedMeanPx: Double, leastShortMeanPx: Double, hasPressure: Bool, liftOvershootsPx: [Double]) {
         self.horizonMilliseconds = horizonMilliseconds
         self.samples = samples
         self.predictionMeanPx = predictionMeanPx
@@ -44,6 +50,8 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
         self.unpredictedMeanPx = unpredictedMeanPx
         self.unpredictedP95Px = unpredictedP95Px
         self.leastCappedMeanPx = leastCappedMeanPx
+        self.leastShortMeanPx = leastShortMeanPx
+        self.hasPressure = hasPressure
         self.liftOvershootsPx = liftOvershootsPx
         overshootP95Px = Self.p95(liftOvershootsPx)
         overshootMaxPx = liftOvershootsPx.max() ?? 0
@@ -56,26 +64,39 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
         return sorted.isEmpty ? 0 : sorted[min(Int((Double(sorted.count) * 0.95).rounded(.up)) - 1, sorted.count - 1)]
     }
 
+    /// The median; 0 of none.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted(), n = sorted.count
+        return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+
     /// The mean error as a share of drawing no prediction.
     public var meanRatio: Double { predictionMeanPx / max(unpredictedMeanPx, 1e-9) }
 
     /// The least mean ratio a prediction never longer than 16 px can reach (`leastCappedMeanPx`).
     public var leastCappedRatio: Double { leastCappedMeanPx / max(unpredictedMeanPx, 1e-9) }
 
+    /// The least mean ratio a prediction never longer than 6 px can reach (`leastShortMeanPx`).
+    public var leastShortRatio: Double { leastShortMeanPx / max(unpredictedMeanPx, 1e-9) }
+
     /// The longest overshoot the goals allow (px at 1080p).
     public static let longestOvershootPx = 16.0
+
+    /// The overshoot's p95 goal (px at 1080p).
+    public static let overshootP95GoalPx = 6.0
 
     /// The goals: at most 0.4 of the unpredicted mean, a p95 no worse than unpredicted.
     public var meetsGoals: Bool { predictionMeanPx <= 0.4 * unpredictedMeanPx && predictionP95Px <= unpredictedP95Px }
 
     /// The overshoot's goals at 1080p: p95 at most 6 px, none past 16 px.
-    public var meetsOvershootGoals: Bool { overshootP95Px <= 6 && Self.withinLongestOvershoot(overshootMaxPx) }
+    public var meetsOvershootGoals: Bool { overshootP95Px <= Self.overshootP95GoalPx && Self.withinLongestOvershoot(overshootMaxPx) }
 
     /// At most 16 px, give or take the rounding of a prediction capped at exactly that length.
     public static func withinLongestOvershoot(_ px: Double) -> Bool { px <= longestOvershootPx + 1e-9 }
 
     public static func measure(_ events: [StrokeEvent], horizon: Double) -> PredictionAccuracy {
-        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = [], leastCapped = 0.0
+        var predictedErrors: [Double] = [], unpredictedErrors: [Double] = [], overshoots: [Double] = []
+        var leastCapped = 0.0, leastShort = 0.0, hasPressure = false
         for (stroke, ended) in strokes(events) where stroke.count >= 2 {
             var predictor = InkPredictor(horizon: horizon)
             let end = stroke[stroke.count - 1]
@@ -89,17 +110,20 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
                 let gap = sample.point.distance(to: actual)
                 unpredictedErrors.append(gap)
                 leastCapped += max(gap - longestOvershootPx, 0)
+                leastShort += max(gap - overshootP95GoalPx, 0)
+                hasPressure = hasPressure || sample.pressure != nil
                 if target >= end.time { overshoot = max(overshoot, guess.distance(to: end.point) - sample.point.distance(to: end.point)) }
             }
             // A recording that stops with a contact still down has no end to overshoot.
             if ended { overshoots.append(overshoot) }
         }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        let samples = Double(max(predictedErrors.count, 1))
         return PredictionAccuracy(horizonMilliseconds: horizon * 1000, samples: predictedErrors.count,
                                   predictionMeanPx: mean(predictedErrors), predictionP95Px: p95(predictedErrors),
                                   unpredictedMeanPx: mean(unpredictedErrors), unpredictedP95Px: p95(unpredictedErrors),
-                                  leastCappedMeanPx: predictedErrors.isEmpty ? 0 : leastCapped / Double(predictedErrors.count),
-                                  liftOvershootsPx: overshoots)
+                                  leastCappedMeanPx: leastCapped / samples, leastShortMeanPx: leastShort / samples,
+                                  hasPressure: hasPressure, liftOvershootsPx: overshoots)
     }
 
     /// The strokes drawn, and whether each ended in a lift: a withdrawn one left out; a

@@ -23,6 +23,12 @@ public struct PredictionSurvey: Codable, Sendable {
         /// recording with the worst (`PredictionAccuracy.leastCappedRatio`), and which that is.
         public var worstLeastCappedRatio: Double
         public var worstLeastCappedRecording: String
+        /// The recordings without pressure, where nothing foretells a lift, and the median over
+        /// them of the least mean ratio a prediction never longer than 6 px can reach
+        /// (`PredictionAccuracy.leastShortRatio`): above 0.4, no prediction meets both the
+        /// median goal and the overshoot's p95 there.
+        public var withoutPressure: Int
+        public var withoutPressureLeastShortMedian: Double
         /// Recordings whose mean ratio is at most 0.4, and whose p95 is worse than drawing none.
         public var meetingMeanGoal: Int
         public var p95WorseThanUnpredicted: Int
@@ -32,7 +38,7 @@ public struct PredictionSurvey: Codable, Sendable {
 
         /// The goals: median ≤ 0.4, none above 0.5, p95 never worse, overshoot p95 ≤ 6 px and max ≤ 16 px.
         public var meetsGoals: Bool {
-            medianMeanRatio <= 0.4 && worstMeanRatio <= 0.5 && p95WorseThanUnpredicted == 0 && overshootP95Px <= 6
+            medianMeanRatio <= 0.4 && worstMeanRatio <= 0.5 && p95WorseThanUnpredicted == 0 && overshootP95Px <= PredictionAccuracy.overshootP95GoalPx
                 && PredictionAccuracy.withinLongestOvershoot(overshootMaxPx)
         }
     }
@@ -64,11 +70,10 @@ public struct PredictionSurvey: Codable, Sendable {
         let summaries = sets.map { set -> Summary in
             let inSet = entries.filter { $0.set == set }, members = inSet.map(\.accuracy)
             let hardest = inSet.max { $0.accuracy.leastCappedRatio < $1.accuracy.leastCappedRatio }
-            let ratios = members.map(\.meanRatio).sorted()
-            let n = ratios.count
-            let median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2
-            return Summary(set: set, recordings: n, medianMeanRatio: median, worstMeanRatio: ratios.last ?? 0,
+            let ratios = members.map(\.meanRatio), unforetold = members.filter { !$0.hasPressure }
+            return Summary(set: set, recordings: ratios.count, medianMeanRatio: PredictionAccuracy.median(ratios), worstMeanRatio: ratios.max() ?? 0,
                            worstLeastCappedRatio: hardest?.accuracy.leastCappedRatio ?? 0, worstLeastCappedRecording: hardest?.recording ?? "",
+                           withoutPressure: unforetold.count, withoutPressureLeastShortMedian: PredictionAccuracy.median(unforetold.map(\.leastShortRatio)),
                            meetingMeanGoal: members.filter { $0.meanRatio <= 0.4 }.count,
                            p95WorseThanUnpredicted: members.filter { $0.predictionP95Px > $0.unpredictedP95Px }.count,
                            overshootP95Px: PredictionAccuracy.p95(members.flatMap(\.liftOvershootsPx)), overshootMaxPx: members.map(\.overshootMaxPx).max() ?? 0)
@@ -79,13 +84,14 @@ public struct PredictionSurvey: Codable, Sendable {
     public var table: String {
         var out = String(printf: "predicted ink %.0f ms ahead at ", horizonMilliseconds) + screen
             + ": mean error as a share of none [median ≤ 0.4, each ≤ 0.5], p95 [≤ none], overshoot past a stroke's end per lift [p95 ≤ 6 px, max ≤ 16 px]\n"
-        out += "(least: the least mean ratio of any prediction never longer than the 16 px an overshoot may be)\n"
-        out += "recording                                   mean ratio  least   p95 px / none   overshoot p95 / max px\n"
+        out += "(least: the least mean ratio of any prediction never longer than the 16 px an overshoot may be; least 6: never longer than 6 px,\n"
+        out += "as a prediction must nearly always be to meet the overshoot's p95 where nothing foretells a lift, that is without pressure: *)\n"
+        out += "recording                                   mean ratio  least  least 6   p95 px / none   overshoot p95 / max px\n"
         for e in entries {
             let a = e.accuracy
-            out += e.recording.padded(to: 44)
-                + String(printf: "%10.2f  %5.2f   %6.2f / %6.2f   %10.1f / %5.1f\n", a.meanRatio, a.leastCappedRatio, a.predictionP95Px, a.unpredictedP95Px,
-                         a.overshootP95Px, a.overshootMaxPx)
+            out += (e.recording + (a.hasPressure ? "" : " *")).padded(to: 44)
+                + String(printf: "%10.2f  %5.2f  %7.2f   %6.2f / %6.2f   %10.1f / %5.1f\n", a.meanRatio, a.leastCappedRatio, a.leastShortRatio,
+                         a.predictionP95Px, a.unpredictedP95Px, a.overshootP95Px, a.overshootMaxPx)
         }
         for s in summaries {
             out += "\(s.set): " + String(printf: "%ld recordings, mean ratio median %.2f, worst %.2f (least possible within 16 px: %.2f, ",
@@ -93,6 +99,8 @@ public struct PredictionSurvey: Codable, Sendable {
                 + s.worstLeastCappedRecording
                 + String(printf: "), %ld at ≤ 0.4; p95 worse than none in %ld; overshoot p95 %.1f px, max %.1f px",
                          s.meetingMeanGoal, s.p95WorseThanUnpredicted, s.overshootP95Px, s.overshootMaxPx)
+                + (s.withoutPressure == 0 ? "" : String(printf: "; without pressure (%ld), least possible within 6 px median %.2f",
+                                                        s.withoutPressure, s.withoutPressureLeastShortMedian))
                 + (s.meetsGoals ? "" : " [goals not met]") + "\n"
         }
         return out

@@ -26,7 +26,9 @@ import Testing
     /// prediction, each half's median mean error at most 0.4 of none, the half held out from
     /// tuning as well as the other, and no ink past a stroke's end farther than 16 px. (The worst
     /// at ≤ 0.5 and the overshoot's p95 at ≤ 6 px are not met: `signpad bench --survey` shows
-    /// where they stand.)
+    /// where they stand.) Half of each half has no pressure, and there even a prediction that
+    /// knew the path but kept within 6 px, as meeting that p95 asks where a lift cannot be
+    /// foretold, would miss the median goal: the README says so.
     @Test func theFortySignaturesMeetTheMedianGoalInBothHalves() throws {
         guard SharedRecordings.available else {
             print("skipped: ../shared/data/recordings is absent")
@@ -40,6 +42,7 @@ import Testing
         for summary in survey.summaries {
             #expect(summary.medianMeanRatio <= 0.4 && summary.p95WorseThanUnpredicted == 0, "\(survey.table)")
             #expect(PredictionAccuracy.withinLongestOvershoot(summary.overshootMaxPx), "\(survey.table)")
+            #expect(summary.withoutPressure == 10 && summary.withoutPressureLeastShortMedian > 0.4, "\(survey.table)")
         }
     }
 
@@ -77,6 +80,8 @@ import Testing
         #expect(abs(p.unpredictedMeanPx - gaps.reduce(0, +) / 20) < 1e-9)
         #expect(abs(p.leastCappedMeanPx - gaps.map { max($0 - 16, 0) }.reduce(0, +) / 20) < 1e-9)
         #expect(p.leastCappedRatio > 0.4 && p.leastCappedRatio < 0.5, "\(p.leastCappedRatio)")
+        #expect(abs(p.leastShortMeanPx - gaps.map { max($0 - 6, 0) }.reduce(0, +) / 20) < 1e-9)
+        #expect(p.leastShortRatio > p.leastCappedRatio && !p.hasPressure)
     }
 
     /// Measured against what the recording did: a stroke at constant speed is predicted exactly,
