@@ -28,6 +28,8 @@ public struct InkPredictor: Sendable {
     static let fastWindow = 0.035
     /// Faster than this (px/s), the short window.
     static let fast = 100.0
+    /// A contact that covered the short window faster than this (px/s) is fitted on it alone.
+    static let clearlyFast = 200.0
     /// Slower than this (px/s), no prediction: there is nothing to catch up with.
     static let slowest = 10.0
     /// How much a miss of the fit (as a share of the predicted step) shrinks the prediction.
@@ -76,10 +78,21 @@ public struct InkPredictor: Sendable {
     /// The predicted point, or nil when there is none to draw.
     public func predicted() -> Point? {
         guard horizon > 0, count >= Self.fewestSamples else { return nil }
-        let (slowSums, fastSums) = sums()
-        guard let slow = slowSums.fit() else { return nil }
-        let slowSpeed = (slow.vx * slow.vx + slow.vy * slow.vy).squareRoot()
-        let motion = slowSpeed > Self.fast ? fastSums.fit() ?? slow : slow
+        // The long window is summed only when the short one leaves the speed in doubt: most
+        // events of a signature are clearly fast.
+        var sums = FitSums(), summed = 0
+        accumulate(&sums, from: &summed, within: Self.fastWindow)
+        let fastSums = sums, first = back(summed - 1), newest = back(0)
+        let chord = first.point.distance(to: newest.point), elapsed = newest.time - first.time
+        let motion: Fit
+        if chord > Self.clearlyFast * elapsed, let quick = fastSums.fit() {
+            motion = quick
+        } else {
+            accumulate(&sums, from: &summed, within: Self.slowWindow)
+            guard let slow = sums.fit() else { return nil }
+            let slowSpeed = (slow.vx * slow.vx + slow.vy * slow.vy).squareRoot()
+            motion = slowSpeed > Self.fast ? fastSums.fit() ?? slow : slow
+        }
         let speed = (motion.vx * motion.vx + motion.vy * motion.vy).squareRoot()
         guard speed >= Self.slowest else { return nil }
         // Along the velocity: a share of a speeding up; braking in full, never past where it would stop.
@@ -125,22 +138,29 @@ public struct InkPredictor: Sendable {
         return Point(last.point.x + dx, last.point.y + dy)
     }
 
-    /// The weighted sums of both windows, in one pass from the newest sample back: the fast
-    /// window's samples are the slow one's first.
-    private func sums() -> (slow: FitSums, fast: FitSums) {
-        let last = back(0)
-        var sums = FitSums(), fast: FitSums?
-        for k in 0..<count {
-            let sample = back(k)
-            let tau = sample.time - last.time
-            if fast == nil && -tau > Self.fastWindow && sums.used >= Self.fewestSamples { fast = sums }
-            guard -tau <= Self.slowWindow || sums.used < Self.fewestSamples else { break }
-            sums.add(tau: tau, dx: sample.point.x - last.point.x, dy: sample.point.y - last.point.y,
-                     weight: 1 / (1 - Self.recency * tau))
+    /// Adds to `sums` the samples from the `summed`-th newest back while they are within
+    /// `window` of the newest (or the fit needs more): the short window's samples are the long
+    /// one's first, so the long one goes on from where the short one stopped.
+    private func accumulate(_ sums: inout FitSums, from summed: inout Int, within window: Double) {
+        // Summed in locals, which stay in registers, and handed back once.
+        var local = sums, k = summed
+        defer { (sums, summed) = (local, k) }
+        ring.withUnsafeBufferPointer { ring in
+            let last = ring[newest]
+            while k < count {
+                let sample = ring[(newest &- k) & 31]
+                let tau = sample.time - last.time
+                guard -tau <= window || k < Self.fewestSamples else { return }
+                local.add(tau: tau, dx: sample.point.x - last.point.x, dy: sample.point.y - last.point.y,
+                          weight: 1 / (1 - Self.recency * tau))
+                k &+= 1
+            }
         }
-        return (sums, fast ?? sums)
     }
 }
+
+/// Where a fit puts the newest sample (its miss), and its velocity and acceleration there.
+private typealias Fit = (ox: Double, oy: Double, vx: Double, vy: Double, ax: Double, ay: Double)
 
 /// The sums of a quadratic fitted by weighted least squares to samples in offsets from the
 /// newest: time `tau` (≤ 0) and position `dx`, `dy`.
@@ -159,7 +179,7 @@ private struct FitSums {
 
     /// Where the fit puts the newest sample (its miss), and its velocity and acceleration there;
     /// nil with too few samples or a singular system.
-    func fit() -> (ox: Double, oy: Double, vx: Double, vy: Double, ax: Double, ay: Double)? {
+    func fit() -> Fit? {
         guard used >= InkPredictor.fewestSamples else { return nil }
         // [s0 s1 s2; s1 s2 s3; s2 s3 s4] · [c0 c1 c2] = [sx0 sx1 sx2] (and for y), by Cramer's rule.
         let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
