@@ -203,7 +203,9 @@ struct PlaneRow {
     /// Colours the pixels of `columns` at their shown levels. Every pixel inside the clip is its
     /// background blended with the ink at its shown level, so painting a column whose level did
     /// not change rewrites the colour it has: one operation's raises and falls (a pixel may rise,
-    /// fall and rise again) are painted once, whole chunks at a time where they may be.
+    /// fall and rise again) are painted once, whole chunks at a time where they may be. Inlined:
+    /// a row has a chunk or two to paint, and a call would cost as much as they do.
+    @inline(__always)
     func paint(_ columns: Range<Int>) {
         var x = columns.lowerBound
         repeat {
@@ -228,9 +230,13 @@ struct PlaneRow {
     @inline(__always)
     private func isPaper(_ x0: Int) -> Bool {
         guard let background else { return false }
-        // Only the colour: blending ignores the byte above it, and the palette has none.
-        let under = UnsafeRawPointer(background + x0).loadUnaligned(as: SIMD8<UInt32>.self) & 0xFF_FFFF
-        return under == SIMD8(repeating: paper)
+        // Two pixels a word: a SIMD8 comparison compiles to a loop lane by lane. Only the colour:
+        // blending ignores the byte above it, and the palette has none.
+        let under = UnsafeRawPointer(background + x0), colours: UInt64 = 0x00FF_FFFF_00FF_FFFF
+        let papers = UInt64(paper) &* 0x1_0000_0001
+        var differ: UInt64 = 0
+        for word in 0..<4 { differ |= (under.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self) & colours) ^ papers }
+        return differ == 0
     }
 
     /// Colours all eight pixels of a whole chunk from the palette: unchanged lanes get the colour

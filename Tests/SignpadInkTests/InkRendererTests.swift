@@ -312,6 +312,28 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(checked > 8, "the dot's antialiased rim was checked")
     }
 
+    /// A chunk of a patterned row is painted from the palette only if all eight of its pixels
+    /// are the paper: one pixel of another colour, in whichever lane, is blended over itself.
+    @Test func aChunkWithOnePixelOffThePaperBlendsThatPixel() {
+        var background = Canvas(width: 80, height: 24, fill: 0xFFFFFF)
+        // Every ninth column of the stroke's antialiased rows, so the odd pixels fall in every
+        // lane; the other rows stay plain, so the palette has the paper.
+        for y in [10, 14] { for x in stride(from: y % 9, to: 80, by: 9) { background[x, y] = 0xFF0000 } }
+        var renderer = InkRenderer(background: background, inkColor: 0x000080)
+        var dirty = DirtyRegion()
+        renderer.drawDry(.cubic(CubicSegment(p0: Point(2, 12.3), c1: Point(26, 12.3), c2: Point(52, 12.3), p3: Point(76, 12.3), startWidth: 4, endWidth: 4)),
+                         dirty: &dirty)
+        var lanes = Set<Int>()
+        for y in 0..<24 {
+            for x in 0..<80 {
+                let level = renderer.dryCoverage(x: x, y: y)
+                #expect(renderer.canvas[x, y] == XRGB.blend(background[x, y], 0x000080, level), "(\(x), \(y))")
+                if background[x, y] != 0xFFFFFF && level > 0 && level < 255 { lanes.insert(x % 8) }
+            }
+        }
+        #expect(lanes.count == 8, "odd pixels under partial ink in lanes \(lanes.sorted())")
+    }
+
     /// The screen repainted under ink (a message appearing, the box's paper changing) inside some
     /// rectangles only: there the ink lies over the new picture, everywhere else nothing moves,
     /// and ink cleared afterwards uncovers the new picture, not the old one.
