@@ -27,10 +27,10 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
     /// perfect knowledge of where the contact goes; with pressure, a lift can be foretold.
     public var leastCappedMeanPx: Double
     /// The same for a prediction never longer than the overshoot's p95 goal (6 px). Where
-    /// nothing foretells a lift, any sample may be a stroke's last, so a prediction meeting that
-    /// goal must keep within it at nearly every sample: this bounds its mean error from below.
+    /// nothing foretells a lift, any sample may be a stroke's last, so keeping a recording's
+    /// lifts within 6 px asks that of nearly every sample: the least error that leaves.
     public var leastShortMeanPx: Double
-    /// Whether the samples carry pressure, which can foretell a lift.
+    /// Whether the samples carry pressure (the device reports it), which can foretell a lift.
     public var hasPressure: Bool
     /// Each lift's overshoot, in order, for a survey's percentile over many recordings; not in
     /// the JSON, which gives its percentile and maximum.

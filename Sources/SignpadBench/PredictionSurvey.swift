@@ -25,8 +25,8 @@ public struct PredictionSurvey: Codable, Sendable {
         public var worstLeastCappedRecording: String
         /// The recordings without pressure, where nothing foretells a lift, and the median over
         /// them of the least mean ratio a prediction never longer than 6 px can reach
-        /// (`PredictionAccuracy.leastShortRatio`): above 0.4, no prediction meets both the
-        /// median goal and the overshoot's p95 there.
+        /// (`PredictionAccuracy.leastShortRatio`): how far keeping their lifts within 6 px
+        /// leaves them from the mean goals.
         public var withoutPressure: Int
         public var withoutPressureLeastShortMedian: Double
         /// Recordings whose mean ratio is at most 0.4, and whose p95 is worse than drawing none.

@@ -231,7 +231,8 @@ struct PlaneRow {
     private func isPaper(_ x0: Int) -> Bool {
         guard let background else { return false }
         // Two pixels a word: a SIMD8 comparison compiles to a loop lane by lane. Only the colour:
-        // blending ignores the byte above it, and the palette has none.
+        // blending ignores the byte above it. A paper's own top byte is 0, but for the sentinel
+        // of a clip with no plain row (`InkRenderer.noPaper`), which no masked pixel matches.
         let under = UnsafeRawPointer(background + x0), colours: UInt64 = 0x00FF_FFFF_00FF_FFFF
         let papers = UInt64(paper) &* 0x1_0000_0001
         var differ: UInt64 = 0

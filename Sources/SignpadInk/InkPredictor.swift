@@ -26,9 +26,10 @@ public struct InkPredictor: Sendable {
     static let slowWindow = 0.2
     /// 35 ms: at 100 Hz the newest four samples, a quadratic that follows a flick or a turn.
     static let fastWindow = 0.035
-    /// Faster than this (px/s), the short window.
+    /// Faster than this (px/s) by the long window's fit, the short window.
     static let fast = 100.0
-    /// A contact that covered the short window faster than this (px/s) is fitted on it alone.
+    /// A contact that covered the short window faster than this (px/s) is fitted on it without
+    /// the long window's fit being asked.
     static let clearlyFast = 200.0
     /// Slower than this (px/s), no prediction: there is nothing to catch up with.
     static let slowest = 10.0
@@ -82,8 +83,8 @@ public struct InkPredictor: Sendable {
         // events of a signature are clearly fast.
         var sums = FitSums(), summed = 0
         accumulate(&sums, from: &summed, within: Self.fastWindow)
-        let fastSums = sums, first = back(summed - 1), newest = back(0)
-        let chord = first.point.distance(to: newest.point), elapsed = newest.time - first.time
+        let fastSums = sums, first = back(summed - 1), last = back(0)
+        let chord = first.point.distance(to: last.point), elapsed = last.time - first.time
         let motion: Fit
         if chord > Self.clearlyFast * elapsed, let quick = fastSums.fit() {
             motion = quick
@@ -107,7 +108,6 @@ public struct InkPredictor: Sendable {
         }
         let miss = (motion.ox * motion.ox + motion.oy * motion.oy).squareRoot()
         var scale = max(0, 1 - Self.missWeight * miss / step) * advance / step
-        let last = back(0)
         if let pressure = last.pressure {
             var highest = 0.0
             // Newest first, so the window ends at the first sample older than it.
@@ -140,7 +140,8 @@ public struct InkPredictor: Sendable {
 
     /// Adds to `sums` the samples from the `summed`-th newest back while they are within
     /// `window` of the newest (or the fit needs more): the short window's samples are the long
-    /// one's first, so the long one goes on from where the short one stopped.
+    /// one's first, so the long one goes on from where the short one stopped. `summed` is how
+    /// many samples `sums` holds, so it is the count the fit needs, kept in a register.
     private func accumulate(_ sums: inout FitSums, from summed: inout Int, within window: Double) {
         // Summed in locals, which stay in registers, and handed back once.
         var local = sums, k = summed

@@ -27,8 +27,8 @@ import Testing
     /// tuning as well as the other, and no ink past a stroke's end farther than 16 px. (The worst
     /// at ≤ 0.5 and the overshoot's p95 at ≤ 6 px are not met: `signpad bench --survey` shows
     /// where they stand.) Half of each half has no pressure, and there even a prediction that
-    /// knew the path but kept within 6 px, as meeting that p95 asks where a lift cannot be
-    /// foretold, would miss the median goal: the README says so.
+    /// knew the path but kept within 6 px, as keeping their lifts within 6 px asks where a lift
+    /// cannot be foretold, would be above the median goal: the README says so.
     @Test func theFortySignaturesMeetTheMedianGoalInBothHalves() throws {
         guard SharedRecordings.available else {
             print("skipped: ../shared/data/recordings is absent")

@@ -31,6 +31,17 @@ import Testing
         #expect(prediction(line(12, velocity: Point(500, 0)), horizon: 0) == nil, "ink.predict_ms = 0")
     }
 
+    /// A contact that covered the last 35 ms clearly fast is fitted on them alone: one that has
+    /// just set off from rest is predicted at its speed now, along its way.
+    @Test func aContactJustSetOffIsPredictedAtItsSpeedNow() throws {
+        let rest = line(20, velocity: Point(0, 0))
+        let off = (1...3).map { i in Sample(Point(100 + 6 * Double(i), 100), time: rest.last!.time + Double(i) / 100) }
+        let ahead = try #require(prediction(rest + off))
+        let last = off.last!.point
+        // 600 px/s for 16 ms, the short window's line.
+        #expect(abs(ahead.x - (last.x + 600 * 0.016)) < 0.01 && abs(ahead.y - last.y) < 0.01, "\(ahead)")
+    }
+
     /// A contact braking to a stop is not predicted past where it stops.
     @Test func aDeceleratingStrokeIsPredictedShortOfItsSpeed() throws {
         // x = 100 + 400 t - 4000 t²: 400 px/s falling by 8000 px/s², stopping 50 ms after the start.
