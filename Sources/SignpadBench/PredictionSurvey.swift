@@ -85,7 +85,7 @@ public struct PredictionSurvey: Codable, Sendable {
         var out = String(printf: "predicted ink %.0f ms ahead at ", horizonMilliseconds) + screen
             + ": mean error as a share of none [median ≤ 0.4, each ≤ 0.5], p95 [≤ none], overshoot past a stroke's end per lift [p95 ≤ 6 px, max ≤ 16 px]\n"
         out += "(least: the least mean ratio of any prediction never longer than the 16 px an overshoot may be; least 6: never longer than 6 px,\n"
-        out += "as a prediction must nearly always be to meet the overshoot's p95 where nothing foretells a lift, that is without pressure: *)\n"
+        out += "as a prediction must nearly always be to keep a recording's lifts within 6 px where nothing foretells one, without pressure: *)\n"
         out += "recording                                   mean ratio  least  least 6   p95 px / none   overshoot p95 / max px\n"
         for e in entries {
             let a = e.accuracy
