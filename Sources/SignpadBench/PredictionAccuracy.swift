@@ -64,12 +64,6 @@ public struct PredictionAccuracy: Codable, Equatable, Sendable {
         return sorted.isEmpty ? 0 : sorted[min(Int((Double(sorted.count) * 0.95).rounded(.up)) - 1, sorted.count - 1)]
     }
 
-    /// The median; 0 of none.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted(), n = sorted.count
-        return n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
-
     /// The mean error as a share of drawing no prediction.
     public var meanRatio: Double { predictionMeanPx / max(unpredictedMeanPx, 1e-9) }
 

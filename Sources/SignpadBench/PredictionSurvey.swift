@@ -71,9 +71,9 @@ public struct PredictionSurvey: Codable, Sendable {
             let inSet = entries.filter { $0.set == set }, members = inSet.map(\.accuracy)
             let hardest = inSet.max { $0.accuracy.leastCappedRatio < $1.accuracy.leastCappedRatio }
             let ratios = members.map(\.meanRatio), unforetold = members.filter { !$0.hasPressure }
-            return Summary(set: set, recordings: ratios.count, medianMeanRatio: PredictionAccuracy.median(ratios), worstMeanRatio: ratios.max() ?? 0,
+            return Summary(set: set, recordings: ratios.count, medianMeanRatio: median(ratios), worstMeanRatio: ratios.max() ?? 0,
                            worstLeastCappedRatio: hardest?.accuracy.leastCappedRatio ?? 0, worstLeastCappedRecording: hardest?.recording ?? "",
-                           withoutPressure: unforetold.count, withoutPressureLeastShortMedian: PredictionAccuracy.median(unforetold.map(\.leastShortRatio)),
+                           withoutPressure: unforetold.count, withoutPressureLeastShortMedian: median(unforetold.map(\.leastShortRatio)),
                            meetingMeanGoal: members.filter { $0.meanRatio <= 0.4 }.count,
                            p95WorseThanUnpredicted: members.filter { $0.predictionP95Px > $0.unpredictedP95Px }.count,
                            overshootP95Px: PredictionAccuracy.p95(members.flatMap(\.liftOvershootsPx)), overshootMaxPx: members.map(\.overshootMaxPx).max() ?? 0)

@@ -125,8 +125,6 @@ public struct ScreenMoments: Codable, Sendable {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
     }
 
-    private static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
     /// (d)'s costliest event (a take-back, most often) over a full redraw of the signature, from
     /// the same run: nil without (d)'s row.
     public func worstEventShare(of rows: [Bench.Row]) -> Double? {
