@@ -111,6 +111,9 @@ public struct ScreenMapping: Equatable, Sendable {
         transform = calibration.then(ScreenPlacement(rotation: rotation, flipX: flipX, flipY: flipY).matrix)
     }
 
+    /// A device position on the screen. Inlined, as are `pressure` and `tilt`: called on a front
+    /// end's mapping once a frame, a call copies the whole mapping first.
+    @inline(__always)
     public func point(x: Int32, y: Int32) -> Point {
         let nx = Double(Int64(x) - Int64(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let ny = Double(Int64(y) - Int64(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
@@ -135,17 +138,20 @@ public struct ScreenMapping: Equatable, Sendable {
 
     /// Degrees from the axes' units: evdev gives tilt's resolution in units per radian; a device
     /// that gives none reports degrees. As the device reports it, not turned with the screen.
+    @inline(__always)
     public func tilt(x: Int32, y: Int32) -> Tilt? {
         guard let tiltAxes else { return nil }
         func degrees(_ raw: Int32, _ axis: AbsInfo) -> Double { axis.resolution > 0 ? Double(raw) / Double(axis.resolution) * 180 / .pi : Double(raw) }
         return Tilt(degreesX: degrees(x, tiltAxes.x), degreesY: degrees(y, tiltAxes.y))
     }
 
+    @inline(__always)
     public func pressure(_ raw: Int32) -> Double? {
         guard let axis = pressureAxis else { return nil }
         return min(max(Double(Int64(raw) - Int64(axis.minimum)) / Double(Int64(axis.maximum) - Int64(axis.minimum)), 0), 1)
     }
 
+    @inline(__always)
     private static func clamp(_ v: Double, _ size: Int) -> Double {
         // A matrix of huge (finite) numbers can overflow to inf − inf; NaN must not reach the renderer.
         v.isNaN ? 0 : min(max(v, 0), Double(size) - 1.0 / 256)

@@ -73,6 +73,8 @@ enum SingleContactState: Equatable, Sendable {
 
 extension ContactFrame {
     /// A device of one contact: its contact in slot 0, if the phase says there is one to report.
+    /// Inlined: a call would copy the mapping first, at every frame of a pen hovering.
+    @inline(__always)
     mutating func report(_ phase: ContactPhase?, tool: ContactTool, axes: SingleContactAxes, mapping: ScreenMapping) {
         guard let phase else { return }
         append(Contact(slot: 0, id: 0, phase: phase, tool: tool, point: mapping.point(x: axes.x, y: axes.y),
