@@ -89,6 +89,7 @@ extension ContactPolicy {
     mutating func judge(_ frame: ContactFrame, emit: (StrokeEvent) -> Void) {
         // A frame of no contact (a pen hovering) while none is followed changes nothing.
         if frame.contacts.isEmpty && followed == .none { return }
+        if movesOnAlone(frame, emit: emit) { return }
         defer { endFrame(frame) }
         var resumeID: Int32?
         if case .resuming(let id) = followed {
@@ -106,6 +107,21 @@ extension ContactPolicy {
         }
         if let index = followed.slot, !lose(index, frame: frame, resumed: resumed, emit: emit) { return }
         followFirstLanded(frame, emit: emit)
+    }
+
+    /// Most frames: the followed contact alone, moved on, no palm. No other contact waits, taps
+    /// or writes, so the rules below come to this: noted as written once it leaves its landing,
+    /// drawn on. True when the frame was that one and is judged.
+    private mutating func movesOnAlone(_ frame: ContactFrame, emit: (StrokeEvent) -> Void) -> Bool {
+        guard frame.contacts.count == 1, case .slot(let index) = followed else { return false }
+        let contact = frame.contacts[0]
+        guard contact.slot == index, contact.phase == .moved, contact.tool != .palm else { return false }
+        if case .still(let landing) = states[index], contact.point.distance(to: landing.point) > StrokeEvent.stillRadius {
+            states[index] = .wrote(landing: landing)
+        }
+        draw(contact, time: frame.time, emit: emit)
+        tools[index] = contact.tool
+        return true
     }
 
     /// Records where each contact landed, the path of those waiting, and whether each has written
