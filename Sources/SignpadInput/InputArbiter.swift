@@ -11,6 +11,9 @@ import SignpadVocabulary
 /// arbitration cancels such a touch). A pen that lies still near the glass for `restingSeconds`
 /// has been put down, on the panel or beside it: nobody's hand is there, so touches draw again
 /// until it moves.
+///
+/// Devices are named by number (the pipeline's, for each device it reads): compared at every
+/// stroke event and pen frame, where a path would be retained, released and compared as text.
 public struct InputArbiter: Sendable {
     /// How long touches stay ignored after the pen leaves proximity: the hand lifts after the pen.
     public static let palmSeconds = 1.0
@@ -30,10 +33,10 @@ public struct InputArbiter: Sendable {
     /// Whose stroke is on the paper: a touch's gives way to a pen landing or moving near the
     /// glass, a pen's to nothing.
     private enum Holder: Sendable {
-        case touch(String)
-        case pen(String)
+        case touch(Int)
+        case pen(Int)
 
-        var source: String {
+        var source: Int {
             switch self {
             case .touch(let source), .pen(let source): source
             }
@@ -42,11 +45,11 @@ public struct InputArbiter: Sendable {
 
     private var holder: Holder?
     /// The device whose stroke is on the paper now.
-    public var owner: String? { holder?.source }
+    public var owner: Int? { holder?.source }
     private var heldByTouch: Bool { if case .touch = holder { true } else { false } }
     /// A pen in proximity: where it last moved to, and when.
     private struct NearPen: Sendable {
-        let source: String
+        let source: Int
         var anchor: Point?
         var since: Double
 
@@ -55,7 +58,7 @@ public struct InputArbiter: Sendable {
     }
 
     /// Pens in proximity now: a panel has one or two, so a list, looked through, where a table
-    /// would hash the path on every frame of a hovering pen.
+    /// would hash on every frame of a hovering pen.
     private var nearPens: [NearPen] = []
     /// When the last pen left proximity (monotonic seconds).
     private var penLeftAt = -Double.infinity
@@ -74,8 +77,8 @@ public struct InputArbiter: Sendable {
     /// Whether a pen is in proximity, held or lying still.
     public var penNear: Bool { !nearPens.isEmpty }
 
-    /// Routes one stroke event of `source` (a device's path), of a device of `kind`.
-    public mutating func route(_ event: StrokeEvent, from source: String, kind: DeviceKind, now: Double) -> Route {
+    /// Routes one stroke event of `source` (a device's number), of a device of `kind`.
+    public mutating func route(_ event: StrokeEvent, from source: Int, kind: DeviceKind, now: Double) -> Route {
         switch event {
         case .down:
             let isPen = kind == .pen
@@ -103,7 +106,7 @@ public struct InputArbiter: Sendable {
     /// A pen's proximity and position (screen px; nil if unknown) as its decoder reads them after
     /// each batch of its events. True when a touch stroke is in progress and the pen is held: the
     /// stroke is the hand's, which the caller takes back.
-    public mutating func pen(_ source: String, near: Bool, at position: Point?, now: Double) -> Bool {
+    public mutating func pen(_ source: Int, near: Bool, at position: Point?, now: Double) -> Bool {
         let index = nearPens.firstIndex { $0.source == source }
         guard near else {
             if let index {
@@ -135,14 +138,14 @@ public struct InputArbiter: Sendable {
 
     /// The stroke on the paper is let go of (the kiosk gave it up): the paper is free for the next
     /// contact of any device. Returns the device that held it.
-    public mutating func letGo() -> String? {
+    public mutating func letGo() -> Int? {
         defer { holder = nil }
         return owner
     }
 
     /// The device `source` is gone (closed or unplugged). True when its stroke was in progress
     /// (the caller sends `.cancel` for it).
-    public mutating func remove(_ source: String, now: Double) -> Bool {
+    public mutating func remove(_ source: Int, now: Double) -> Bool {
         if let index = nearPens.firstIndex(where: { $0.source == source }) {
             nearPens.remove(at: index)
             penLeftAt = now

@@ -47,11 +47,15 @@ public struct InputPipeline: Sendable {
         public let path: String
         public let name: String
         public let kind: DeviceKind
+        /// What the arbiter knows the device by: unlike its index, kept when another is removed.
+        let number: Int
         public fileprivate(set) var decoder: ContactDecoder
     }
 
     public private(set) var devices: [Device] = []
     private var arbiter = InputArbiter()
+    /// The number the next device added is known by.
+    private var nextNumber = 0
     /// Whether the journal has been told that touches draw beside a pen put down.
     private var putDownPenTold = false
     /// The stroke events of the event being fed, before they are routed (kept, so feeding does not allocate).
@@ -67,10 +71,13 @@ public struct InputPipeline: Sendable {
     /// The index of the device at `path`, for `feed`.
     public func index(of path: String) -> Int? { devices.firstIndex { $0.path == path } }
 
+    private func index(ofNumber number: Int) -> Int? { devices.firstIndex { $0.number == number } }
+
     /// Reads `decoder`'s device from now on; returns its index for `feed`.
     @discardableResult
     public mutating func add(path: String, name: String, kind: DeviceKind, decoder: consuming ContactDecoder) -> Int {
-        devices.append(Device(path: path, name: name, kind: kind, decoder: decoder))
+        devices.append(Device(path: path, name: name, kind: kind, number: nextNumber, decoder: decoder))
+        nextNumber += 1
         return devices.count - 1
     }
 
@@ -96,7 +103,7 @@ public struct InputPipeline: Sendable {
         let pen = Self.pen(of: &devices[index].decoder)
         if pen.near, let position = pen.position { sink.penHovers(at: position, now: now) }
         let touchOwner = arbiter.owner
-        if arbiter.pen(devices[index].path, near: pen.near, at: pen.position, now: now) {
+        if arbiter.pen(devices[index].number, near: pen.near, at: pen.position, now: now) {
             sink.inputNotice(.penTookBackTouch(path: devices[index].path, landed: false), now: now)
             sink.handle(.withdraw, device: devices[index].name, now: now)
             letGoOfHand(on: touchOwner)
@@ -125,30 +132,30 @@ public struct InputPipeline: Sendable {
 
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {
         // The fields, not the device: a copy of it would retain every array of its decoder.
-        let path = devices[index].path, name = devices[index].name, kind = devices[index].kind
+        let kind = devices[index].kind
         let owner = arbiter.owner
-        switch arbiter.route(stroke, from: path, kind: kind, now: now) {
+        switch arbiter.route(stroke, from: devices[index].number, kind: kind, now: now) {
         case .drop:
             return
         case .withdrawOwnerThenPass:
-            sink.inputNotice(.penTookBackTouch(path: path, landed: true), now: now)
-            sink.handle(.withdraw, device: name, now: now)
+            sink.inputNotice(.penTookBackTouch(path: devices[index].path, landed: true), now: now)
+            sink.handle(.withdraw, device: devices[index].name, now: now)
             letGoOfHand(on: owner)
         case .pass:
             switch stroke {
-            case .down: notePutDownPen(touchOn: path, kind: kind, now: now, into: sink)
-            case .withdraw: sink.inputNotice(.touchTakenBack(path: path), now: now)
+            case .down: notePutDownPen(touchOn: devices[index].path, kind: kind, now: now, into: sink)
+            case .withdraw: sink.inputNotice(.touchTakenBack(path: devices[index].path), now: now)
             case .move, .up, .cancel: break
             }
         }
-        sink.handle(stroke, device: name, now: now)
+        sink.handle(stroke, device: devices[index].name, now: now)
     }
 
     /// The arbiter took the stroke on the paper back for the pen: the touch that drew it is the
     /// hand holding the pen, and its device lets go of it as it does of one the kiosk gave up, so
     /// it holds back no finger once the pen has gone.
-    private mutating func letGoOfHand(on touch: String?) {
-        guard let touch, let index = index(of: touch) else { return }
+    private mutating func letGoOfHand(on touch: Int?) {
+        guard let touch, let index = index(ofNumber: touch) else { return }
         devices[index].decoder.letGoOfContacts()
     }
 
@@ -176,17 +183,17 @@ public struct InputPipeline: Sendable {
     /// The kiosk gave up the touch down now (`KioskEffect.letGoOfTouch`): its device stops
     /// following that contact, and the paper is free for the next one to land.
     public mutating func letGoOfTouch(now: Double, into sink: some InputSink) {
-        guard let owner = arbiter.letGo(), let index = index(of: owner) else { return }
+        guard let owner = arbiter.letGo(), let index = index(ofNumber: owner) else { return }
         devices[index].decoder.letGoOfContacts()
-        sink.inputNotice(.touchLetGo(path: owner), now: now)
+        sink.inputNotice(.touchLetGo(path: devices[index].path), now: now)
     }
 
     /// Device `path` is gone (closed or unplugged): a stroke of its in progress ends at its last sample.
     public mutating func remove(_ path: String, now: Double, into sink: some InputSink) {
         guard let index = index(of: path) else { return }
-        let name = devices[index].name
+        let name = devices[index].name, number = devices[index].number
         devices.remove(at: index)
-        if arbiter.remove(path, now: now) { sink.handle(.cancel, device: name, now: now) }
+        if arbiter.remove(number, now: now) { sink.handle(.cancel, device: name, now: now) }
     }
 
     /// Ends what is in progress on device `index`, as at the end of a recording.

@@ -5,7 +5,7 @@ import Testing
 
 /// A panel's pen and touchscreen read together: one stroke at a time, the pen's before the hand's.
 @Suite struct InputArbiterTests {
-    let pen = "/dev/input/event5", touch = "/dev/input/event4", other = "/dev/input/event6"
+    let pen = 5, touch = 4, other = 6
     let sample = Sample(Point(10, 10), time: 0)
 
     @Test func theFirstContactOwnsThePaperUntilItLifts() {
@@ -126,43 +126,44 @@ import Testing
 /// random, with the pen coming near, lying still and leaving, the kiosk letting a touch go, and
 /// devices unplugged. Whatever the order, the kiosk is handed one well-formed stroke at a time.
 @Suite struct InputArbiterRandomTests {
-    enum Handed: Equatable { case event(StrokeEvent, from: String), withdrawn, letGo }
+    enum Handed: Equatable { case event(StrokeEvent, from: Int), withdrawn, letGo }
+    static let pen = 2
 
     /// Plays the daemon's part (`DaemonInputs.readInput`, `letGoOfTouch`, `close`) for one seed.
     static func handed(seed: UInt64) -> [Handed] {
         var random = SeededRandom(state: seed)
-        let devices: [(path: String, kind: DeviceKind)] = [("touch-a", .touchscreen), ("touch-b", .touchscreen), ("pen", .pen)]
+        let devices: [(number: Int, kind: DeviceKind)] = [(0, .touchscreen), (1, .touchscreen), (Self.pen, .pen)]
         var arbiter = InputArbiter()
-        var down = Set<String>()  // devices with a contact down (as their decoder sees it)
+        var down = Set<Int>()  // devices with a contact down (as their decoder sees it)
         var penAt = Point(100, 100)
         var now = 0.0, out: [Handed] = []
         let sample = { (p: Point) in Sample(p, time: now) }
         for _ in 0..<400 {
             now += [0.001, 0.01, 0.2, 1.5, 6][Int.random(in: 0..<5, using: &random)]
-            let (path, kind) = devices[Int.random(in: 0..<devices.count, using: &random)]
+            let (device, kind) = devices[Int.random(in: 0..<devices.count, using: &random)]
             switch Int.random(in: 0..<10, using: &random) {
             case 0...5:
                 // The device's next event: down, or a move or lift of its contact.
                 let event: StrokeEvent
-                if !down.contains(path) {
+                if !down.contains(device) {
                     event = .down(sample(Point(Double.random(in: 0..<800, using: &random), 50)))
-                    down.insert(path)
+                    down.insert(device)
                 } else if Int.random(in: 0..<4, using: &random) == 0 {
                     event = Bool.random(using: &random) ? .up : .cancel
-                    down.remove(path)
+                    down.remove(device)
                 } else {
                     event = .move(sample(Point(Double.random(in: 0..<800, using: &random), 60)))
                 }
-                switch arbiter.route(event, from: path, kind: kind, now: now) {
+                switch arbiter.route(event, from: device, kind: kind, now: now) {
                 case .drop: break
-                case .pass: out.append(.event(event, from: path))
-                case .withdrawOwnerThenPass: out += [.withdrawn, .event(event, from: path)]
+                case .pass: out.append(.event(event, from: device))
+                case .withdrawOwnerThenPass: out += [.withdrawn, .event(event, from: device)]
                 }
             case 6, 7:
                 // The pen's proximity after a batch: near (moving or lying still) or gone.
-                let near = Int.random(in: 0..<4, using: &random) != 0 || down.contains("pen")
+                let near = Int.random(in: 0..<4, using: &random) != 0 || down.contains(Self.pen)
                 if Bool.random(using: &random) { penAt = Point(penAt.x + Double.random(in: -20...20, using: &random), penAt.y) }
-                if arbiter.pen("pen", near: near, at: penAt, now: now) { out.append(.withdrawn) }
+                if arbiter.pen(Self.pen, near: near, at: penAt, now: now) { out.append(.withdrawn) }
             case 8:
                 // The kiosk lets the touch down go (idle timeout); its decoder stops following it.
                 if let owner = arbiter.letGo() {
@@ -171,8 +172,8 @@ import Testing
                 }
             default:
                 // Unplugged (and back at once): a stroke in progress ends with a cancel.
-                if arbiter.remove(path, now: now) { out.append(.event(.cancel, from: path)) }
-                down.remove(path)
+                if arbiter.remove(device, now: now) { out.append(.event(.cancel, from: device)) }
+                down.remove(device)
             }
         }
         return out
@@ -180,7 +181,7 @@ import Testing
 
     @Test(arguments: 1...30)
     func theKioskIsHandedOneWellFormedStrokeAtATime(seed: UInt64) {
-        var open: String?, strokes = 0, problems: [String] = []
+        var open: Int?, strokes = 0, problems: [String] = []
         for (index, handed) in Self.handed(seed: seed).enumerated() {
             switch handed {
             case .withdrawn, .letGo:
@@ -191,7 +192,7 @@ import Testing
                 open = from
                 strokes += 1
             case .event(let event, let from):
-                if open != from { problems.append("\(index): \(event) from \(from) while \(open ?? "no") stroke is open") }
+                if open != from { problems.append("\(index): \(event) from \(from) while \(open.map { "\($0)'s" } ?? "no") stroke is open") }
                 if case .move = event { continue }
                 open = nil
             }

@@ -160,6 +160,27 @@ private final class Recorder: InputSink {
         #expect(pipeline.index(of: Self.penPath) == 0)
     }
 
+    /// The touchscreen unplugged while the pen writes: the pen, now first in the list, keeps the
+    /// paper and its stroke goes on to its lift.
+    @Test func aDeviceRemovedBeforeTheWritingOneLeavesItsStrokeWhole() throws {
+        var pipeline = try Self.panel()
+        let sink = Recorder()
+        func pen(_ events: [InputEvent]) { for event in events { pipeline.feed(event, from: pipeline.index(of: Self.penPath)!, now: event.seconds, into: sink) } }
+        pen(Self.frame(0, [(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 300), (C.EV_ABS, C.ABS_Y, 300), (C.EV_KEY, C.BTN_TOUCH, 1)]))
+        pipeline.remove(Self.touchPath, now: 0.5, into: sink)
+        pen(Self.frame(1, [(C.EV_ABS, C.ABS_X, 350)]) + Self.frame(1.01, [(C.EV_KEY, C.BTN_TOUCH, 0)]))
+        let events = sink.strokes.map { stroke -> String in
+            switch stroke.event {
+            case .down: "down"
+            case .move: "move"
+            case .up: "up"
+            case .cancel: "cancel"
+            case .withdraw: "withdraw"
+            }
+        }
+        #expect(events == ["down", "move", "up"])
+    }
+
     @Test func droppedEventsAreToldWithTheirDevice() throws {
         var pipeline = try Self.panel()
         let sink = Recorder()
