@@ -146,6 +146,18 @@ struct Planes {
     }
 }
 
+extension Planes {
+    /// Colours row `y`'s `columns` at their shown levels (see `PlaneRow.paint`). Most rows are
+    /// plain paper and need only their levels and pixels: the rest of a row is looked up for
+    /// the others alone.
+    @inline(__always)
+    func paint(row y: Int, _ columns: Range<Int>) {
+        guard rowColours[y] == paper else { return row(y).paint(columns) }
+        PlaneRow(levels: levels + layout.rowOffset(y), pixels: pixels + y &* stride, background: nil, colour: nil, palette: palette,
+                 paper: paper, ink: ink, innerChunks: innerChunks, plain: true).paint(columns)
+    }
+}
+
 /// One row of the planes as raw pointers, so the per-chunk loops keep everything in registers.
 struct PlaneRow {
     /// The row's first segment (see `LevelLayout`).

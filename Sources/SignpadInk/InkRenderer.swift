@@ -194,7 +194,7 @@ public struct InkRenderer: Sendable {
         let r = r.intersection(clip).intersection(inkReach)
         guard !r.isEmpty else { return }
         withPlanes { planes in
-            for y in r.minY..<r.maxY { planes.row(y).paint(r.minX..<r.maxX) }
+            for y in r.minY..<r.maxY { planes.paint(row: y, r.minX..<r.maxX) }
         }
     }
 
@@ -255,7 +255,7 @@ public struct InkRenderer: Sendable {
                 let (a, b) = wet.piece(index)
                 CapsuleRaster.draw(a, b, clip: clip, layer: index == aheadPiece ? .ahead : .wet, planes: planes)
             }
-            planes.changed.flush(into: &dirty) { y, columns in planes.row(y).paint(columns) }
+            planes.changed.flush(into: &dirty) { y, columns in planes.paint(row: y, columns) }
         }
         swap(&rasterizer, &self.rasterizer)
         inkBounds = bounds
