@@ -70,11 +70,9 @@ public struct ContactDecoder: Sendable {
     public var mapping: ScreenMapping { frontEnd.mapping }
 
     /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
-    /// pen that does not report proximity, touching. Always false for other kinds.
-    public var penInProximity: Bool { frontEnd.penIsNear }
-
-    /// Where a pen is, hovering or touching, on the screen; nil for other kinds.
-    public var penPosition: Point? { frontEnd.penPosition }
+    /// pen that does not report proximity, touching; and where it is, hovering or touching, on the
+    /// screen. Never near, and nowhere, for other kinds.
+    public var pen: PenReading { frontEnd.pen }
 
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
@@ -141,9 +139,16 @@ public struct ContactDecoder: Sendable {
 
     /// Once, after touches that never moved on the axes read while others did: the kernel's names
     /// of those others (the device reports its position there, and signpad cannot use it).
+    /// Inlined: asked at every frame, and almost always nothing.
+    @inline(__always)
     public mutating func takeStuckPositionAxes() -> [String]? {
         guard let mask = stuckPositionAxes else { return nil }
         stuckPositionAxes = nil
-        return (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { PositionWatch.name(UInt16($0)) }
+        return Self.axisNames(mask)
+    }
+
+    /// The kernel's names of the axes in `mask`, as bits.
+    private static func axisNames(_ mask: UInt64) -> [String] {
+        (0..<64).filter { mask & (1 << UInt64($0)) != 0 }.map { PositionWatch.name(UInt16($0)) }
     }
 }

@@ -9,10 +9,9 @@ protocol ContactFrontEnd: Sendable {
     var slotCount: Int { get }
     /// A contact down by the device's word, let go of or not: what the position watch counts as a touch.
     var anyContactDown: Bool { get }
-    /// A pen near the glass (see `PenFrontEnd`); false for every other kind.
-    var penIsNear: Bool { get }
-    /// Where a pen is, hovering or touching; nil for every other kind.
-    var penPosition: Point? { get }
+    /// A pen: whether near the glass (see `PenFrontEnd`), and where it is, hovering or touching;
+    /// every other kind is never near and has no position. One reading, read once a frame.
+    var pen: PenReading { get }
     /// One event that is no SYN_REPORT or SYN_DROPPED.
     mutating func absorb(_ event: InputEvent)
     /// SYN_REPORT: the frame's contacts into `frame`.
@@ -30,8 +29,13 @@ protocol ContactFrontEnd: Sendable {
 }
 
 extension ContactFrontEnd {
-    var penIsNear: Bool { false }
-    var penPosition: Point? { nil }
+    var pen: PenReading { PenReading(near: false, position: nil) }
+}
+
+/// Whether a pen is near the glass, and where it is (nil: unknown, or no pen).
+public struct PenReading: Equatable, Sendable {
+    public let near: Bool
+    public let position: Point?
 }
 
 /// What a device reports of itself when it is opened, before its first event.

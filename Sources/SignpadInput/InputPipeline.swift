@@ -111,9 +111,7 @@ public struct InputPipeline: Sendable {
     }
 
     /// Read in place: a getter called through `devices[index]` copies the whole device first.
-    private static func pen(of decoder: inout ContactDecoder) -> (near: Bool, position: Point?) {
-        (decoder.penInProximity, decoder.penPosition)
-    }
+    private static func pen(of decoder: inout ContactDecoder) -> PenReading { decoder.pen }
 
     /// Runs `step` on device `index`'s decoder and routes the stroke events it emits. They are
     /// collected in `emitted`, swapped out and back rather than copied: a copy would share the

@@ -39,9 +39,9 @@ struct PenFrontEnd: ContactFrontEnd {
     }
 
     /// Near the glass: in proximity, or, for a pen that does not report it, touching.
-    var penIsNear: Bool { reportsProximity ? proximity == .near : axes.touch == .pressed }
-
-    var penPosition: Point? { mapping.point(x: axes.x, y: axes.y) }
+    var pen: PenReading {
+        PenReading(near: reportsProximity ? proximity == .near : axes.touch == .pressed, position: mapping.point(x: axes.x, y: axes.y))
+    }
 
     var slotCount: Int { 1 }
     var anyContactDown: Bool { axes.anyButtonDown }

@@ -399,11 +399,11 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         var near: [Bool] = []
         for e in s.events {
             decoder.feed(e) { _ in }
-            if e.type == C.EV_SYN { near.append(decoder.penInProximity) }
+            if e.type == C.EV_SYN { near.append(decoder.pen.near) }
         }
         #expect(near == [true, false, true, false])
         // Where it hovers, for the arbiter to tell a pen put down from one held.
-        #expect(abs((decoder.penPosition?.x ?? -1) - 1) < 0.01, "ABS_X 10 of 0…999 on 100 px")
+        #expect(abs((decoder.pen.position?.x ?? -1) - 1) < 0.01, "ABS_X 10 of 0…999 on 100 px")
         // Contacts of the eraser end erase; those of the tip draw.
         var strokes = RawEventStream()
         strokes.frame([(C.EV_KEY, C.BTN_TOOL_RUBBER, 1), (C.EV_ABS, C.ABS_X, 10), (C.EV_ABS, C.ABS_Y, 10)])
@@ -422,8 +422,8 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         for e in s.events { touchscreen.feed(e) { _ in } }
         s.frame([(C.EV_KEY, C.BTN_TOUCH, 1)])
         for e in s.events.suffix(2) { touchscreen.feed(e) { _ in } }
-        #expect(!touchscreen.penInProximity, "a touchscreen is never a pen near the glass")
-        #expect(touchscreen.penPosition == nil)
+        #expect(!touchscreen.pen.near, "a touchscreen is never a pen near the glass")
+        #expect(touchscreen.pen.position == nil)
     }
 
     /// A Wacom pen display's pad device, as the kernel's wacom driver sets it up: ABS_X and ABS_Y

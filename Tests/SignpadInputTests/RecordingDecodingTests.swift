@@ -106,14 +106,14 @@ struct RecordingDecodingTests {
             }
             // A frame is judged whole at its SYN_REPORT, as the decoder does.
             guard event.type == EventCode.EV_SYN else { continue }
-            if drawing && !decoder.penInProximity { farFramesInStroke += 1 }
-            nearAtLastFrame = decoder.penInProximity
+            if drawing && !decoder.pen.near { farFramesInStroke += 1 }
+            nearAtLastFrame = decoder.pen.near
         }
         #expect(strokeEvents > 10)
         #expect(nearBeforeDown == reportsProximity)
         #expect(farFramesInStroke == 0)
         let lastProximity = rec.events.last { $0.type == EventCode.EV_KEY && $0.code == EventCode.BTN_TOOL_PEN }
-        #expect(decoder.penInProximity == (lastProximity?.value == 1))
+        #expect(decoder.pen.near == (lastProximity?.value == 1))
     }
 
     @Test func ucLogicPenIsOneStroke() throws {
