@@ -71,6 +71,7 @@ public struct InputPipeline: Sendable {
     /// The index of the device at `path`, for `feed`.
     public func index(of path: String) -> Int? { devices.firstIndex { $0.path == path } }
 
+    /// The index of the device the arbiter knows by `number`.
     private func index(ofNumber number: Int) -> Int? { devices.firstIndex { $0.number == number } }
 
     /// Reads `decoder`'s device from now on; returns its index for `feed`.

@@ -38,7 +38,7 @@ struct PenFrontEnd: ContactFrontEnd {
         }
     }
 
-    /// Near the glass: in proximity, or, for a pen that does not report it, touching.
+    /// Near the glass: in proximity, or, for a pen that does not report it, touching; and where.
     var pen: PenReading {
         PenReading(near: reportsProximity ? proximity == .near : axes.touch == .pressed, position: mapping.point(x: axes.x, y: axes.y))
     }
