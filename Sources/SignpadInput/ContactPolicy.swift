@@ -116,9 +116,7 @@ extension ContactPolicy {
         guard frame.contacts.count == 1, case .slot(let index) = followed else { return false }
         let contact = frame.contacts[0]
         guard contact.slot == index, contact.phase == .moved, contact.tool != .palm else { return false }
-        if case .still(let landing) = states[index], contact.point.distance(to: landing.point) > StrokeEvent.stillRadius {
-            states[index] = .wrote(landing: landing)
-        }
+        if case .still(let landing) = states[index] { noteWriting(contact, landing: landing) }
         draw(contact, time: frame.time, emit: emit)
         tools[index] = contact.tool
         return true
@@ -140,10 +138,15 @@ extension ContactPolicy {
                     if paths[index].count == Self.maxWaitingSamples { paths[index].remove(at: 1) }
                     paths[index].append(contact.sample(time: frame.time))
                 }
-                if contact.point.distance(to: landing.point) > StrokeEvent.stillRadius { states[index] = .wrote(landing: landing) }
+                noteWriting(contact, landing: landing)
             default: break
             }
         }
+    }
+
+    /// A still contact that went further than `StrokeEvent.stillRadius` from where it landed writes.
+    private mutating func noteWriting(_ contact: Contact, landing: Sample) {
+        if contact.point.distance(to: landing.point) > StrokeEvent.stillRadius { states[contact.slot] = .wrote(landing: landing) }
     }
 
     /// The followed contact is the same one as in the last frame (down still, or lifted now, not
