@@ -255,12 +255,19 @@ public struct InkRenderer: Sendable {
                 let (a, b) = wet.piece(index)
                 CapsuleRaster.draw(a, b, clip: clip, layer: index == aheadPiece ? .ahead : .wet, planes: planes)
             }
-            planes.changed.flush(into: &dirty) { y, columns in planes.paint(row: y, columns) }
+            Self.paintChanged(planes, into: &dirty)
         }
         swap(&rasterizer, &self.rasterizer)
         inkBounds = bounds
         self.warmth = warmth
         shownWet = wet
+    }
+
+    /// Paints the columns this operation changed and hands them to `dirty` as bands. Out of line:
+    /// inside `render` its loop shares registers with everything else there and spills on each row.
+    @inline(never)
+    private static func paintChanged(_ planes: Planes, into dirty: inout DirtyRegion) {
+        planes.changed.flush(into: &dirty) { y, columns in planes.paint(row: y, columns) }
     }
 
     /// Loads one byte of every cache line of levels and pixels in `r` and returns their sum. The
