@@ -1,7 +1,7 @@
 import SignpadVocabulary
-/// The levels a capsule raises: `dry` raises both, the others only the shown level. What a
-/// `wet` or `ahead` capsule raised is remembered to be put back (`Planes.wet`), and an `ahead`
-/// one's also on its own (`Planes.ahead`).
+/// The levels a capsule raises: `dry` raises both, the others only the shown level. Where a
+/// `wet` or `ahead` capsule raised them is remembered to be put back (`Planes.wet`), and what an
+/// `ahead` one covered before, chunk by chunk (`Planes.ahead`).
 enum InkLayer {
     case dry
     /// The wet tail up to the newest sample.
@@ -18,16 +18,17 @@ enum InkLayer {
 /// columns once per operation. A pixel two capsules (or two overlapping chunks) reach is
 /// compared twice, and per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
-    /// `rows`: only these rows are drawn, each exactly as the whole capsule draws it (the
-    /// renderer puts a piece of its wet tail back where a predicted piece was taken away).
+    /// An `ahead` capsule needs room in `planes.ahead` for each chunk it may raise (see
+    /// `AheadLog.Storage.reserve`).
     @inline(__always)
-    static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, layer: InkLayer, planes: Planes, rows only: Range<Int>? = nil) {
+    static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, layer: InkLayer, planes: Planes) {
         let bounds = InkRasterizer.bounds(a, b)
         let r = bounds.intersection(clip)
         guard !r.isEmpty else { return }
-        let rows = only.map { (r.minY..<r.maxY).clamped(to: $0) } ?? r.minY..<r.maxY
-        guard !rows.isEmpty else { return }
-        let dry = layer == .dry, ahead = layer == .ahead
+        let rows = r.minY..<r.maxY
+        let dry = layer == .dry, log = layer == .ahead ? planes.ahead : nil
+        // The renderer made the room just before (debug builds check it: a chunk is noted per raise).
+        if let log { assert(log.hasRoom(for: r), "no room to note what a predicted piece covers") }
         let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
         let length = (dx * dx + dy * dy).squareRoot()
         let reach = max(a.radius, b.radius) + 0.5
@@ -41,9 +42,7 @@ enum CapsuleRaster {
         // by a unit per row to stay a bound; a banded slope is bounded, far from overflow.
         let fixedOne = 65536.0
         let slope = banded ? floorInt(dx / dy * fixedOne + 0.5) : 0
-        // Started at the capsule's first row and stepped to the first drawn: a row's span is
-        // the same whichever rows are drawn.
-        var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) &+ slope &* (rows.lowerBound &- r.minY) : 0
+        var crossing = banded ? floorInt((a.point.x + (Double(r.minY) + 0.5 - a.point.y) * dx / dy) * fixedOne) : 0
         let bandHalf = banded ? floorInt(halfWidth * fixedOne) + r.height + 2 : 0
         // Pixels are measured in the capsule's own frame: `along` its axis from its middle and
         // `across` it. The distance to the capsule's core is then √(across² + max(|along| − half, 0)²),
@@ -61,7 +60,6 @@ enum CapsuleRaster {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         planes.changed.cover(rows)
         if !dry { planes.wet.cover(rows) }
-        if ahead { planes.ahead.cover(rows) }
         var chunks = 0
         defer { planes.rasterised.pointee &+= chunks &* 8 }
         for y in rows {
@@ -85,7 +83,15 @@ enum CapsuleRaster {
                 var coverage = edge - distance
                 if varying { coverage += radiusChange * unit((along + half) * inverseLength) }
                 if clipped { coverage.replace(with: 0, where: (qx .< leftEdge) .| (qx .> rightEdge)) }
-                rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
+                if let log {
+                    let chunk = row.levels + LevelLayout.columnOffset(x0)
+                    let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: UInt64.self)
+                    let lanes = row.raise(x0, to: levels(coverage), dry: false)
+                    if lanes != 0 { log.record(chunk, base: planes.levels, y: y, x0: x0, shown: shown) }
+                    rose.include(x0, lanes: lanes)
+                } else {
+                    rose.include(x0, lanes: row.raise(x0, to: levels(coverage), dry: dry))
+                }
                 chunks &+= 1
                 let end = x0 &+ 8
                 if end >= spanMax { break }
@@ -96,7 +102,6 @@ enum CapsuleRaster {
             if let columns = rose.range {
                 planes.changed.add(y: y, columns: columns)
                 if !dry { planes.wet.add(y: y, columns: columns) }
-                if ahead { planes.ahead.add(y: y, columns: columns) }
             }
         }
     }

@@ -20,7 +20,7 @@ public struct InkCoverage {
         layout = LevelLayout(clip: clip)
         levels = LevelStore(layout)
         let rows = max(clip.maxY, 0)
-        spans = RowSpanTable.storage(height: rows, tables: 3)
+        spans = RowSpanTable.storage(height: rows, tables: 2)
         plainRows = [UInt32](repeating: 0, count: max(rows, 1))
     }
 
@@ -43,7 +43,7 @@ public struct InkCoverage {
                                                 paper: 0, ink: 0, clip: clip,
                                                 changed: RowSpanTable(slots: tables.baseAddress!, height: rows),
                                                 wet: RowSpanTable(slots: tables.baseAddress! + RowSpanTable.slotCount(height: rows), height: rows),
-                                                ahead: RowSpanTable(slots: tables.baseAddress! + 2 * RowSpanTable.slotCount(height: rows), height: rows),
+                                                ahead: nil,
                                                 rasterised: counter)
                             rasterizer.draw(clip: clip, planes: planes)
                             planes.changed.drain { _, _ in }

@@ -108,15 +108,15 @@ struct Planes {
     let changed: RowSpanTable
     /// The columns the wet tail raised, per row: what the next sample restores.
     let wet: RowSpanTable
-    /// The columns the wet tail's predicted piece raised, per row: what the next sample restores
-    /// when it keeps the rest of the tail.
-    let ahead: RowSpanTable
+    /// What the wet tail's predicted piece covered before it raised it: what the next sample puts
+    /// back when it keeps the rest of the tail. None where no tail is drawn.
+    let ahead: AheadLog?
     /// Pixels whose coverage the rasteriser computed in this operation (lanes of its chunks).
     let rasterised: UnsafeMutablePointer<Int>
 
     init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
          background: UnsafePointer<UInt32>, slots: UnsafePointer<Int>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
-         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, ahead: RowSpanTable,
+         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, ahead: AheadLog?,
          rasterised: UnsafeMutablePointer<Int>) {
         self.levels = levels
         self.layout = layout

@@ -20,7 +20,8 @@ public struct InkRenderer: Sendable {
             box = BoxBackground(from: canvas, clip: clip)
             layout = LevelLayout(clip: clip)
             levels = LevelStore(layout)
-            spans = RowSpanTable.storage(height: canvas.height, tables: 3)
+            spans = RowSpanTable.storage(height: canvas.height, tables: 2)
+            aheadLog.count = 0
             shownWet = WetPath()
             inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
             refreshPalette()
@@ -31,9 +32,10 @@ public struct InkRenderer: Sendable {
     private var rasterizer = InkRasterizer()
     /// The wet tail on the canvas now.
     private var shownWet = WetPath()
-    /// Three `RowSpanTable`s: the columns the current operation changed, those the wet tail
-    /// raised, and those its predicted piece raised.
+    /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
     private var spans: [Int32]
+    /// What the wet tail's predicted piece covered before it raised it.
+    private var aheadLog = AheadLog.Storage()
     /// What `warm` read; kept only so its loads are not optimised away.
     private var warmth: UInt8 = 0
     /// Pixels whose coverage the rasteriser has computed so far: the work drawing took, the same
@@ -61,7 +63,7 @@ public struct InkRenderer: Sendable {
         box = BoxBackground(from: canvas, clip: clip)
         layout = LevelLayout(clip: clip)
         levels = LevelStore(layout)
-        spans = RowSpanTable.storage(height: bounds.height, tables: 3)
+        spans = RowSpanTable.storage(height: bounds.height, tables: 2)
         refreshPalette()
     }
 
@@ -211,15 +213,14 @@ public struct InkRenderer: Sendable {
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
     /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces. One
-    /// that keeps the sampled knots of a tail ending ahead puts back only the predicted piece:
-    /// where it was, the kept pieces are drawn again row by row, exactly as they were.
+    /// that keeps the sampled knots of a tail ending ahead puts back only what the predicted piece
+    /// covered (`AheadLog`).
     /// The planes are entered once per operation (see `withPlanes`).
     private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
         let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shownWet)
         let restoring = !unchanged && added == nil && afterAhead == nil
         let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? wet.pieces
-        let kept = afterAhead == nil ? 0..<0 : 0..<(shownWet.sampledCount - 1)
         // Moved out for the operation (and back), so flattening inside the planes neither copies
         // nor retains its polyline.
         var rasterizer = InkRasterizer(capacity: 0)
@@ -227,6 +228,10 @@ public struct InkRenderer: Sendable {
         let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
         let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
+        if drawn.contains(aheadPiece) {
+            let (a, b) = wet.piece(aheadPiece)
+            aheadLog.reserve(for: InkRasterizer.bounds(a, b).intersection(clip))
+        }
         withPlanes { planes in
             // Only ink ahead of the newest sample runs into pixels no recent event touched: a
             // tail that ends ahead reaches its new samples where its last prediction was.
@@ -240,16 +245,13 @@ public struct InkRenderer: Sendable {
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
                 bounds = bounds.union(rasterizer.draw(clip: dryClip, planes: planes))
             }
-            if restoring {
-                Self.restoreWet(planes)
-                planes.ahead.drain { _, _ in }
-            } else if afterAhead != nil {
-                let rows = planes.ahead.rows
-                Self.settle(planes.ahead, planes)
-                for index in kept {
-                    let (a, b) = wet.piece(index)
-                    CapsuleRaster.draw(a, b, clip: clip, layer: .wet, planes: planes, rows: rows)
-                }
+            if afterAhead != nil {
+                planes.ahead?.putBack(planes)
+            } else if !unchanged {
+                // Taken back with the whole tail, or kept as its sampled ink when the tail only
+                // lengthens it (the contact went just where it was predicted).
+                planes.ahead?.forget()
+                if restoring { Self.restoreWet(planes) }
             }
             for index in drawn {
                 let (a, b) = wet.piece(index)
@@ -296,12 +298,9 @@ public struct InkRenderer: Sendable {
     }
 
     /// Puts the dry ink back wherever the wet tail raised it.
-    private static func restoreWet(_ planes: Planes) { settle(planes.wet, planes) }
-
-    /// Puts the dry ink back in the columns `table` holds, and empties it.
-    private static func settle(_ table: RowSpanTable, _ planes: Planes) {
-        planes.changed.cover(table.rows)
-        table.drain { y, columns in
+    private static func restoreWet(_ planes: Planes) {
+        planes.changed.cover(planes.wet.rows)
+        planes.wet.drain { y, columns in
             let row = planes.row(y)
             var fell = ChangedColumns()
             var x = columns.lowerBound
@@ -328,13 +327,14 @@ public struct InkRenderer: Sendable {
                     canvas.pixels.withUnsafeMutableBufferPointer { px in
                         levels.withBase { lv in
                             spans.withUnsafeMutableBufferPointer { tables in
-                                body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
-                                            background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
-                                            paper: paper, ink: ink, clip: clip,
-                                            changed: RowSpanTable(slots: tables.baseAddress!, height: height),
-                                            wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height),
-                                            ahead: RowSpanTable(slots: tables.baseAddress! + 2 * tableSlots, height: height),
-                                            rasterised: counter))
+                                aheadLog.withLog { ahead in
+                                    body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
+                                                background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
+                                                paper: paper, ink: ink, clip: clip,
+                                                changed: RowSpanTable(slots: tables.baseAddress!, height: height),
+                                                wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height),
+                                                ahead: ahead, rasterised: counter))
+                                }
                             }
                         }
                     }

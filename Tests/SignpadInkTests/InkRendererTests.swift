@@ -113,6 +113,50 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(run.renderer.canvas == renderWhole(run.dry, width: 300, height: 90))
     }
 
+    /// Knots of a wet tail, each with the pen's radius: `sampled` of `knots`, then the point
+    /// ahead, if any.
+    static func tail(_ knots: [(Double, Double)], sampled: Int, ahead: (Double, Double)? = nil) -> SmootherStep {
+        var step = SmootherStep()
+        for (x, y) in knots[..<sampled] { step.wet.append(FlatPoint(point: Point(x, y), radius: 3)) }
+        if let (x, y) = ahead { step.wet.extendAhead(to: Point(x, y)) }
+        return step
+    }
+
+    /// The shown tail drawn whole over `dry`, on a renderer that never predicted.
+    static func drawnWhole(_ step: SmootherStep, over dry: [InkPiece] = [], width: Int, height: Int) -> Canvas {
+        var renderer = InkRenderer(width: width, height: height), dirty = DirtyRegion()
+        for piece in dry { renderer.drawDry(piece, dirty: &dirty) }
+        renderer.apply(step, dirty: &dirty)
+        return renderer.canvas
+    }
+
+    /// A contact that lands just where it was predicted makes the predicted piece its own: the
+    /// next prediction put back must leave that piece standing.
+    @Test func aPredictionTheContactReachesStaysAsItsInk() {
+        let knots = [(10.0, 30.0), (30.0, 34.0), (50.0, 30.0), (70.0, 26.0), (90.0, 44.0)]
+        var renderer = InkRenderer(width: 120, height: 60), dirty = DirtyRegion()
+        renderer.apply(Self.tail(knots, sampled: 2, ahead: knots[2]), dirty: &dirty)
+        // Then it falls short of the next prediction: only that one is put back.
+        renderer.apply(Self.tail(knots, sampled: 3, ahead: (76, 20)), dirty: &dirty)
+        let last = Self.tail(knots, sampled: 4, ahead: (100, 50))
+        renderer.apply(last, dirty: &dirty)
+        #expect(renderer.canvas == Self.drawnWhole(last, width: 120, height: 60))
+    }
+
+    /// Dry ink drawn while a predicted piece is shown stays when the piece is put back.
+    @Test func dryInkDrawnOverAPredictionOutlivesIt() {
+        // The contact turns away: only the dry ink is left where the prediction crossed it.
+        let knots = [(10.0, 30.0), (30.0, 30.0), (28.0, 52.0)]
+        let across = InkPiece.cubic(CubicSegment(p0: Point(45, 5), c1: Point(46, 20), c2: Point(44, 40), p3: Point(45, 55),
+                                                startWidth: 4, endWidth: 4))
+        var renderer = InkRenderer(width: 120, height: 60), dirty = DirtyRegion()
+        renderer.apply(Self.tail(knots, sampled: 2, ahead: (55, 28)), dirty: &dirty)
+        renderer.drawDry(across, dirty: &dirty)
+        let next = Self.tail(knots, sampled: 3, ahead: (27, 57))
+        renderer.apply(next, dirty: &dirty)
+        #expect(renderer.canvas == Self.drawnWhole(next, over: [across], width: 120, height: 60))
+    }
+
     @Test func pitchedCanvasDrawsTheSamePixels() {
         var plain = IncrementalRun(width: 220, height: 90)
         var pitched = IncrementalRun(width: 220, height: 90, stride: 256)
