@@ -1,13 +1,10 @@
 import SignpadVocabulary
-/// The levels a capsule raises: `dry` raises both, the others only the shown level. Where a
-/// `wet` or `ahead` capsule raised them is remembered to be put back (`Planes.wet`), and what an
-/// `ahead` one covered before, chunk by chunk (`Planes.ahead`).
+/// The levels a capsule raises: `dry` raises both, `wet` only the shown level, and what it
+/// covered before is noted, chunk by chunk, to be put back (`Planes.wet`).
 enum InkLayer {
     case dry
-    /// The wet tail up to the newest sample.
+    /// The wet tail, up to the newest sample or ahead of it.
     case wet
-    /// The wet tail's predicted piece.
-    case ahead
 }
 
 /// Rasterises one capsule (a piece of flattened polyline with round ends) straight into the planes.
@@ -18,17 +15,17 @@ enum InkLayer {
 /// columns once per operation. A pixel two capsules (or two overlapping chunks) reach is
 /// compared twice, and per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
-    /// An `ahead` capsule needs room in `planes.ahead` for each chunk it may raise (see
-    /// `AheadLog.Storage.reserve`).
+    /// A `wet` capsule needs room in `planes.wet` for each chunk it may raise (see
+    /// `WetLog.chunksAtMost`).
     @inline(__always)
     static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, layer: InkLayer, planes: Planes) {
         let bounds = InkRasterizer.bounds(a, b)
         let r = bounds.intersection(clip)
         guard !r.isEmpty else { return }
         let rows = r.minY..<r.maxY
-        let dry = layer == .dry, log = layer == .ahead ? planes.ahead : nil
+        let dry = layer == .dry, log = dry ? nil : planes.wet
         // The renderer made the room just before (debug builds check it: a chunk is noted per raise).
-        if let log { assert(log.hasRoom(for: r), "no room to note what a predicted piece covers") }
+        if let log { assert(log.hasRoom(for: r), "no room to note what a wet piece covers") }
         let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
         let length = (dx * dx + dy * dy).squareRoot()
         let reach = max(a.radius, b.radius) + 0.5
@@ -59,7 +56,6 @@ enum CapsuleRaster {
         let leftEdge = Float(Double(r.minX) - cx), rightEdge = Float(Double(r.maxX) - cx)
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         planes.changed.cover(rows)
-        if !dry { planes.wet.cover(rows) }
         var chunks = 0
         defer { planes.rasterised.pointee &+= chunks &* 8 }
         for y in rows {
@@ -99,10 +95,7 @@ enum CapsuleRaster {
                 x0 = LevelLayout.chunkStart(end)
                 qx += Float(x0 &- end &+ 8)
             }
-            if let columns = rose.range {
-                planes.changed.add(y: y, columns: columns)
-                if !dry { planes.wet.add(y: y, columns: columns) }
-            }
+            if let columns = rose.range { planes.changed.add(y: y, columns: columns) }
         }
     }
 

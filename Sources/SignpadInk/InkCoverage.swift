@@ -20,7 +20,7 @@ public struct InkCoverage {
         layout = LevelLayout(clip: clip)
         levels = LevelStore(layout)
         let rows = max(clip.maxY, 0)
-        spans = RowSpanTable.storage(height: rows, tables: 2)
+        spans = RowSpanTable.storage(height: rows, tables: 1)
         plainRows = [UInt32](repeating: 0, count: max(rows, 1))
     }
 
@@ -42,8 +42,7 @@ public struct InkCoverage {
                                                 background: paper, slots: slots.baseAddress!, rowColours: paper, palette: paper,
                                                 paper: 0, ink: 0, clip: clip,
                                                 changed: RowSpanTable(slots: tables.baseAddress!, height: rows),
-                                                wet: RowSpanTable(slots: tables.baseAddress! + RowSpanTable.slotCount(height: rows), height: rows),
-                                                ahead: nil,
+                                                wet: nil,
                                                 rasterised: counter)
                             rasterizer.draw(clip: clip, planes: planes)
                             planes.changed.drain { _, _ in }

@@ -106,17 +106,15 @@ struct Planes {
     let innerChunks: Range<Int>
     /// The columns this operation changed, per row: what the display must be sent.
     let changed: RowSpanTable
-    /// The columns the wet tail raised, per row: what the next sample restores.
-    let wet: RowSpanTable
-    /// What the wet tail's predicted piece covered before it raised it: what the next sample puts
-    /// back when it keeps the rest of the tail. None where no tail is drawn.
-    let ahead: AheadLog?
+    /// What the wet tail covered before it raised it: what the next sample puts back. None where
+    /// no tail is drawn.
+    let wet: WetLog?
     /// Pixels whose coverage the rasteriser computed in this operation (lanes of its chunks).
     let rasterised: UnsafeMutablePointer<Int>
 
     init(levels: UnsafeMutableRawPointer, layout: LevelLayout, pixels: UnsafeMutablePointer<UInt32>, stride: Int,
          background: UnsafePointer<UInt32>, slots: UnsafePointer<Int>, rowColours: UnsafePointer<UInt32>, palette: UnsafePointer<UInt32>,
-         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: RowSpanTable, ahead: AheadLog?,
+         paper: UInt32, ink: UInt32, clip: PixelRect, changed: RowSpanTable, wet: WetLog?,
          rasterised: UnsafeMutablePointer<Int>) {
         self.levels = levels
         self.layout = layout
@@ -131,7 +129,6 @@ struct Planes {
         self.ink = ink
         self.changed = changed
         self.wet = wet
-        self.ahead = ahead
         self.rasterised = rasterised
         innerChunks = clip.width >= 8 ? clip.minX..<(clip.maxX - 7) : 0..<0
     }
@@ -198,18 +195,6 @@ struct PlaneRow {
         var out = SIMD8<UInt8>()
         for lane in 0..<8 { out[lane] = a[lane] > b[lane] ? a[lane] : b[lane] }
         return out
-    }
-
-    /// Lowers the shown levels of a chunk back to its dry levels and returns the lanes that fell,
-    /// as a byte mask.
-    @inline(__always)
-    func settle(_ x0: Int) -> UInt64 {
-        let chunk = levels + LevelLayout.columnOffset(x0)
-        let dry = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
-        let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
-        chunk.storeBytes(of: dry, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
-        // shown ≥ dry everywhere, so the difference is non-zero exactly where they differ.
-        return unsafeBitCast(shown &- dry, to: UInt64.self)
     }
 
     /// Colours the pixels of `columns` at their shown levels. Every pixel inside the clip is its
@@ -286,7 +271,7 @@ struct PlaneRow {
 }
 
 /// The columns whose lanes changed along one row, gathered chunk by chunk from the byte masks
-/// `PlaneRow.raise` and `PlaneRow.settle` return.
+/// `PlaneRow.raise` and `WetLog.putBack` find.
 struct ChangedColumns {
     private var low = Int.max
     private var high = Int.min

@@ -3,8 +3,8 @@ import SignpadVocabulary
 ///
 /// Each pixel keeps two coverage levels (see `LevelLayout`): `dry`, the final ink, and `shown`,
 /// what is on the canvas (dry plus the wet tail). A pixel's colour is always the background
-/// blended with the ink colour at its `shown` level, so restoring a wet pixel is `shown := dry`
-/// and recolouring.
+/// blended with the ink colour at its `shown` level, so taking the wet tail off a pixel is
+/// putting back its shown level from before (`WetLog`) and recolouring.
 public struct InkRenderer: Sendable {
     public private(set) var canvas: Canvas
     /// The picture under the ink, inside the clip only (the canvas is it elsewhere).
@@ -20,8 +20,8 @@ public struct InkRenderer: Sendable {
             box = BoxBackground(from: canvas, clip: clip)
             layout = LevelLayout(clip: clip)
             levels = LevelStore(layout)
-            spans = RowSpanTable.storage(height: canvas.height, tables: 2)
-            aheadLog.count = 0
+            spans = RowSpanTable.storage(height: canvas.height, tables: 1)
+            wetLog.count = 0
             shownWet = WetPath()
             inkBounds = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)
             refreshPalette()
@@ -32,10 +32,12 @@ public struct InkRenderer: Sendable {
     private var rasterizer = InkRasterizer()
     /// The wet tail on the canvas now.
     private var shownWet = WetPath()
-    /// Two `RowSpanTable`s: the columns the current operation changed, and those the wet tail raised.
+    /// A `RowSpanTable`: the columns the current operation changed.
     private var spans: [Int32]
-    /// What the wet tail's predicted piece covered before it raised it.
-    private var aheadLog = AheadLog.Storage()
+    /// What the wet tail on the canvas covered before it raised it.
+    private var wetLog = WetLog.Storage()
+    /// Where its predicted piece's entries begin, when it ends ahead.
+    private var aheadMark = 0
     /// What `warm` read; kept only so its loads are not optimised away.
     private var warmth: UInt8 = 0
     /// Pixels whose coverage the rasteriser has computed so far: the work drawing took, the same
@@ -63,7 +65,7 @@ public struct InkRenderer: Sendable {
         box = BoxBackground(from: canvas, clip: clip)
         layout = LevelLayout(clip: clip)
         levels = LevelStore(layout)
-        spans = RowSpanTable.storage(height: bounds.height, tables: 2)
+        spans = RowSpanTable.storage(height: bounds.height, tables: 1)
         refreshPalette()
     }
 
@@ -212,9 +214,9 @@ public struct InkRenderer: Sendable {
 
     /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
     /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
-    /// A wet tail that only lengthens the one shown keeps it and draws just its new pieces. One
-    /// that keeps the sampled knots of a tail ending ahead puts back only what the predicted piece
-    /// covered (`AheadLog`).
+    /// The old tail is put back from what it covered (`WetLog`). A wet tail that only lengthens
+    /// the one shown keeps it and draws just its new pieces. One that keeps the sampled knots of a
+    /// tail ending ahead puts back only what the predicted piece covered.
     /// The planes are entered once per operation (see `withPlanes`).
     private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
@@ -228,11 +230,15 @@ public struct InkRenderer: Sendable {
         let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
         let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
-        if drawn.contains(aheadPiece) {
-            let (a, b) = wet.piece(aheadPiece)
-            aheadLog.reserve(for: InkRasterizer.bounds(a, b).intersection(clip))
+        var chunks = 0
+        for index in drawn {
+            let (a, b) = wet.piece(index)
+            chunks += WetLog.chunksAtMost(a, b)
         }
+        wetLog.reserve(chunks)
+        var aheadMark = self.aheadMark
         withPlanes { planes in
+            let log = planes.wet!
             // Only ink ahead of the newest sample runs into pixels no recent event touched: a
             // tail that ends ahead reaches its new samples where its last prediction was.
             for index in drawn where aheadPiece < 0 || index == aheadPiece {
@@ -245,23 +251,24 @@ public struct InkRenderer: Sendable {
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
                 bounds = bounds.union(rasterizer.draw(clip: dryClip, planes: planes))
             }
+            // A tail that only lengthens the one shown keeps all it covered: a predicted piece the
+            // contact then reached is its sampled ink now.
             if afterAhead != nil {
-                planes.ahead?.putBack(planes)
-            } else if !unchanged {
-                // Taken back with the whole tail, or kept as its sampled ink when the tail only
-                // lengthens it (the contact went just where it was predicted).
-                planes.ahead?.forget()
-                if restoring { Self.restoreWet(planes) }
+                log.putBack(from: aheadMark, planes)
+            } else if restoring {
+                log.putBack(from: 0, planes)
             }
             for index in drawn {
+                if index == aheadPiece { aheadMark = log.mark }
                 let (a, b) = wet.piece(index)
-                CapsuleRaster.draw(a, b, clip: clip, layer: index == aheadPiece ? .ahead : .wet, planes: planes)
+                CapsuleRaster.draw(a, b, clip: clip, layer: .wet, planes: planes)
             }
             Self.paintChanged(planes, into: &dirty)
         }
         swap(&rasterizer, &self.rasterizer)
         inkBounds = bounds
         self.warmth = warmth
+        self.aheadMark = aheadMark
         shownWet = wet
     }
 
@@ -297,29 +304,13 @@ public struct InkRenderer: Sendable {
         return sum
     }
 
-    /// Puts the dry ink back wherever the wet tail raised it.
-    private static func restoreWet(_ planes: Planes) {
-        planes.changed.cover(planes.wet.rows)
-        planes.wet.drain { y, columns in
-            let row = planes.row(y)
-            var fell = ChangedColumns()
-            var x = columns.lowerBound
-            repeat {
-                let x0 = LevelLayout.chunkStart(x)
-                fell.include(x0, lanes: row.settle(x0))
-                x = x0 &+ 8
-            } while x < columns.upperBound
-            if let columns = fell.range { planes.changed.add(y: y, columns: columns) }
-        }
-    }
-
     /// The arrays only read are taken before those written: taken inside a mutable access to
     /// another of self's arrays, each would be retained and released, atomic updates that wait
     /// for every pending pixel store.
     @inline(__always)
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
-        let height = canvas.height, tableSlots = RowSpanTable.slotCount(height: height)
+        let height = canvas.height
         var rasterised = 0
         withUnsafeMutablePointer(to: &rasterised) { counter in
             box.withRows { bg, slots, rc in
@@ -327,13 +318,12 @@ public struct InkRenderer: Sendable {
                     canvas.pixels.withUnsafeMutableBufferPointer { px in
                         levels.withBase { lv in
                             spans.withUnsafeMutableBufferPointer { tables in
-                                aheadLog.withLog { ahead in
+                                wetLog.withLog { wet in
                                     body(Planes(levels: lv, layout: layout, pixels: px.baseAddress!, stride: stride,
                                                 background: bg, slots: slots, rowColours: rc, palette: pal.baseAddress!,
                                                 paper: paper, ink: ink, clip: clip,
                                                 changed: RowSpanTable(slots: tables.baseAddress!, height: height),
-                                                wet: RowSpanTable(slots: tables.baseAddress! + tableSlots, height: height),
-                                                ahead: ahead, rasterised: counter))
+                                                wet: wet, rasterised: counter))
                                 }
                             }
                         }

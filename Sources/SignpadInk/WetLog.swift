@@ -1,15 +1,15 @@
 import SignpadVocabulary
-/// What the wet tail's predicted piece covered before it raised it: for each chunk it raised, in
-/// the order raised, the chunk's shown levels just before.
+/// What the wet tail covered before it raised it: for each chunk of eight levels its pieces
+/// raised, in the order raised, the chunk's shown levels just before.
 ///
-/// The next sample replaces the predicted piece. Putting each chunk back, newest first (two
-/// chunks of a row may overlap), leaves the shown levels as the rest of the tail and the dry ink
-/// left them, without drawing the tail's kept pieces again over the piece's rows. A chunk is put
-/// back no lower than its dry levels now: dry ink drawn since must stay.
+/// Putting the chunks back, newest first (chunks of a row, and pieces at a joint, overlap), leaves
+/// the shown levels as they were before those pieces: all of them when the tail is replaced, or
+/// only the predicted piece's when the next sample keeps the rest. A chunk is put back no lower
+/// than its dry levels now: dry ink drawn since must stay.
 ///
-/// The entries live in an array the renderer owns (see `AheadLog.Storage`); this is a view of it
+/// The entries live in an array the renderer owns (see `WetLog.Storage`); this is a view of it
 /// for one operation.
-struct AheadLog {
+struct WetLog {
     struct Entry {
         /// The chunk's dry levels, from the levels' base (see `Planes.levels`).
         var offset: Int
@@ -26,19 +26,19 @@ struct AheadLog {
 
         init() { entries = Array(repeating: Entry(offset: 0, y: 0, x0: 0, shown: 0), count: Self.initialCapacity) }
 
-        /// Room for a predicted piece of the default pen at any size: a piece whose bounds ask
-        /// for more (a far wider pen) grows it, once.
-        static let initialCapacity = 256
+        /// Room for a wet tail of the default pen at any size: a tail whose bounds ask for more
+        /// (a far wider pen) grows it, once.
+        static let initialCapacity = 512
 
-        /// Makes room for the chunks a capsule inside `bounds` may raise.
-        mutating func reserve(for bounds: PixelRect) {
-            let needed = count + AheadLog.chunksAtMost(in: bounds)
+        /// Makes room for `chunks` more entries.
+        mutating func reserve(_ chunks: Int) {
+            let needed = count + chunks
             if needed > entries.count { entries += Array(repeating: entries[0], count: needed - entries.count) }
         }
 
-        mutating func withLog<R>(_ body: (AheadLog) -> R) -> R {
+        mutating func withLog<R>(_ body: (WetLog) -> R) -> R {
             withUnsafeMutablePointer(to: &count) { count in
-                entries.withUnsafeMutableBufferPointer { body(AheadLog(entries: $0.baseAddress!, count: count, capacity: $0.count)) }
+                entries.withUnsafeMutableBufferPointer { body(WetLog(entries: $0.baseAddress!, count: count, capacity: $0.count)) }
             }
         }
     }
@@ -53,26 +53,43 @@ struct AheadLog {
         bounds.isEmpty ? 0 : bounds.height * (bounds.width / 8 + bounds.width / 32 + 3)
     }
 
+    /// At least `chunksAtMost(in:)` of the capsule from `a` to `b`, from its ends alone: its
+    /// bounds are at most its extent plus its reach on each side and a pixel.
+    @inline(__always)
+    static func chunksAtMost(_ a: FlatPoint, _ b: FlatPoint) -> Int {
+        let reach = 2 * max(a.radius, b.radius) + 3
+        let width = abs(b.point.x - a.point.x) + reach, height = abs(b.point.y - a.point.y) + reach
+        return Int(height * (width * (1.0 / 8 + 1.0 / 32) + 3)) + 1
+    }
+
+    /// The entries so far: where the next piece's begin.
+    var mark: Int { count.pointee }
+
     /// Whether the chunks a capsule inside `bounds` may raise fit.
     func hasRoom(for bounds: PixelRect) -> Bool { count.pointee + Self.chunksAtMost(in: bounds) <= capacity }
 
-    /// Notes a chunk the piece raised, with its shown levels before (`hasRoom` said it fits).
+    /// Notes a chunk a piece raised, with its shown levels before (`hasRoom` said it fits).
     @inline(__always)
     func record(_ chunk: UnsafeMutableRawPointer, base: UnsafeMutableRawPointer, y: Int, x0: Int, shown: UInt64) {
         entries[count.pointee] = Entry(offset: chunk - base, y: Int32(truncatingIfNeeded: y), x0: Int32(truncatingIfNeeded: x0), shown: shown)
         count.pointee &+= 1
     }
 
-    /// Forgets the piece: its ink stays as it is, as the wet tail's or taken back with it.
-    func forget() { count.pointee = 0 }
-
-    /// Puts back what the piece raised and reports the columns that fell to `planes.changed`.
-    func putBack(_ planes: Planes) {
+    /// Puts back what the pieces noted from `mark` on raised, reports the columns that fell to
+    /// `planes.changed`, and forgets them.
+    func putBack(from mark: Int, _ planes: Planes) {
         let n = count.pointee
-        guard n > 0 else { return }
-        // Raised row by row, top down.
-        planes.changed.cover(Int(entries[0].y)..<Int(entries[n - 1].y) + 1)
-        for index in (0..<n).reversed() {
+        guard n > mark else { return }
+        var top = Int.max, bottom = Int.min
+        for index in mark..<n {
+            let y = Int(entries[index].y)
+            top = min(top, y)
+            bottom = max(bottom, y)
+        }
+        planes.changed.cover(top..<bottom + 1)
+        var index = n
+        repeat {
+            index &-= 1
             let entry = entries[index]
             let chunk = planes.levels + entry.offset
             let dry = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
@@ -81,12 +98,12 @@ struct AheadLog {
             var back = SIMD8<UInt8>()
             for lane in 0..<8 { back[lane] = before[lane] > dry[lane] ? before[lane] : dry[lane] }
             chunk.storeBytes(of: back, toByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
-            // The piece only raised the chunk, and dry ink since raised it no higher than the
+            // The pieces only raised the chunk, and dry ink since raised it no higher than the
             // shown levels (which it raised too): shown ≥ back in every lane.
             var fell = ChangedColumns()
             fell.include(Int(entry.x0), lanes: unsafeBitCast(shown &- back, to: UInt64.self))
             if let columns = fell.range { planes.changed.add(y: Int(entry.y), columns: columns) }
-        }
-        count.pointee = 0
+        } while index > mark
+        count.pointee = mark
     }
 }
