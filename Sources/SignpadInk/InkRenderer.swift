@@ -219,8 +219,10 @@ public struct InkRenderer: Sendable {
     /// tail ending ahead puts back only what the predicted piece covered.
     /// The planes are entered once per operation (see `withPlanes`).
     private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
-        let unchanged = wet == shownWet, added = unchanged ? nil : wet.newPieces(after: shownWet)
-        let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shownWet)
+        // Read once: each read of the stored tail in a mutating method is a copy.
+        let shown = shownWet
+        let unchanged = wet == shown, added = unchanged ? nil : wet.newPieces(after: shown)
+        let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shown)
         let restoring = !unchanged && added == nil && afterAhead == nil
         let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? wet.pieces
         // Moved out for the operation (and back), so flattening inside the planes neither copies

@@ -327,9 +327,11 @@ public final class Session: InputSink {
     private func apply(_ effects: [KioskEffect], now: Double) {
         guard !effects.isEmpty else { return }
         dirty.removeAll()
-        for effect in effects {
-            switch effect {
+        var drewInk = false
+        for index in effects.indices {
+            switch effects[index] {
             case .ink(let event):
+                drewInk = true
                 if case .down(let sample) = event {
                     if kiosk.signature.strokes.count == 1 {
                         wallClockOffset = time.wall() - max(now - sample.time, 0) - sample.time
@@ -406,7 +408,7 @@ public final class Session: InputSink {
                 ]))
             }
         }
-        if effects.contains(where: { if case .ink = $0 { return true } else { return false } }) { inkBytes += dirty.area * 4 }
+        if drewInk { inkBytes += dirty.area * 4 }
         display.present(renderer.canvas, dirty: dirty)
         if let id = missingPages {
             missingPages = nil
