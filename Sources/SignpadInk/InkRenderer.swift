@@ -242,9 +242,11 @@ public struct InkRenderer: Sendable {
         withPlanes { planes in
             let log = planes.wet!
             // Only ink ahead of the newest sample runs into pixels no recent event touched: a
-            // tail that ends ahead reaches its new samples where its last prediction was.
+            // tail that ends ahead reaches its new samples where its last prediction was, and its
+            // predicted piece's near half is about where that prediction ended.
             for index in drawn where aheadPiece < 0 || index == aheadPiece {
-                let (a, b) = wet.piece(index)
+                var (a, b) = wet.piece(index)
+                if index == aheadPiece { a.point = a.point.midpoint(b.point) }
                 warmth &+= Self.warm(InkRasterizer.bounds(a, b).intersection(clip), planes: planes)
             }
             for piece in dry {
