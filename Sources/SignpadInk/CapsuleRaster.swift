@@ -15,8 +15,8 @@ enum InkLayer {
 /// columns once per operation. A pixel two capsules (or two overlapping chunks) reach is
 /// compared twice, and per-pixel maximum makes the order irrelevant.
 enum CapsuleRaster {
-    /// A `wet` capsule needs room in `planes.wet` for each chunk it may raise (see
-    /// `WetLog.chunksAtMost`).
+    /// A `wet` capsule needs room in `planes.wet` for each chunk it may raise
+    /// (`WetLog.chunksAtMost`).
     @inline(__always)
     static func draw(_ a: FlatPoint, _ b: FlatPoint, clip: PixelRect, layer: InkLayer, planes: Planes) {
         let bounds = InkRasterizer.bounds(a, b)
@@ -24,8 +24,9 @@ enum CapsuleRaster {
         guard !r.isEmpty else { return }
         let rows = r.minY..<r.maxY
         let dry = layer == .dry, log = dry ? nil : planes.wet
-        // The renderer made the room just before (debug builds check it: a chunk is noted per raise).
-        if let log { assert(log.hasRoom(for: r), "no room to note what a wet piece covers") }
+        // Debug builds check the room the renderer made for the capsule (`WetLog.chunksAtMost`).
+        let firstNoted = log?.mark ?? 0
+        defer { assert(log.map { Double($0.mark - firstNoted) <= WetLog.chunksAtMost(a, b) } ?? true, "a wet piece noted more chunks than its bound") }
         let dx = b.point.x - a.point.x, dy = b.point.y - a.point.y
         let length = (dx * dx + dy * dy).squareRoot()
         let reach = max(a.radius, b.radius) + 0.5

@@ -222,7 +222,10 @@ public struct InkRenderer: Sendable {
         // Read once: each read of the stored tail in a mutating method is a copy.
         let shown = shownWet
         let unchanged = wet == shown, added = unchanged ? nil : wet.newPieces(after: shown)
+        // A tail whose predicted piece was a sampled one of the shown tail draws nothing: that
+        // piece has no entries of its own in the log, so the tail is drawn again whole.
         let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shown)
+            .flatMap { wet.endsAhead && !$0.contains(wet.count - 2) ? nil : $0 }
         let restoring = !unchanged && added == nil && afterAhead == nil
         let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? wet.pieces
         // Moved out for the operation (and back), so flattening inside the planes neither copies
@@ -232,13 +235,13 @@ public struct InkRenderer: Sendable {
         let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
         let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
-        var chunks = 0
+        var chunks = 0.0
         for index in drawn {
             let (a, b) = wet.piece(index)
             chunks += WetLog.chunksAtMost(a, b)
         }
-        wetLog.reserve(chunks)
         var aheadMark = self.aheadMark
+        wetLog.reserve(Int(chunks) + 1, after: restoring ? 0 : afterAhead != nil ? min(aheadMark, wetLog.count) : wetLog.count)
         withPlanes { planes in
             let log = planes.wet!
             // Only ink ahead of the newest sample runs into pixels no recent event touched: a

@@ -26,13 +26,14 @@ struct WetLog {
 
         init() { entries = Array(repeating: Entry(offset: 0, y: 0, x0: 0, shown: 0), count: Self.initialCapacity) }
 
-        /// Room for a wet tail of the default pen at any size: a tail whose bounds ask for more
-        /// (a far wider pen) grows it, once.
-        static let initialCapacity = 512
+        /// Room for the tail of the default pen drawn faster than a hand writes (pieces of 200 px):
+        /// a tail that may need more (a far wider pen) grows it on that event, to keep.
+        static let initialCapacity = 4096
 
-        /// Makes room for `chunks` more entries.
-        mutating func reserve(_ chunks: Int) {
-            let needed = count + chunks
+        /// Makes room for `chunks` entries after the first `kept` (those after them are about to
+        /// be put back).
+        mutating func reserve(_ chunks: Int, after kept: Int) {
+            let needed = kept + chunks
             if needed > entries.count { entries += Array(repeating: entries[0], count: needed - entries.count) }
         }
 
@@ -47,30 +48,29 @@ struct WetLog {
     private let count: UnsafeMutablePointer<Int>
     private let capacity: Int
 
-    /// The most chunks a capsule inside `bounds` raises: five for each 32 columns of a row (one
-    /// steps back at a segment's end).
-    static func chunksAtMost(in bounds: PixelRect) -> Int {
-        bounds.isEmpty ? 0 : bounds.height * (bounds.width / 8 + bounds.width / 32 + 3)
-    }
-
-    /// At least `chunksAtMost(in:)` of the capsule from `a` to `b`, from its ends alone: its
-    /// bounds are at most its extent plus its reach on each side and a pixel.
+    /// The most chunks `CapsuleRaster` raises for the capsule from `a` to `b`. On each row of its
+    /// bounds (its extent, its reach either side and a pixel), the chunks over the band it draws
+    /// there: five for each 32 columns (one steps back at a segment's end) and three more where the
+    /// band starts and ends. The band is the bounds' width, or where it draws a band, the pixels
+    /// within `reach × length / |dy|` of where the line crosses the row and two for its fixed point.
+    /// Not rounded: a tail's pieces are summed first.
     @inline(__always)
-    static func chunksAtMost(_ a: FlatPoint, _ b: FlatPoint) -> Int {
-        let reach = 2 * max(a.radius, b.radius) + 3
-        let width = abs(b.point.x - a.point.x) + reach, height = abs(b.point.y - a.point.y) + reach
-        return Int(height * (width * (1.0 / 8 + 1.0 / 32) + 3)) + 1
+    static func chunksAtMost(_ a: FlatPoint, _ b: FlatPoint) -> Double {
+        let reach = max(a.radius, b.radius) + 0.5
+        let dx = abs(b.point.x - a.point.x), dy = abs(b.point.y - a.point.y)
+        let width = dx + 2 * reach + 2, height = dy + 2 * reach + 2
+        let band = dy > 1e-9 ? min(width, 2 * reach * (dx * dx + dy * dy).squareRoot() / dy + 4) : width
+        return height * (band * (1.0 / 8 + 1.0 / 32) + 3)
     }
 
     /// The entries so far: where the next piece's begin.
     var mark: Int { count.pointee }
 
-    /// Whether the chunks a capsule inside `bounds` may raise fit.
-    func hasRoom(for bounds: PixelRect) -> Bool { count.pointee + Self.chunksAtMost(in: bounds) <= capacity }
-
-    /// Notes a chunk a piece raised, with its shown levels before (`hasRoom` said it fits).
+    /// Notes a chunk a piece raised, with its shown levels before (`Storage.reserve` made room:
+    /// debug builds check it).
     @inline(__always)
     func record(_ chunk: UnsafeMutableRawPointer, base: UnsafeMutableRawPointer, y: Int, x0: Int, shown: UInt64) {
+        assert(count.pointee < capacity, "no room to note what a wet piece covers")
         entries[count.pointee] = Entry(offset: chunk - base, y: Int32(truncatingIfNeeded: y), x0: Int32(truncatingIfNeeded: x0), shown: shown)
         count.pointee &+= 1
     }

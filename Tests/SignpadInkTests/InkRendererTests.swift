@@ -143,6 +143,18 @@ func renderWhole(_ pieces: [InkPiece], width: Int, height: Int, stride: Int? = n
         #expect(renderer.canvas == Self.drawnWhole(last, width: 120, height: 60))
     }
 
+    /// A tail that drops its newest sample and predicts just onto it draws nothing new: the next
+    /// prediction put back must take that piece away too.
+    @Test func aPredictionOntoADroppedSampleGoesWithTheNext() {
+        let knots = [(10.0, 30.0), (30.0, 34.0), (50.0, 30.0)]
+        var renderer = InkRenderer(width: 120, height: 60), dirty = DirtyRegion()
+        renderer.apply(Self.tail(knots, sampled: 3, ahead: (70, 20)), dirty: &dirty)
+        renderer.apply(Self.tail(knots, sampled: 2, ahead: knots[2]), dirty: &dirty)
+        let last = Self.tail([(10.0, 30.0), (30.0, 34.0), (40.0, 55.0)], sampled: 3, ahead: (45, 58))
+        renderer.apply(last, dirty: &dirty)
+        #expect(renderer.canvas == Self.drawnWhole(last, width: 120, height: 60))
+    }
+
     /// Dry ink drawn while a predicted piece is shown stays when the piece is put back.
     @Test func dryInkDrawnOverAPredictionOutlivesIt() {
         // The contact turns away: only the dry ink is left where the prediction crossed it.
