@@ -87,32 +87,37 @@ public struct InkRenderer: Sendable {
 
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
-        render(dry: step.dry, wet: step.wet, into: &dirty)
+        render(step, into: &dirty)
     }
 
     /// Draws again the dry ink of one smoother step, only within `rect`, leaving any wet tail:
     /// what a rectangle cleared by `clearInk(in:)` needs of a stroke that reaches into it.
     public mutating func redrawDry(_ step: SmootherStep, within rect: PixelRect, dirty: inout DirtyRegion) {
-        render(dry: step.dry, wet: shownWet, into: &dirty, within: rect)
+        var again = SmootherStep()
+        again.dry = step.dry
+        again.wet = shownWet
+        render(again, into: &dirty, within: rect)
     }
 
     /// Draws again one dry piece, only within `rect`, leaving any wet tail.
     public mutating func redrawDry(_ piece: InkPiece, within rect: PixelRect, dirty: inout DirtyRegion) {
-        var dry = InkPieces()
-        dry.append(piece)
-        render(dry: dry, wet: shownWet, into: &dirty, within: rect)
+        var again = SmootherStep()
+        again.dry.append(piece)
+        again.wet = shownWet
+        render(again, into: &dirty, within: rect)
     }
 
     /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
-        var dry = InkPieces()
-        dry.append(piece)
-        render(dry: dry, wet: shownWet, into: &dirty)
+        var step = SmootherStep()
+        step.dry.append(piece)
+        step.wet = shownWet
+        render(step, into: &dirty)
     }
 
     /// Removes all ink and any wet tail.
     public mutating func clearInk(dirty: inout DirtyRegion) {
-        render(dry: InkPieces(), wet: WetPath(), into: &dirty)
+        render(SmootherStep(), into: &dirty)
         let r = inkBounds.intersection(canvas.bounds)
         if !r.isEmpty {
             // Outside the ink's bounds every level is already zero, so whole segments can go.
@@ -129,7 +134,7 @@ public struct InkRenderer: Sendable {
     /// reaches into it is the caller's to draw again: coverage is a maximum, so a stroke drawn
     /// again leaves its pixels outside the rectangle as they were.
     public mutating func clearInk(in rect: PixelRect, dirty: inout DirtyRegion) -> PixelRect {
-        render(dry: InkPieces(), wet: WetPath(), into: &dirty)
+        render(SmootherStep(), into: &dirty)
         let reached = rect.intersection(inkBounds).intersection(canvas.bounds)
         guard !reached.isEmpty else { return reached }
         let columns = LevelLayout.segmentColumns
@@ -218,26 +223,27 @@ public struct InkRenderer: Sendable {
     /// the one shown keeps it and draws just its new pieces. One that keeps the sampled knots of a
     /// tail ending ahead puts back only what the predicted piece covered.
     /// The planes are entered once per operation (see `withPlanes`).
-    private mutating func render(dry: InkPieces, wet: WetPath, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
+    /// `step`'s dry pieces and wet tail are read in place: copied out, each is a memcpy call.
+    private mutating func render(_ step: SmootherStep, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         // Read once: each read of the stored tail in a mutating method is a copy.
         let shown = shownWet
-        let unchanged = wet == shown, added = unchanged ? nil : wet.newPieces(after: shown)
+        let unchanged = step.wet == shown, added = unchanged ? nil : step.wet.newPieces(after: shown)
         // A tail whose predicted piece was a sampled one of the shown tail draws nothing: that
         // piece has no entries of its own in the log, so the tail is drawn again whole.
-        let afterAhead = unchanged || added != nil ? nil : wet.newPieces(afterAheadOf: shown)
-            .flatMap { wet.endsAhead && !$0.contains(wet.count - 2) ? nil : $0 }
+        let afterAhead = unchanged || added != nil ? nil : step.wet.newPieces(afterAheadOf: shown)
+            .flatMap { step.wet.endsAhead && !$0.contains(step.wet.count - 2) ? nil : $0 }
         let restoring = !unchanged && added == nil && afterAhead == nil
-        let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? wet.pieces
+        let drawn = unchanged ? 0..<0 : added ?? afterAhead ?? step.wet.pieces
         // Moved out for the operation (and back), so flattening inside the planes neither copies
         // nor retains its polyline.
         var rasterizer = InkRasterizer(capacity: 0)
         swap(&rasterizer, &self.rasterizer)
         let clip = self.clip, dryClip = within.map { $0.intersection(clip) } ?? clip
         var bounds = inkBounds, warmth = self.warmth
-        let aheadPiece = wet.endsAhead ? wet.count - 2 : -1
+        let aheadPiece = step.wet.endsAhead ? step.wet.count - 2 : -1
         var chunks = 0.0
         for index in drawn {
-            let (a, b) = wet.piece(index)
+            let (a, b) = step.wet.piece(index)
             chunks += WetLog.chunksAtMost(a, b)
         }
         var aheadMark = self.aheadMark
@@ -248,11 +254,11 @@ public struct InkRenderer: Sendable {
             // tail that ends ahead reaches its new samples where its last prediction was, and its
             // predicted piece's near half is about where that prediction ended.
             for index in drawn where aheadPiece < 0 || index == aheadPiece {
-                var (a, b) = wet.piece(index)
+                var (a, b) = step.wet.piece(index)
                 if index == aheadPiece { a.point = a.point.midpoint(b.point) }
                 warmth &+= Self.warm(InkRasterizer.bounds(a, b).intersection(clip), planes: planes)
             }
-            for piece in dry {
+            for piece in step.dry {
                 // Drawn again into a small rectangle, most pieces of a long stroke lie elsewhere.
                 if within != nil && piece.reach.intersection(dryClip).isEmpty { continue }
                 rasterizer.flatten(piece, tolerance: InkRasterizer.tolerance)
@@ -267,7 +273,7 @@ public struct InkRenderer: Sendable {
             }
             for index in drawn {
                 if index == aheadPiece { aheadMark = log.mark }
-                let (a, b) = wet.piece(index)
+                let (a, b) = step.wet.piece(index)
                 CapsuleRaster.draw(a, b, clip: clip, layer: .wet, planes: planes)
             }
             Self.paintChanged(planes, into: &dirty)
@@ -276,7 +282,7 @@ public struct InkRenderer: Sendable {
         inkBounds = bounds
         self.warmth = warmth
         self.aheadMark = aheadMark
-        shownWet = wet
+        shownWet = step.wet
     }
 
     /// Paints the columns this operation changed and hands them to `dirty` as bands. Out of line:
