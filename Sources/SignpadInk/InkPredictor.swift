@@ -21,6 +21,8 @@ public struct InkPredictor: Sendable {
     private var ring: [Sample]
     private var newest = -1
     private var count = 0
+    /// The highest pressure within the slow window, kept as samples come.
+    private var peak = PressurePeak(window: slowWindow)
 
     /// The windows, in seconds before the newest sample.
     static let slowWindow = 0.2
@@ -59,25 +61,32 @@ public struct InkPredictor: Sendable {
     public mutating func reset() {
         count = 0
         newest = -1
+        peak.reset()
     }
 
     public mutating func add(_ sample: Sample) {
         // Two samples at one time (a frame reported twice) would make the fit singular.
         if count > 0 && sample.time <= ring[newest].time {
             ring[newest] = sample
+            // The newest may have fallen in time or pressure: the peak is taken again, oldest first.
+            peak.reset()
+            for k in stride(from: count - 1, through: 0, by: -1) { peak.add(time: back(k).time, pressure: back(k).pressure) }
             return
         }
         newest = (newest + 1) % 32
         ring[newest] = sample
         count = min(count + 1, 32)
+        peak.add(time: sample.time, pressure: sample.pressure)
     }
 
     /// The sample `k` before the newest (0 ≤ k < 32): masked, not a signed remainder.
     @inline(__always)
     private func back(_ k: Int) -> Sample { ring[(newest &- k) & 31] }
 
-    /// The predicted point, or nil when there is none to draw.
-    public func predicted() -> Point? {
+    /// The predicted point, or nil when there is none to draw. Mutating though it changes
+    /// nothing: called on a stored property, it reads the predictor in place, where a
+    /// non-mutating call copies it, retaining its arrays.
+    public mutating func predicted() -> Point? {
         guard horizon > 0, count >= Self.fewestSamples else { return nil }
         // The long window is summed only when the short one leaves the speed in doubt: most
         // events of a signature are clearly fast.
@@ -109,13 +118,7 @@ public struct InkPredictor: Sendable {
         let miss = (motion.ox * motion.ox + motion.oy * motion.oy).squareRoot()
         var scale = max(0, 1 - Self.missWeight * miss / step) * advance / step
         if let pressure = last.pressure {
-            var highest = 0.0
-            // Newest first, so the window ends at the first sample older than it.
-            for k in 0..<count {
-                let sample = back(k)
-                guard last.time - sample.time <= Self.slowWindow else { break }
-                highest = max(highest, sample.pressure ?? 0)
-            }
+            let highest = peak.highest
             if highest > 0 { scale *= min(1, pressure / highest) }
             // Falling: the time it would take to reach nothing at the rate since the sample before.
             let before = back(1)

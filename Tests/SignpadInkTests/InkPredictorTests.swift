@@ -98,4 +98,33 @@ import Testing
         let steep = prediction(fast).map { $0.x - fast.last!.point.x } ?? 0
         #expect(steep < gentle * 0.5 * 0.39 / 0.69, "\(steep) px ahead with the pressure falling fast, \(gentle) px slowly")
     }
+
+    /// The pressure a prediction is measured against is the highest of the last 200 ms and of the
+    /// 32 newest samples: an older peak no longer shrinks it, nor one a sample reported again took back.
+    @Test func onlyTheRecentPressurePeakShrinksThePrediction() throws {
+        let velocity = Point(500, 0)
+        let steady = try #require(prediction(line(40, velocity: velocity, pressures: Array(repeating: 0.5, count: 40))))
+        // Pressed hard, then 250 ms lighter: the hard samples are out of the window.
+        let lighter = line(40, velocity: velocity, pressures: (0..<40).map { $0 < 15 ? 1 : 0.5 })
+        let afterLighter = try #require(prediction(lighter))
+        #expect(abs(afterLighter.x - steady.x) < 1e-9, "\(afterLighter.x) against \(steady.x) with a peak 250 ms old")
+        // At 1 kHz the window holds 200 samples; the ring, 32: a peak 40 samples back is out of it.
+        let fast = (0..<41).map { i in
+            Sample(Point(100 + Double(i) * 0.5, 100), time: 5 + Double(i) / 1000, pressure: i == 0 ? 1 : 0.5)
+        }
+        let steadyFast = try #require(prediction(fast.map { Sample($0.point, time: $0.time, pressure: 0.5) }))
+        let afterFast = try #require(prediction(fast))
+        #expect(abs(afterFast.x - steadyFast.x) < 1e-9, "\(afterFast.x) against \(steadyFast.x) with a peak 40 samples back")
+        // The newest sample reported hard, then again at its time and lighter: the light one
+        // stands, beside the peak before it.
+        var again = InkPredictor(horizon: 0.016)
+        let samples = line(12, velocity: velocity, pressures: (0..<12).map { $0 == 8 ? 0.8 : 0.5 })
+        for sample in samples.dropLast() { again.add(sample) }
+        again.add(Sample(samples.last!.point, time: samples.last!.time, pressure: 1))
+        again.add(samples.last!)
+        let guess = again.predicted()
+        let reported = try #require(guess)
+        let once = try #require(prediction(samples))
+        #expect(abs(reported.x - once.x) < 1e-9, "\(reported.x) against \(once.x) after the hard report was taken back")
+    }
 }
