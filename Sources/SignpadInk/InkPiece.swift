@@ -68,6 +68,12 @@ public struct InkPieces: Equatable, Sendable, RandomAccessCollection {
         return index == 0 ? first! : second!
     }
 
+    public mutating func removeAll() {
+        first = nil
+        second = nil
+        count = 0
+    }
+
     public mutating func append(_ piece: InkPiece) {
         switch count {
         case 0: first = piece

@@ -72,24 +72,33 @@ public struct MidpointSmoother: Sendable {
 
     public mutating func handle(_ event: StrokeEvent) -> SmootherStep {
         var step = SmootherStep()
+        handle(event, into: &step)
+        return step
+    }
+
+    /// `handle(_:)` into a step the caller keeps, emptied first: the live path's way, where a
+    /// step returned is copied on its way out and again into place.
+    public mutating func handle(_ event: StrokeEvent, into step: inout SmootherStep) {
+        step.dry.removeAll()
+        step.wet.removeAll()
+        step.strokeEnded = false
         switch event {
         case .down(let sample):
             if isDrawing { finish(into: &step) }
             begin(sample)
-            step.wet = wetPath()
+            fillWet(&step.wet)
         case .move(let sample):
             guard isDrawing else {
                 begin(sample)
-                step.wet = wetPath()
-                return step
+                fillWet(&step.wet)
+                return
             }
             add(sample, into: &step)
-            step.wet = wetPath()
+            fillWet(&step.wet)
         case .up, .cancel, .withdraw:
-            guard isDrawing else { return step }
+            guard isDrawing else { return }
             finish(into: &step)
         }
-        return step
     }
 
     private mutating func begin(_ sample: Sample) {
@@ -136,11 +145,10 @@ public struct MidpointSmoother: Sendable {
     }
 
     /// The pending knots and any skipped sample after them.
-    private func wetPath() -> WetPath {
-        var path = WetPath()
+    @inline(__always)
+    private func fillWet(_ path: inout WetPath) {
         for knot in pending { path.append(FlatPoint(point: knot.point, radius: knot.width / 2)) }
         if let skipped { path.append(FlatPoint(point: skipped.point, radius: skipped.width / 2)) }
-        return path
     }
 
     /// Applies the scheme to five pending knots: returns the dry cubic and leaves [p3, p4].

@@ -58,6 +58,12 @@ public struct WetPath: Sendable, RandomAccessCollection {
         count += 1
     }
 
+    /// No knots; those stored stay, unread, to be written over.
+    public mutating func removeAll() {
+        count = 0
+        endsAhead = false
+    }
+
     /// Adds a predicted knot ahead of the newest, with its radius, when there is one and room;
     /// returns whether it did.
     @discardableResult

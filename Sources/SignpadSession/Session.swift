@@ -324,6 +324,36 @@ public final class Session: InputSink {
         display.present(renderer.canvas, dirty: dirty)
     }
 
+    /// One stroke event through the smoother, the predictor and the renderer.
+    private func draw(_ event: StrokeEvent, now: Double) {
+        if case .down(let sample) = event {
+            if kiosk.signature.strokes.count == 1 {
+                wallClockOffset = time.wall() - max(now - sample.time, 0) - sample.time
+                kept.removeAll()
+            }
+            kept.beginStroke()
+        }
+        var step = SmootherStep()
+        smoother.handle(event, into: &step)
+        switch event {
+        case .down(let sample):
+            reachOfThisStroke(sample.point)
+            predictor.reset()
+            predictor.add(sample)
+        case .move(let sample):
+            reachOfThisStroke(sample.point)
+            predictor.add(sample)
+            // Ahead of the newest sample, as part of the wet tail: replaced at the next
+            // event, gone at the lift, never in the signature.
+            if let ahead = predictor.predicted(), step.wet.extendAhead(to: ahead) { reachOfThisStroke(ahead) }
+        default: break
+        }
+        kept.add(step.dry)
+        renderer.apply(step, dirty: &dirty)
+        inkEvents += 1
+        if case .move = event { movesDrawn += 1 }
+    }
+
     private func apply(_ effects: [KioskEffect], now: Double) {
         guard !effects.isEmpty else { return }
         dirty.removeAll()
@@ -332,31 +362,7 @@ public final class Session: InputSink {
             switch effects[index] {
             case .ink(let event):
                 drewInk = true
-                if case .down(let sample) = event {
-                    if kiosk.signature.strokes.count == 1 {
-                        wallClockOffset = time.wall() - max(now - sample.time, 0) - sample.time
-                        kept.removeAll()
-                    }
-                    kept.beginStroke()
-                }
-                var step = smoother.handle(event)
-                switch event {
-                case .down(let sample):
-                    reachOfThisStroke(sample.point)
-                    predictor.reset()
-                    predictor.add(sample)
-                case .move(let sample):
-                    reachOfThisStroke(sample.point)
-                    predictor.add(sample)
-                    // Ahead of the newest sample, as part of the wet tail: replaced at the next
-                    // event, gone at the lift, never in the signature.
-                    if let ahead = predictor.predicted(), step.wet.extendAhead(to: ahead) { reachOfThisStroke(ahead) }
-                default: break
-                }
-                kept.add(step.dry)
-                renderer.apply(step, dirty: &dirty)
-                inkEvents += 1
-                if case .move = event { movesDrawn += 1 }
+                draw(event, now: now)
             case .clearInk:
                 smoother.reset()
                 // The kiosk has forgotten the signature: its curves go too.
