@@ -117,11 +117,13 @@ struct BoxBackground: Sendable {
 
     /// Calls `body` with the kept pixels, each row's slot (where its pixel at `clip.minX` is kept,
     /// or -1) and the row colours.
+    /// Mutating, though nothing is written: entered in place, each array is only checked to be
+    /// the background's own; read from a copy of the background, each would be retained and released.
     @inline(__always)
-    func withRows<R>(_ body: (UnsafePointer<UInt32>, UnsafePointer<Int>, UnsafePointer<UInt32>) -> R) -> R {
-        pixels.withUnsafeBufferPointer { px in
-            slots.withUnsafeBufferPointer { sl in
-                rowColours.withUnsafeBufferPointer { rc in body(px.baseAddress!, sl.baseAddress!, rc.baseAddress!) }
+    mutating func withRows<R>(_ body: (UnsafePointer<UInt32>, UnsafePointer<Int>, UnsafePointer<UInt32>) -> R) -> R {
+        pixels.withUnsafeMutableBufferPointer { px in
+            slots.withUnsafeMutableBufferPointer { sl in
+                rowColours.withUnsafeMutableBufferPointer { rc in body(px.baseAddress!, sl.baseAddress!, rc.baseAddress!) }
             }
         }
     }

@@ -85,6 +85,12 @@ public struct InkRenderer: Sendable {
     /// The final ink coverage at a pixel (0…255).
     public func dryCoverage(x: Int, y: Int) -> UInt8 { clip.contains(x: x, y: y) ? levels.load(layout.dryOffset(x: x, y: y)) : 0 }
 
+    /// Shows `dirty` of the canvas on `display`. Mutating, though nothing changes: the canvas is
+    /// passed from inside an exclusive access, where one read from outside for the call is retained.
+    public mutating func present(_ dirty: DirtyRegion, on display: Display) {
+        display.present(canvas, dirty: dirty)
+    }
+
     /// Draws what one smoother step produced; `dirty` receives every rectangle that changed.
     public mutating func apply(_ step: SmootherStep, dirty: inout DirtyRegion) {
         render(step, into: &dirty)
@@ -317,9 +323,9 @@ public struct InkRenderer: Sendable {
         return sum
     }
 
-    /// The arrays only read are taken before those written: taken inside a mutable access to
-    /// another of self's arrays, each would be retained and released, atomic updates that wait
-    /// for every pending pixel store.
+    /// Every array is entered mutably, those only read too: each is then checked to be the
+    /// renderer's own, where one read is retained and released, atomic updates that wait for
+    /// every pending pixel store.
     @inline(__always)
     private mutating func withPlanes(_ body: (Planes) -> Void) {
         let layout = self.layout, stride = canvas.stride, paper = paletteKey.paper, ink = inkColor, clip = self.clip
@@ -327,7 +333,7 @@ public struct InkRenderer: Sendable {
         var rasterised = 0
         withUnsafeMutablePointer(to: &rasterised) { counter in
             box.withRows { bg, slots, rc in
-                palette.withUnsafeBufferPointer { pal in
+                palette.withUnsafeMutableBufferPointer { pal in
                     canvas.pixels.withUnsafeMutableBufferPointer { px in
                         levels.withBase { lv in
                             spans.withUnsafeMutableBufferPointer { tables in

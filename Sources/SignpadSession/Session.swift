@@ -123,7 +123,7 @@ public final class Session: InputSink {
         events.reserveCapacity(Self.eventCapacity)
         notices.reserveCapacity(16)
         repaintChrome(whole: true)
-        display.present(renderer.canvas, dirty: DirtyRegion([renderer.canvas.bounds]))
+        renderer.present(DirtyRegion([renderer.canvas.bounds]), on: display)
     }
 
     /// What happened since the last take, in order: taken after each call that drives the
@@ -321,7 +321,7 @@ public final class Session: InputSink {
         dirty.removeAll()
         smoother.reset()
         renderer.clearInk(dirty: &dirty)
-        display.present(renderer.canvas, dirty: dirty)
+        renderer.present(dirty, on: display)
     }
 
     /// One stroke event through the smoother, the predictor and the renderer.
@@ -415,7 +415,7 @@ public final class Session: InputSink {
             }
         }
         if drewInk { inkBytes += dirty.area * 4 }
-        display.present(renderer.canvas, dirty: dirty)
+        renderer.present(dirty, on: display)
         if let id = missingPages {
             missingPages = nil
             show(DrawnPage(id: id, page: kiosk.review?.page ?? 0, outcome: .failed("this kiosk has nothing to draw a document's pages with")), now: now)
