@@ -169,15 +169,25 @@ private typealias Fit = (ox: Double, oy: Double, vx: Double, vy: Double, ax: Dou
 /// The sums of a quadratic fitted by weighted least squares to samples in offsets from the
 /// newest: time `tau` (≤ 0) and position `dx`, `dy`.
 private struct FitSums {
-    var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
-    var sx0 = 0.0, sx1 = 0.0, sx2 = 0.0, sy0 = 0.0, sy1 = 0.0, sy2 = 0.0
+    // In pairs, one instruction for two sums: (s0, s1), (s2, s3), and x beside y for each power.
+    var s01 = SIMD2<Double>(), s23 = SIMD2<Double>(), s4 = 0.0
+    var sxy0 = SIMD2<Double>(), sxy1 = SIMD2<Double>(), sxy2 = SIMD2<Double>()
     var used = 0
 
+    var s0: Double { s01.x }
+    var s1: Double { s01.y }
+    var s2: Double { s23.x }
+    var s3: Double { s23.y }
+
     mutating func add(tau: Double, dx: Double, dy: Double, weight w: Double) {
-        let t2 = tau * tau
-        s0 += w; s1 += w * tau; s2 += w * t2; s3 += w * t2 * tau; s4 += w * t2 * t2
-        sx0 += w * dx; sx1 += w * dx * tau; sx2 += w * dx * t2
-        sy0 += w * dy; sy1 += w * dy * tau; sy2 += w * dy * t2
+        let t2 = tau * tau, wt2 = w * t2
+        s01 += SIMD2(w, w * tau)
+        s23 += SIMD2(wt2, wt2 * tau)
+        s4 += wt2 * t2
+        let wd = SIMD2(dx, dy) * w
+        sxy0 += wd
+        sxy1 += wd * tau
+        sxy2 += wd * t2
         used += 1
     }
 
@@ -194,7 +204,7 @@ private struct FitSums {
             let c2 = (s0 * (s2 * b2 - b1 * s3) - s1 * (s1 * b2 - b1 * s2) + b0 * (s1 * s3 - s2 * s2)) / det
             return (c0, c1, 2 * c2)
         }
-        let (ox, vx, ax) = solve(sx0, sx1, sx2), (oy, vy, ay) = solve(sy0, sy1, sy2)
+        let (ox, vx, ax) = solve(sxy0.x, sxy1.x, sxy2.x), (oy, vy, ay) = solve(sxy0.y, sxy1.y, sxy2.y)
         return (ox, oy, vx, vy, ax, ay)
     }
 }
