@@ -86,11 +86,18 @@ public struct WetPath: Sendable, RandomAccessCollection {
         count == 1 ? (k0, k0) : (knot(index), knot(index + 1))
     }
 
+    /// Whether the first `n` knots (n ≤ `capacity`) are `other`'s: unrolled, where a loop reads
+    /// each knot through a switch.
+    @inline(__always)
+    private func sharesKnots(_ n: Int, with other: WetPath) -> Bool {
+        (n < 1 || k0 == other.k0) && (n < 2 || k1 == other.k1) && (n < 3 || k2 == other.k2)
+            && (n < 4 || k3 == other.k3) && (n < 5 || k4 == other.k4) && (n < 6 || k5 == other.k5)
+    }
+
     /// The pieces of this path that `shown` has not drawn, if this path only lengthens it. A
     /// dot is not a prefix of a capsule (a narrowing capsule need not cover the dot at its start).
     public func newPieces(after shown: WetPath) -> Range<Int>? {
-        guard shown.count >= 2, count > shown.count else { return nil }
-        for index in 0..<shown.count where knot(index) != shown.knot(index) { return nil }
+        guard shown.count >= 2, count > shown.count, sharesKnots(shown.count, with: shown) else { return nil }
         return (shown.count - 1)..<(count - 1)
     }
 
@@ -99,16 +106,13 @@ public struct WetPath: Sendable, RandomAccessCollection {
     /// Only `shown`'s predicted piece is then to be put back.
     public func newPieces(afterAheadOf shown: WetPath) -> Range<Int>? {
         let kept = shown.sampledCount
-        guard shown.endsAhead, kept >= 2, count >= kept else { return nil }
-        for index in 0..<kept where knot(index) != shown.knot(index) { return nil }
+        guard shown.endsAhead, kept >= 2, count >= kept, sharesKnots(kept, with: shown) else { return nil }
         return (kept - 1)..<Swift.max(count - 1, kept - 1)
     }
 }
 
 extension WetPath: Equatable {
     public static func == (a: WetPath, b: WetPath) -> Bool {
-        guard a.count == b.count, a.endsAhead == b.endsAhead else { return false }
-        for index in 0..<a.count where a.knot(index) != b.knot(index) { return false }
-        return true
+        a.count == b.count && a.endsAhead == b.endsAhead && a.sharesKnots(a.count, with: b)
     }
 }
