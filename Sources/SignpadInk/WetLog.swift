@@ -80,17 +80,14 @@ struct WetLog {
     func putBack(from mark: Int, _ planes: Planes) {
         let n = count.pointee
         guard n > mark else { return }
+        // The rows put back, covered once all are known: `add` only writes each row's columns.
         var top = Int.max, bottom = Int.min
-        for index in mark..<n {
-            let y = Int(entries[index].y)
-            top = min(top, y)
-            bottom = max(bottom, y)
-        }
-        planes.changed.cover(top..<bottom + 1)
         var index = n
         repeat {
             index &-= 1
             let entry = entries[index]
+            top = min(top, Int(entry.y))
+            bottom = max(bottom, Int(entry.y))
             let chunk = planes.levels + entry.offset
             let dry = chunk.loadUnaligned(as: SIMD8<UInt8>.self)
             let shown = chunk.loadUnaligned(fromByteOffset: LevelLayout.segmentColumns, as: SIMD8<UInt8>.self)
@@ -104,6 +101,7 @@ struct WetLog {
             fell.include(Int(entry.x0), lanes: unsafeBitCast(shown &- back, to: UInt64.self))
             if let columns = fell.range { planes.changed.add(y: Int(entry.y), columns: columns) }
         } while index > mark
+        planes.changed.cover(top..<bottom + 1)
         count.pointee = mark
     }
 }
