@@ -16,13 +16,20 @@ import SignpadVocabulary
 /// `signpad bench --survey` (SVC2004 u1–u20 and the device recordings).
 public struct InkPredictor: Sendable {
     public let horizon: Double
-    /// An array, not an `InlineArray`: reading an `InlineArray` property from a non-mutating method
-    /// copies all 32 samples first. Made once; `reset` keeps it.
+    /// The newest samples, `ringSize` of them. An array, not an `InlineArray`: reading an
+    /// `InlineArray` property from a non-mutating method copies every sample first. Made once;
+    /// `reset` keeps it.
     private var ring: [Sample]
     private var newest = -1
     private var count = 0
     /// The highest pressure within the slow window, kept as samples come.
     private var peak = PressurePeak(window: slowWindow)
+    /// A sample was reported again earlier than the one before it: the ring is out of time order
+    /// until the next stroke, and the highest pressure is found by a scan back from the newest.
+    private var outOfOrder = false
+
+    /// How many samples the fit can reach back (a power of two: indices are masked).
+    static let ringSize = 32
 
     /// The windows, in seconds before the newest sample.
     static let slowWindow = 0.2
@@ -55,33 +62,35 @@ public struct InkPredictor: Sendable {
 
     public init(horizon: Double) {
         self.horizon = horizon
-        ring = Array(repeating: Sample(Point(0, 0), time: 0), count: 32)
+        ring = Array(repeating: Sample(Point(0, 0), time: 0), count: Self.ringSize)
     }
 
     public mutating func reset() {
         count = 0
         newest = -1
         peak.reset()
+        outOfOrder = false
     }
 
     public mutating func add(_ sample: Sample) {
         // Two samples at one time (a frame reported twice) would make the fit singular.
         if count > 0 && sample.time <= ring[newest].time {
             ring[newest] = sample
+            if count > 1 && sample.time < back(1).time { outOfOrder = true }
             // The newest may have fallen in time or pressure: the peak is taken again, oldest first.
             peak.reset()
             for k in stride(from: count - 1, through: 0, by: -1) { peak.add(time: back(k).time, pressure: back(k).pressure) }
             return
         }
-        newest = (newest + 1) % 32
+        newest = (newest + 1) % Self.ringSize
         ring[newest] = sample
-        count = min(count + 1, 32)
+        count = min(count + 1, Self.ringSize)
         peak.add(time: sample.time, pressure: sample.pressure)
     }
 
-    /// The sample `k` before the newest (0 ≤ k < 32): masked, not a signed remainder.
+    /// The sample `k` before the newest (0 ≤ k < `ringSize`): masked, not a signed remainder.
     @inline(__always)
-    private func back(_ k: Int) -> Sample { ring[(newest &- k) & 31] }
+    private func back(_ k: Int) -> Sample { ring[(newest &- k) & (Self.ringSize - 1)] }
 
     /// The predicted point, or nil when there is none to draw. Mutating though it changes
     /// nothing: called on a stored property, it reads the predictor in place, where a
@@ -118,7 +127,7 @@ public struct InkPredictor: Sendable {
         let miss = (motion.ox * motion.ox + motion.oy * motion.oy).squareRoot()
         var scale = max(0, 1 - Self.missWeight * miss / step) * advance / step
         if let pressure = last.pressure {
-            let highest = peak.highest
+            let highest = outOfOrder ? scannedPeak() : peak.highest
             if highest > 0 { scale *= min(1, pressure / highest) }
             // Falling: the time it would take to reach nothing at the rate since the sample before.
             let before = back(1)
@@ -141,6 +150,19 @@ public struct InkPredictor: Sendable {
         return Point(last.point.x + dx, last.point.y + dy)
     }
 
+    /// The highest pressure, at least 0, of the samples back from the newest to the first one
+    /// more than the slow window older: `PressurePeak`'s, where the ring's times are out of order.
+    private func scannedPeak() -> Double {
+        let last = back(0)
+        var highest = 0.0
+        for k in 0..<count {
+            let sample = back(k)
+            guard last.time - sample.time <= Self.slowWindow else { break }
+            highest = max(highest, sample.pressure ?? 0)
+        }
+        return highest
+    }
+
     /// Adds to `sums` the samples from the `summed`-th newest back while they are within
     /// `window` of the newest (or the fit needs more): the short window's samples are the long
     /// one's first, so the long one goes on from where the short one stopped. `summed` is how
@@ -152,7 +174,7 @@ public struct InkPredictor: Sendable {
         ring.withUnsafeBufferPointer { ring in
             let last = ring[newest]
             while k < count {
-                let sample = ring[(newest &- k) & 31]
+                let sample = ring[(newest &- k) & (InkPredictor.ringSize - 1)]
                 let tau = sample.time - last.time
                 guard -tau <= window || k < Self.fewestSamples else { return }
                 local.add(tau: tau, dx: sample.point.x - last.point.x, dy: sample.point.y - last.point.y,
@@ -195,7 +217,7 @@ private struct FitSums {
     /// nil with too few samples or a singular system.
     func fit() -> Fit? {
         guard used >= InkPredictor.fewestSamples else { return nil }
-        // [s0 s1 s2; s1 s2 s3; s2 s3 s4] · [c0 c1 c2] = [sx0 sx1 sx2] (and for y), by Cramer's rule.
+        // [s0 s1 s2; s1 s2 s3; s2 s3 s4] · [c0 c1 c2] = the x sums (and the y sums), by Cramer's rule.
         let det = s0 * (s2 * s4 - s3 * s3) - s1 * (s1 * s4 - s3 * s2) + s2 * (s1 * s3 - s2 * s2)
         guard abs(det) > 1e-18 else { return nil }
         func solve(_ b0: Double, _ b1: Double, _ b2: Double) -> (Double, Double, Double) {

@@ -5,7 +5,7 @@
 ///
 /// It follows the predictor's ring: it holds samples of the newest `capacity` only.
 struct PressurePeak: Sendable {
-    static let capacity = 32
+    static let capacity = InkPredictor.ringSize
 
     private struct Entry: Sendable {
         var serial: Int

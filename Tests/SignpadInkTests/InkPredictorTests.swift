@@ -127,4 +127,21 @@ import Testing
         let once = try #require(prediction(samples))
         #expect(abs(reported.x - once.x) < 1e-9, "\(reported.x) against \(once.x) after the hard report was taken back")
     }
+
+    /// A sample reported again earlier than the one before it puts the ring out of time order:
+    /// the window is still measured back from the newest, to the first sample older than it, so a
+    /// hard press 100 ms before the newest still counts, though a later sample came in between.
+    @Test func aSampleReportedAgainEarlierKeepsThePeakBeforeIt() throws {
+        func predicted(firstPressure: Double) -> Point? {
+            var predictor = InkPredictor(horizon: 0.016)
+            predictor.add(Sample(Point(100, 100), time: 5, pressure: firstPressure))
+            predictor.add(Sample(Point(110, 100), time: 5.02, pressure: 0.5))
+            predictor.add(Sample(Point(120, 100), time: 5.25, pressure: 0.5))
+            predictor.add(Sample(Point(130, 100), time: 5.3, pressure: 0.5))
+            predictor.add(Sample(Point(125, 100), time: 5.1, pressure: 0.5))
+            return predictor.predicted()
+        }
+        let hard = try #require(predicted(firstPressure: 1)), light = try #require(predicted(firstPressure: 0.5))
+        #expect(abs((hard.x - 125) - (light.x - 125) * 0.5) < 1e-6, "\(hard.x - 125) px ahead after a hard press, \(light.x - 125) px after a light one")
+    }
 }
