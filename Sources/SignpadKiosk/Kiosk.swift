@@ -61,8 +61,8 @@ public enum KioskEffect: Equatable, Sendable {
     /// Hand this signature to the exporter; it reports back with `exportFinished`.
     /// `devices`: each stroke's device, as `Kiosk.strokeDevices`.
     /// `request`: the request it was signed for, whose id names it and whose context its record keeps.
-    /// Boxed, as are the request's cases: inline, they make every effect hundreds of bytes, each
-    /// `ink` of them copied that much on every touch event.
+    /// Boxed: inline, the request makes every effect hundreds of bytes, each `ink` of them copied
+    /// that much on every touch event.
     indirect case save(Signature, devices: [String], exportID: Int, request: KioskRequest?)
     /// Buttons or message changed: repaint the screen's furniture.
     case repaintChrome
@@ -84,9 +84,9 @@ public enum KioskEffect: Equatable, Sendable {
     /// `Kiosk.layout` changed (a request's text came or went): the box and all around it move.
     case layoutChanged
     /// The customer did something a point of sale following the request hears of.
-    indirect case requestProgress(id: String, KioskRequestProgress)
+    case requestProgress(id: String, KioskRequestProgress)
     /// The request is over; after `.save` when signed, so the export is the request's.
-    indirect case requestEnded(id: String, KioskRequestEnd)
+    case requestEnded(id: String, KioskRequestEnd)
     /// The request's document is to show page `page` (from 0): draw it and say so (`pageDrawn`).
     case pageWanted(id: String, page: Int)
     /// The page under review scrolled: repaint the page.
