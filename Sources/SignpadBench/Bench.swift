@@ -243,7 +243,7 @@ private struct Pass {
         case .naive, .backingStore, .backingStoreDirty:
             renderer.clearInk(dirty: &dirty)
             for piece in allDry { renderer.drawDry(piece, dirty: &dirty) }
-            display.present(renderer.canvas, dirty: strategy == .backingStoreDirty ? dirty : frame)
+            renderer.present(strategy == .backingStoreDirty ? dirty : frame, on: display)
         case .cairo:
             _ = cairo!.clear()
             for piece in allDry { _ = cairo!.strokeDry(piece) }
@@ -260,7 +260,7 @@ private struct Pass {
                     }
                 }
             }
-            display.present(renderer.canvas, dirty: dirty)
+            renderer.present(dirty, on: display)
         }
     }
 
@@ -274,15 +274,15 @@ private struct Pass {
             var wetOnly = SmootherStep()
             wetOnly.wet = step.wet
             renderer.apply(wetOnly, dirty: &dirty)
-            display.present(renderer.canvas, dirty: frame)
+            renderer.present(frame, on: display)
         case .backingStore, .backingStoreDirty:
             // Only final curves go into the cached bitmap: no wet tail.
             step.wet = WetPath()
             renderer.apply(step, dirty: &dirty)
-            display.present(renderer.canvas, dirty: strategy == .backingStore ? frame : dirty)
+            renderer.present(strategy == .backingStore ? frame : dirty, on: display)
         case .signpad:
             renderer.apply(step, dirty: &dirty)
-            display.present(renderer.canvas, dirty: dirty)
+            renderer.present(dirty, on: display)
         case .cairo:
             let changed = cairo!.apply(step)
             cairo!.copy(changed, into: &cairoCanvas)

@@ -232,7 +232,7 @@ struct RendererFrame {
         dirty.removeAll()
         renderer.clearInk(dirty: &dirty)
         for piece in pieces { renderer.drawDry(piece, dirty: &dirty) }
-        display.present(renderer.canvas, dirty: frame)
+        renderer.present(frame, on: display)
     }
 }
 

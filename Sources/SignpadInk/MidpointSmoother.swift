@@ -76,8 +76,8 @@ public struct MidpointSmoother: Sendable {
         return step
     }
 
-    /// `handle(_:)` into a step the caller keeps, emptied first: the live path's way, where a
-    /// step returned is copied on its way out and again into place.
+    /// `handle(_:)` into the caller's step, emptied first: the live path's way, where a step
+    /// returned is copied on its way out and again into place.
     public mutating func handle(_ event: StrokeEvent, into step: inout SmootherStep) {
         step.dry.removeAll()
         step.wet.removeAll()
