@@ -96,29 +96,15 @@ public struct InkRenderer: Sendable {
         render(step, into: &dirty)
     }
 
-    /// Draws again the dry ink of one smoother step, only within `rect`, leaving any wet tail:
-    /// what a rectangle cleared by `clearInk(in:)` needs of a stroke that reaches into it.
-    public mutating func redrawDry(_ step: SmootherStep, within rect: PixelRect, dirty: inout DirtyRegion) {
-        var again = SmootherStep()
-        again.dry = step.dry
-        again.wet = shownWet
-        render(again, into: &dirty, within: rect)
-    }
-
-    /// Draws again one dry piece, only within `rect`, leaving any wet tail.
+    /// Draws again one dry piece, only within `rect`, leaving any wet tail: what a rectangle
+    /// cleared by `clearInk(in:)` needs of a stroke that reaches into it.
     public mutating func redrawDry(_ piece: InkPiece, within rect: PixelRect, dirty: inout DirtyRegion) {
-        var again = SmootherStep()
-        again.dry.append(piece)
-        again.wet = shownWet
-        render(again, into: &dirty, within: rect)
+        renderDry(piece, within: rect, dirty: &dirty)
     }
 
     /// Draws a final piece of ink; any wet tail stays.
     public mutating func drawDry(_ piece: InkPiece, dirty: inout DirtyRegion) {
-        var step = SmootherStep()
-        step.dry.append(piece)
-        step.wet = shownWet
-        render(step, into: &dirty)
+        renderDry(piece, within: nil, dirty: &dirty)
     }
 
     /// Removes all ink and any wet tail.
@@ -230,6 +216,13 @@ public struct InkRenderer: Sendable {
     /// tail ending ahead puts back only what the predicted piece covered.
     /// The planes are entered once per operation (see `withPlanes`).
     /// `step`'s dry pieces and wet tail are read in place: copied out, each is a memcpy call.
+    private mutating func renderDry(_ piece: InkPiece, within rect: PixelRect?, dirty: inout DirtyRegion) {
+        var step = SmootherStep()
+        step.dry.append(piece)
+        step.wet = shownWet
+        render(step, into: &dirty, within: rect)
+    }
+
     private mutating func render(_ step: SmootherStep, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         // Read once: each read of the stored tail in a mutating method is a copy.
         let shown = shownWet
