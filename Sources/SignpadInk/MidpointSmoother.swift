@@ -157,7 +157,7 @@ public struct MidpointSmoother: Sendable {
         let segment = CubicSegment(p0: knots[0].point, c1: knots[1].point, c2: knots[2].point, p3: junction.point,
                                    startWidth: knots[0].width, endWidth: junction.width)
         let next = knots[4]
-        knots.removeAll(keepingCapacity: true)
+        knots.removeAllKeepingStorage()
         knots.append(junction)
         knots.append(next)
         return segment

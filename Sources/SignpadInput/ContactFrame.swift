@@ -56,8 +56,7 @@ public struct ContactFrame: Sendable {
 
     mutating func begin(time: Double) {
         self.time = time
-        // Most frames of a pen hovering are empty already: emptying one costs a call.
-        if !contacts.isEmpty { contacts.removeAll(keepingCapacity: true) }
+        contacts.removeAllKeepingStorage()
     }
 
     mutating func append(_ contact: Contact) {

@@ -126,7 +126,7 @@ public struct InputPipeline: Sendable {
         // Most events complete no frame: nothing to route, nor to empty.
         guard !frame.isEmpty else { return }
         for stroke in frame { route(stroke, from: index, now: now, into: sink) }
-        frame.removeAll(keepingCapacity: true)
+        frame.removeAllKeepingStorage()
     }
 
     private mutating func route(_ stroke: StrokeEvent, from index: Int, now: Double, into sink: some InputSink) {

@@ -174,7 +174,7 @@ public final class Session: InputSink {
     /// One stroke event of the device `device`; `now` is monotonic seconds.
     public func handle(_ event: StrokeEvent, device: String, now: Double) {
         lastDevice = device
-        effects.removeAll(keepingCapacity: true)
+        effects.removeAllKeepingStorage()
         kiosk.handle(event, device: device, now: now, into: &effects)
         apply(effects, now: now)
     }

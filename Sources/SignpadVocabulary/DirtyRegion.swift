@@ -43,7 +43,7 @@ public struct DirtyRegion: Equatable, Sendable {
         for rect in other.rects { add(rect) }
     }
 
-    public mutating func removeAll() { rects.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() { rects.removeAllKeepingStorage() }
 
     public func contains(x: Int, y: Int) -> Bool { rects.contains { $0.contains(x: x, y: y) } }
 
