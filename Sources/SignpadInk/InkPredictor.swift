@@ -170,16 +170,28 @@ public struct InkPredictor: Sendable {
     private func accumulate(_ sums: inout FitSums, from summed: inout Int, within window: Double) {
         // Summed in locals, which stay in registers, and handed back once.
         var local = sums, k = summed
-        defer { (sums, summed) = (local, k) }
+        defer {
+            local.used = k
+            (sums, summed) = (local, k)
+        }
         ring.withUnsafeBufferPointer { ring in
             let last = ring[newest]
-            while k < count {
-                let sample = ring[(newest &- k) & (InkPredictor.ringSize - 1)]
-                let tau = sample.time - last.time
-                guard -tau <= window || k < Self.fewestSamples else { return }
+            @inline(__always) func add(_ sample: Sample, tau: Double) {
                 local.add(tau: tau, dx: sample.point.x - last.point.x, dy: sample.point.y - last.point.y,
                           weight: 1 / (1 - Self.recency * tau))
                 k &+= 1
+            }
+            @inline(__always) func sample(_ k: Int) -> Sample { ring[(newest &- k) & (InkPredictor.ringSize - 1)] }
+            // What the fit needs, however old; then what is within the window.
+            while k < min(count, Self.fewestSamples) {
+                let sample = sample(k)
+                add(sample, tau: sample.time - last.time)
+            }
+            let earliest = -window
+            while k < count {
+                let sample = sample(k), tau = sample.time - last.time
+                guard tau >= earliest else { return }
+                add(sample, tau: tau)
             }
         }
     }
@@ -194,6 +206,7 @@ private struct FitSums {
     // In pairs, one instruction for two sums: (s0, s1), (s2, s3), and x beside y for each power.
     var s01 = SIMD2<Double>(), s23 = SIMD2<Double>(), s4 = 0.0
     var sxy0 = SIMD2<Double>(), sxy1 = SIMD2<Double>(), sxy2 = SIMD2<Double>()
+    /// How many samples the sums hold: set by `accumulate`, which counts them anyway.
     var used = 0
 
     var s0: Double { s01.x }
@@ -210,7 +223,6 @@ private struct FitSums {
         sxy0 += wd
         sxy1 += wd * tau
         sxy2 += wd * t2
-        used += 1
     }
 
     /// Where the fit puts the newest sample (its miss), and its velocity and acceleration there;
