@@ -205,7 +205,8 @@ public struct Kiosk: Sendable {
     /// Appends what the event causes to a buffer the caller reuses, so a touch event allocates
     /// nothing. `device` names the device the event came from.
     public mutating func handle(_ event: StrokeEvent, device: String = "", now: Double, into effects: inout [KioskEffect]) {
-        self.device = device
+        // Compared first: the same device's name is not retained again at every event.
+        if self.device != device { self.device = device }
         // A phantom can hold a clock off only by landing again before it runs out; a person who
         // comes back to a spot after it ran out (to wake the screen, say) is activity.
         switch event {

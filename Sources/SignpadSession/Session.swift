@@ -173,10 +173,14 @@ public final class Session: InputSink {
 
     /// One stroke event of the device `device`; `now` is monotonic seconds.
     public func handle(_ event: StrokeEvent, device: String, now: Double) {
-        lastDevice = device
-        effects.removeAllKeepingStorage()
-        kiosk.handle(event, device: device, now: now, into: &effects)
-        apply(effects, now: now)
+        if lastDevice != device { lastDevice = device }
+        // Taken out while applied, not passed from the property, which retains it for the call.
+        var made: [KioskEffect] = []
+        swap(&made, &effects)
+        defer { swap(&made, &effects) }
+        made.removeAllKeepingStorage()
+        kiosk.handle(event, device: device, now: now, into: &made)
+        apply(made, now: now)
     }
 
     /// A pen near the glass is at `point`: one that moves is a customer still at the pad (see
