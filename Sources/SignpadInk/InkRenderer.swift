@@ -209,13 +209,7 @@ public struct InkRenderer: Sendable {
         return reach
     }
 
-    /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
-    /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
-    /// The old tail is put back from what it covered (`WetLog`). A wet tail that only lengthens
-    /// the one shown keeps it and draws just its new pieces. One that keeps the sampled knots of a
-    /// tail ending ahead puts back only what the predicted piece covered.
-    /// The planes are entered once per operation (see `withPlanes`).
-    /// `step`'s dry pieces and wet tail are read in place: copied out, each is a memcpy call.
+    /// One dry piece drawn, only within `rect` where there is one; the wet tail shown stays.
     private mutating func renderDry(_ piece: InkPiece, within rect: PixelRect?, dirty: inout DirtyRegion) {
         var step = SmootherStep()
         step.dry.append(piece)
@@ -223,6 +217,13 @@ public struct InkRenderer: Sendable {
         render(step, into: &dirty, within: rect)
     }
 
+    /// One operation: levels first (dry ink, then the old wet tail put back, then the new wet
+    /// tail), then the pixels whose levels changed are painted once and handed to `dirty` as bands.
+    /// The old tail is put back from what it covered (`WetLog`). A wet tail that only lengthens
+    /// the one shown keeps it and draws just its new pieces. One that keeps the sampled knots of a
+    /// tail ending ahead puts back only what the predicted piece covered.
+    /// The planes are entered once per operation (see `withPlanes`).
+    /// `step`'s dry pieces and wet tail are read in place: copied out, each is a memcpy call.
     private mutating func render(_ step: SmootherStep, into dirty: inout DirtyRegion, within: PixelRect? = nil) {
         // Read once: each read of the stored tail in a mutating method is a copy.
         let shown = shownWet
