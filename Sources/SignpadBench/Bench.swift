@@ -333,7 +333,8 @@ public enum LivePath {
         let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
         ProcessThreads.wait(untilAtMost: running)
         let decoder = try session.inputSetup.decoder(for: recording.device)
-        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: consume decoder)
+        let kind = decoder.kind
+        let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: kind, decoder: consume decoder)
         for (index, event) in recording.events.enumerated() {
             let now = event.seconds
             session.tick(now: now)

@@ -16,7 +16,7 @@ public struct ContactDecoder: Sendable {
 
     public let kind: DeviceKind
     public let reporting: ContactReporting
-    private var frontEnd: any ContactFrontEnd
+    private var frontEnd: ChosenFrontEnd
     private var policy: ContactPolicy
     /// The frame the front end fills and the policy judges; its storage kept from frame to frame.
     private var frame: ContactFrame
@@ -32,13 +32,7 @@ public struct ContactDecoder: Sendable {
     init(device: DeviceDescription, kind: DeviceKind, reporting: ContactReporting, mapping: ScreenMapping) {
         self.kind = kind
         self.reporting = reporting
-        switch (reporting, kind) {
-        case (.multitouchA, _): frontEnd = MultitouchAFrontEnd(mapping: mapping)
-        case (.multitouchB(let slots), _): frontEnd = MultitouchBFrontEnd(mapping: mapping, slotCount: slots)
-        case (.single, .touchscreen): frontEnd = SingleTouchFrontEnd(mapping: mapping)
-        case (.single, .pen): frontEnd = PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN))
-        case (.single, .absolutePointer): frontEnd = AbsolutePointerFrontEnd(mapping: mapping)
-        }
+        frontEnd = ChosenFrontEnd(device: device, kind: kind, reporting: reporting, mapping: mapping)
         policy = ContactPolicy(slotCount: frontEnd.slotCount)
         frame = ContactFrame(capacity: frontEnd.slotCount)
     }
@@ -69,10 +63,11 @@ public struct ContactDecoder: Sendable {
 
     public var mapping: ScreenMapping { frontEnd.mapping }
 
-    /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
-    /// pen that does not report proximity, touching; and where it is, hovering or touching, on the
-    /// screen. Never near, and nowhere, for other kinds.
-    public var pen: PenReading { frontEnd.pen }
+    /// Whether a pen is near the glass as its last frame ended (or as it was opened, or went
+    /// away): in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a pen that does not report
+    /// proximity, touching; and where it is, hovering or touching, on the screen. Never near, and
+    /// nowhere, for other kinds.
+    public private(set) var pen = PenReading(near: false, position: nil)
 
     /// The state read from the device at open. Contacts already down are ignored until they lift,
     /// so a stroke never starts in the middle of a finger's path; on a multitouch panel they do
@@ -82,6 +77,7 @@ public struct ContactDecoder: Sendable {
                                          x: Int32, y: Int32) {
         frontEnd.setInitialState(InitialDeviceState(slots: slots, currentSlot: currentSlot, touching: touching,
                                                     penInRange: penInRange, eraserInRange: eraserInRange, x: x, y: y))
+        pen = frontEnd.reading.pen
         // A device of one contact holds it itself, and only if touching.
         frame.begin(time: frame.time)
         if reporting.isMultitouch { frontEnd.letGo(into: &frame) }
@@ -97,6 +93,7 @@ public struct ContactDecoder: Sendable {
             reading = .inSync
             frame.begin(time: event.seconds)
             frontEnd.resync(into: &frame)
+            pen = frontEnd.reading.pen
             policy.resync(frame)
         case .dropping:
             if event.type != C.EV_SYN { absorb(event) }
@@ -106,9 +103,10 @@ public struct ContactDecoder: Sendable {
             policy.eventsDropped(frame, emit: emit)
             reading = .dropping
         case .inSync where report:
-            frontEnd.endFrame(time: event.seconds, into: &frame)
+            let end = frontEnd.endFrame(time: event.seconds, into: &frame)
+            pen = end.pen
             policy.judge(frame, emit: emit)
-            if let axes = positionWatch.frame(contactDown: frontEnd.anyContactDown) { stuckPositionAxes = axes }
+            if let axes = positionWatch.frame(contactDown: end.anyContactDown) { stuckPositionAxes = axes }
         case .inSync:
             absorb(event)
         }
@@ -134,6 +132,7 @@ public struct ContactDecoder: Sendable {
     /// Ends any stroke in progress, as when the device goes away.
     public mutating func cancel(emit: (StrokeEvent) -> Void) {
         frontEnd.reset()
+        pen = frontEnd.reading.pen
         policy.deviceGone(emit: emit)
     }
 

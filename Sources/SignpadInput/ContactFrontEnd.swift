@@ -1,7 +1,7 @@
 import SignpadVocabulary
 
 /// What every front end does: raw events in, frames of contacts out (libinput's dispatch
-/// interface). A decoder holds its front end as `any ContactFrontEnd`, chosen once from the
+/// interface). A decoder holds its front end as a `ChosenFrontEnd`, chosen once from the
 /// device's classification, and calls it in place: no front end is copied per event.
 protocol ContactFrontEnd: Sendable {
     var mapping: ScreenMapping { get }

@@ -101,7 +101,7 @@ public struct InputPipeline: Sendable {
         }
         // Only a pen is ever near: a touchscreen's frames end here.
         guard devices[index].kind == .pen else { return }
-        let pen = Self.pen(of: &devices[index].decoder)
+        let pen = devices[index].decoder.pen
         if pen.near, let position = pen.position { sink.penHovers(at: position, now: now) }
         let touchOwner = arbiter.owner
         if arbiter.pen(devices[index].number, near: pen.near, at: pen.position, now: now) {
@@ -110,9 +110,6 @@ public struct InputPipeline: Sendable {
             letGoOfHand(on: touchOwner)
         }
     }
-
-    /// Read in place: a getter called through `devices[index]` copies the whole device first.
-    private static func pen(of decoder: inout ContactDecoder) -> PenReading { decoder.pen }
 
     /// Runs `step` on device `index`'s decoder and routes the stroke events it emits. They are
     /// collected in `emitted`, swapped out and back rather than copied: a copy would share the

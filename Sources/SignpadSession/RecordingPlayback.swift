@@ -67,7 +67,8 @@ extension Session {
     /// calibration, rotation and flips as a panel would be; returns its index for `feed`.
     public func addInput(_ recording: EvemuRecording) throws -> Int {
         let decoder = try inputSetup.decoder(for: recording.device)
-        return addInput(path: recording.device.name, name: recording.device.name, kind: decoder.kind, decoder: consume decoder)
+        let kind = decoder.kind
+        return addInput(path: recording.device.name, name: recording.device.name, kind: kind, decoder: consume decoder)
     }
 
     /// Feeds events of device `input` at their own times, as fast as they go, the kiosk's clocks
