@@ -1,17 +1,21 @@
 /// A position on the screen in pixels; (0, 0) is the top-left corner of the top-left pixel.
+/// Its small operations are inlinable, as `PixelRect`'s: every module calls them per event, and
+/// a call across modules costs as much as the arithmetic.
 public struct Point: Equatable, Hashable, Sendable {
     public var x: Double
     public var y: Double
 
+    @inlinable
     public init(_ x: Double, _ y: Double) {
         self.x = x
         self.y = y
     }
 
-    public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
-    public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
-    public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }
+    @inlinable public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
+    @inlinable public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
+    @inlinable public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }
 
+    @inlinable
     public func distance(to other: Point) -> Double {
         let dx = other.x - x, dy = other.y - y
         return (dx * dx + dy * dy).squareRoot()
@@ -27,9 +31,11 @@ public struct Point: Equatable, Hashable, Sendable {
         return d.x * d.x + d.y * d.y
     }
 
+    @inlinable
     public func midpoint(_ other: Point) -> Point { Point((x + other.x) / 2, (y + other.y) / 2) }
 
     /// The point a fraction `t` of the way to `other`.
+    @inlinable
     public func lerp(_ other: Point, _ t: Double) -> Point { Point(x + (other.x - x) * t, y + (other.y - y) * t) }
 }
 
@@ -40,6 +46,7 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
     public var maxX: Int
     public var maxY: Int
 
+    @inlinable
     public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
         self.minX = minX
         self.minY = minY
@@ -47,21 +54,24 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
         self.maxY = maxY
     }
 
+    @inlinable
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.init(minX: x, minY: y, maxX: x + width, maxY: y + height)
     }
 
-    public var width: Int { maxX - minX }
-    public var height: Int { maxY - minY }
-    public var isEmpty: Bool { maxX <= minX || maxY <= minY }
-    public var area: Int { isEmpty ? 0 : width * height }
+    @inlinable public var width: Int { maxX - minX }
+    @inlinable public var height: Int { maxY - minY }
+    @inlinable public var isEmpty: Bool { maxX <= minX || maxY <= minY }
+    @inlinable public var area: Int { isEmpty ? 0 : width * height }
     public var description: String { "\(width)x\(height)+\(minX)+\(minY)" }
 
+    @inlinable
     public func intersection(_ other: PixelRect) -> PixelRect {
         PixelRect(minX: max(minX, other.minX), minY: max(minY, other.minY),
                   maxX: min(maxX, other.maxX), maxY: min(maxY, other.maxY))
     }
 
+    @inlinable
     public func union(_ other: PixelRect) -> PixelRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
@@ -70,10 +80,12 @@ public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// True when the two share a pixel or touch along an edge or corner.
+    @inlinable
     public func touches(_ other: PixelRect) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }
 
+    @inlinable
     public func contains(x: Int, y: Int) -> Bool { x >= minX && x < maxX && y >= minY && y < maxY }
 }
 
