@@ -181,17 +181,18 @@ public struct InkPredictor: Sendable {
                           weight: 1 / (1 - Self.recency * tau))
                 k &+= 1
             }
-            @inline(__always) func sample(_ k: Int) -> Sample { ring[(newest &- k) & (InkPredictor.ringSize - 1)] }
+            // The sample `age` places older than the newest.
+            @inline(__always) func sample(aged age: Int) -> Sample { ring[(newest &- age) & (InkPredictor.ringSize - 1)] }
             // What the fit needs, however old; then what is within the window.
             while k < min(count, Self.fewestSamples) {
-                let sample = sample(k)
-                add(sample, tau: sample.time - last.time)
+                let next = sample(aged: k)
+                add(next, tau: next.time - last.time)
             }
             let earliest = -window
             while k < count {
-                let sample = sample(k), tau = sample.time - last.time
+                let next = sample(aged: k), tau = next.time - last.time
                 guard tau >= earliest else { return }
-                add(sample, tau: tau)
+                add(next, tau: tau)
             }
         }
     }
