@@ -15,7 +15,7 @@ struct ChosenFrontEnd {
     }
 
     /// The device classes, one front end each.
-    enum DeviceClass: Equatable, Sendable {
+    private enum FrontEndClass {
         case multitouchA
         case multitouchB
         case singleTouch
@@ -23,7 +23,7 @@ struct ChosenFrontEnd {
         case absolutePointer
     }
 
-    let deviceClass: DeviceClass
+    private let frontEndClass: FrontEndClass
     private var multitouchA: MultitouchAFrontEnd?
     private var multitouchB: MultitouchBFrontEnd?
     private var singleTouch: SingleTouchFrontEnd?
@@ -34,25 +34,25 @@ struct ChosenFrontEnd {
     init(device: DeviceDescription, kind: DeviceKind, reporting: ContactReporting, mapping: ScreenMapping) {
         switch (reporting, kind) {
         case (.multitouchA, _):
-            deviceClass = .multitouchA
+            frontEndClass = .multitouchA
             multitouchA = MultitouchAFrontEnd(mapping: mapping)
         case (.multitouchB(let slots), _):
-            deviceClass = .multitouchB
+            frontEndClass = .multitouchB
             multitouchB = MultitouchBFrontEnd(mapping: mapping, slotCount: slots)
         case (.single, .touchscreen):
-            deviceClass = .singleTouch
+            frontEndClass = .singleTouch
             singleTouch = SingleTouchFrontEnd(mapping: mapping)
         case (.single, .pen):
-            deviceClass = .pen
+            frontEndClass = .pen
             penFrontEnd = PenFrontEnd(mapping: mapping, reportsProximity: device.hasKey(EventCode.BTN_TOOL_PEN))
         case (.single, .absolutePointer):
-            deviceClass = .absolutePointer
+            frontEndClass = .absolutePointer
             absolutePointer = AbsolutePointerFrontEnd(mapping: mapping)
         }
     }
 
     var mapping: ScreenMapping {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.mapping
         case .multitouchB: multitouchB!.mapping
         case .singleTouch: singleTouch!.mapping
@@ -62,7 +62,7 @@ struct ChosenFrontEnd {
     }
 
     var slotCount: Int {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.slotCount
         case .multitouchB: multitouchB!.slotCount
         case .singleTouch: singleTouch!.slotCount
@@ -72,7 +72,7 @@ struct ChosenFrontEnd {
     }
 
     mutating func absorb(_ event: InputEvent) {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.absorb(event)
         case .multitouchB: multitouchB!.absorb(event)
         case .singleTouch: singleTouch!.absorb(event)
@@ -81,11 +81,11 @@ struct ChosenFrontEnd {
         }
     }
 
-    /// The front end's reading now. Mutating, as every access here: a front end read out of its
-    /// optional by a getter is copied first, mapping and all.
+    /// The front end's reading now. Mutating, as every call an event makes here: a front end read
+    /// out of its optional by a getter is copied first, mapping and all.
     var reading: Reading {
         mutating get {
-            switch deviceClass {
+            switch frontEndClass {
             case .multitouchA: Self.reading(of: &multitouchA!)
             case .multitouchB: Self.reading(of: &multitouchB!)
             case .singleTouch: Self.reading(of: &singleTouch!)
@@ -98,7 +98,7 @@ struct ChosenFrontEnd {
     /// SYN_REPORT: the frame's contacts into `frame`, and the reading after it, in the one
     /// dispatch a frame.
     mutating func endFrame(time: Double, into frame: inout ContactFrame) -> Reading {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: Self.endFrame(of: &multitouchA!, time: time, into: &frame)
         case .multitouchB: Self.endFrame(of: &multitouchB!, time: time, into: &frame)
         case .singleTouch: Self.endFrame(of: &singleTouch!, time: time, into: &frame)
@@ -119,7 +119,7 @@ struct ChosenFrontEnd {
     }
 
     func dropped(into frame: inout ContactFrame) {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.dropped(into: &frame)
         case .multitouchB: multitouchB!.dropped(into: &frame)
         case .singleTouch: singleTouch!.dropped(into: &frame)
@@ -129,7 +129,7 @@ struct ChosenFrontEnd {
     }
 
     mutating func resync(into frame: inout ContactFrame) {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.resync(into: &frame)
         case .multitouchB: multitouchB!.resync(into: &frame)
         case .singleTouch: singleTouch!.resync(into: &frame)
@@ -139,7 +139,7 @@ struct ChosenFrontEnd {
     }
 
     mutating func letGo(into frame: inout ContactFrame) {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.letGo(into: &frame)
         case .multitouchB: multitouchB!.letGo(into: &frame)
         case .singleTouch: singleTouch!.letGo(into: &frame)
@@ -149,7 +149,7 @@ struct ChosenFrontEnd {
     }
 
     mutating func reset() {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.reset()
         case .multitouchB: multitouchB!.reset()
         case .singleTouch: singleTouch!.reset()
@@ -159,7 +159,7 @@ struct ChosenFrontEnd {
     }
 
     mutating func setInitialState(_ state: InitialDeviceState) {
-        switch deviceClass {
+        switch frontEndClass {
         case .multitouchA: multitouchA!.setInitialState(state)
         case .multitouchB: multitouchB!.setInitialState(state)
         case .singleTouch: singleTouch!.setInitialState(state)

@@ -35,6 +35,7 @@ public struct ContactDecoder: Sendable {
         frontEnd = ChosenFrontEnd(device: device, kind: kind, reporting: reporting, mapping: mapping)
         policy = ContactPolicy(slotCount: frontEnd.slotCount)
         frame = ContactFrame(capacity: frontEnd.slotCount)
+        pen = frontEnd.reading.pen
     }
 
     /// A decoder for a device description, with the axes chosen by its classification.
@@ -63,10 +64,10 @@ public struct ContactDecoder: Sendable {
 
     public var mapping: ScreenMapping { frontEnd.mapping }
 
-    /// Whether a pen is near the glass as its last frame ended (or as it was opened, or went
-    /// away): in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a pen that does not report
-    /// proximity, touching; and where it is, hovering or touching, on the screen. Never near, and
-    /// nowhere, for other kinds.
+    /// Whether a pen is near the glass: in proximity (BTN_TOOL_PEN or BTN_TOOL_RUBBER), or, for a
+    /// pen that does not report proximity, touching; and where it is, hovering or touching, on the
+    /// screen. Never near, and nowhere, for other kinds. Read when a frame ends (or the first after
+    /// dropped events), at open and when the device goes: between them, the last frame's.
     public private(set) var pen = PenReading(near: false, position: nil)
 
     /// The state read from the device at open. Contacts already down are ignored until they lift,

@@ -10,7 +10,7 @@ protocol ContactFrontEnd: Sendable {
     /// A contact down by the device's word, let go of or not: what the position watch counts as a touch.
     var anyContactDown: Bool { get }
     /// A pen: whether near the glass (see `PenFrontEnd`), and where it is, hovering or touching;
-    /// every other kind is never near and has no position. One reading, read once a frame.
+    /// every other kind is never near and has no position. Read at a frame's end, not per event.
     var pen: PenReading { get }
     /// One event that is no SYN_REPORT or SYN_DROPPED.
     mutating func absorb(_ event: InputEvent)

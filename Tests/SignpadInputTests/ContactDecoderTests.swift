@@ -426,6 +426,30 @@ func points(_ events: [StrokeEvent]) -> [Point] {
         #expect(touchscreen.pen.position == nil)
     }
 
+    /// The frame that ends dropped events is read as any other: a pen that left meanwhile is no
+    /// longer near, and one hovering is where that frame says.
+    @Test func aPenIsReadAgainWhenItsDeviceIsBackInSync() throws {
+        var d = DeviceDescription(name: "pen")
+        d.codes[C.EV_KEY] = [C.BTN_TOOL_PEN, C.BTN_TOUCH]
+        d.codes[C.EV_ABS] = [C.ABS_X, C.ABS_Y]
+        d.absInfo[C.ABS_X] = AbsInfo(minimum: 0, maximum: 999)
+        d.absInfo[C.ABS_Y] = AbsInfo(minimum: 0, maximum: 999)
+        var s = RawEventStream()
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 1), (C.EV_ABS, C.ABS_X, 10)])
+        s.raw(C.EV_SYN, C.SYN_DROPPED, 0)
+        s.frame([(C.EV_ABS, C.ABS_X, 500)])
+        s.raw(C.EV_SYN, C.SYN_DROPPED, 0)
+        s.frame([(C.EV_KEY, C.BTN_TOOL_PEN, 0)])
+        var decoder = try ContactDecoder(device: d, screenWidth: 100, screenHeight: 100)
+        var readings: [PenReading] = []
+        for e in s.events {
+            decoder.feed(e) { _ in }
+            if e.type == C.EV_SYN && e.code == C.SYN_REPORT { readings.append(decoder.pen) }
+        }
+        #expect(readings.map(\.near) == [true, true, false])
+        #expect(abs((readings[1].position?.x ?? -1) - 50) < 0.01, "ABS_X 500 of 0…999 on 100 px, read in the frame after the drop")
+    }
+
     /// A Wacom pen display's pad device, as the kernel's wacom driver sets it up: ABS_X and ABS_Y
     /// of 0…1 and BTN_STYLUS kept for old X drivers, beside its numbered buttons.
     @Test func aTabletsPadIsNoPen() {
