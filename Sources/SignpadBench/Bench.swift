@@ -316,10 +316,13 @@ enum InstructionCount {
 /// A recording's raw events through a `Session` offscreen, as `signpad run` has it: the input
 /// pipeline, the kiosk, the smoother, the renderer and the display.
 public enum LivePath {
-    /// Feeds every event, each inside `around`, after the loop's `tick` as the daemon does
-    /// between reads (the timers' work is not an input event's). Returns the events fed.
+    /// Feeds every event, each inside `around`, after the loop's `tick` once a frame, as the
+    /// daemon ticks once per read of a device (the timers' work is not an input event's).
+    /// `residentLevels`: the ink's levels are mapped from the start, as in a kiosk that has drawn
+    /// for a while (its pages stay mapped across Clear); else they are mapped as ink first
+    /// reaches them, as in a daemon's first signature. Returns the events fed.
     static func replay(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter,
-                       around: (Int, InputEvent, () -> Void) -> Void) throws -> Int {
+                       residentLevels: Bool, around: (Int, InputEvent, () -> Void) -> Void) throws -> Int {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
         let threads = ProcessThreads.ids.count
         // Never written: a recording that taps Done hands its signature to the export thread, which is not counted.
@@ -332,36 +335,55 @@ public enum LivePath {
         let running = ProcessThreads.ids.count
         let session = try Session(SessionOptions(config), display: display, exporter: exporter, painter: painter)
         ProcessThreads.wait(untilAtMost: running)
+        if residentLevels { session.makeInkLevelsResident() }
         let decoder = try session.inputSetup.decoder(for: recording.device)
         let kind = decoder.kind
         let device = session.addInput(path: recording.device.name, name: recording.device.name, kind: kind, decoder: consume decoder)
+        var frameBegins = true
         for (index, event) in recording.events.enumerated() {
             let now = event.seconds
-            session.tick(now: now)
+            if frameBegins { session.tick(now: now) }
+            frameBegins = event.endsFrame
             around(index, event) { InstructionCount.liveEvent(session, event, device, now) }
         }
         return recording.events.count
     }
 
-    /// The live path's time on a recording: every raw event fed, timed one by one after an
-    /// untimed pass that warms it, as a running daemon is. `strokeEvents`: the bench's count,
-    /// to set it beside the strategies, which draw per stroke event.
+    /// The live path's time on a recording: its raw events fed a frame at a time, as the daemon
+    /// reads them, each frame timed. Twice: first as a fresh daemon's first signature, then
+    /// warm, as a running daemon is, with the ink's levels mapped as the table's (d) has them.
+    /// `strokeEvents`: the bench's count, to set it beside the strategies, which draw per stroke event.
     public static func time(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter, strokeEvents: Int) throws -> LivePathTime {
-        _ = try replayOnce(recording, config: config, width: width, height: height, painter: painter)
-        var total: UInt64 = 0, most: UInt64 = 0
-        let events = try replay(recording, config: config, width: width, height: height, painter: painter) { _, _, feed in
-            let start = DispatchTime.now().uptimeNanoseconds
+        let first = try timeFrames(recording, config: config, width: width, height: height, painter: painter, residentLevels: false)
+        let warm = try timeFrames(recording, config: config, width: width, height: height, painter: painter, residentLevels: true)
+        return LivePathTime(rawEvents: recording.events.count, strokeEvents: strokeEvents, frames: warm.frames, totalMicroseconds: warm.total, maxMicroseconds: warm.most,
+                            pageFaults: warm.faults, firstSignatureMicroseconds: first.total, firstSignaturePageFaults: first.faults)
+    }
+
+    /// One replay timed a frame at a time, with the page faults its frames took (counted outside the timing).
+    private static func timeFrames(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter,
+                                   residentLevels: Bool) throws -> (total: Double, most: Double, frames: Int, faults: Int) {
+        var total: UInt64 = 0, most: UInt64 = 0, frames = 0, start: UInt64 = 0, faults = 0, faultsBefore = 0
+        _ = try replay(recording, config: config, width: width, height: height, painter: painter, residentLevels: residentLevels) { index, event, feed in
+            let first = index == 0 || recording.events[index - 1].endsFrame
+            if first {
+                faultsBefore = PageFaults.count
+                start = DispatchTime.now().uptimeNanoseconds
+            }
             feed()
+            guard event.endsFrame || index == recording.events.count - 1 else { return }
             let spent = DispatchTime.now().uptimeNanoseconds - start
+            faults += PageFaults.count - faultsBefore
             total += spent
             most = Swift.max(most, spent)
+            frames += 1
         }
-        return LivePathTime(rawEvents: events, strokeEvents: strokeEvents, totalMicroseconds: Double(total) / 1000, maxMicroseconds: Double(most) / 1000)
+        return (Double(total) / 1000, Double(most) / 1000, frames, faults)
     }
 
     /// Every raw event once through the live path, for `scripts/count-instructions`.
     public static func replayOnce(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter) throws -> Int {
-        try replay(recording, config: config, width: width, height: height, painter: painter) { _, _, feed in feed() }
+        try replay(recording, config: config, width: width, height: height, painter: painter, residentLevels: true) { _, _, feed in feed() }
     }
 }
 
@@ -369,18 +391,37 @@ public enum LivePath {
 public struct LivePathTime: Codable, Sendable {
     public var rawEvents: Int
     public var strokeEvents: Int
+    /// The frames timed: the raw events up to each SYN_REPORT, fed together as the daemon reads them.
+    public var frames: Int
     public var totalMicroseconds: Double
-    /// The costliest raw event.
+    /// The costliest frame.
     public var maxMicroseconds: Double
+    /// Page faults while the frames ran: none where the ink's levels are mapped.
+    public var pageFaults: Int
+    /// The same recording as a fresh daemon's first signature: its ink maps the levels' pages it reaches.
+    public var firstSignatureMicroseconds: Double
+    public var firstSignaturePageFaults: Int
     /// Per stroke event, as the strategies' rows count.
     public var meanMicroseconds: Double { totalMicroseconds / Double(Swift.max(strokeEvents, 1)) }
+    public var firstSignatureMeanMicroseconds: Double { firstSignatureMicroseconds / Double(Swift.max(strokeEvents, 1)) }
 
     /// The table's line: the mean against (e)'s, whose goal is at most 0.25.
     public func line(peerMeanMicroseconds: Double?) -> String {
-        var line = String(printf: "live path (f: every raw event through the daemon's Session, %ld raw for %ld stroke events): mean %.1f µs per stroke event, max %.1f µs per raw event",
-                          rawEvents, strokeEvents, meanMicroseconds, maxMicroseconds)
+        var line = String(printf: "live path (f: every raw event through the daemon's Session, %ld raw in %ld frames for %ld stroke events): mean %.1f µs per stroke event, max %.1f µs per frame",
+                          rawEvents, frames, strokeEvents, meanMicroseconds, maxMicroseconds)
         if let peer = peerMeanMicroseconds { line += String(printf: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
+        line += String(printf: "\n  a fresh daemon's first signature: mean %.1f µs per stroke event, %ld page faults mapping the ink's levels (none once mapped: %ld)",
+                       firstSignatureMeanMicroseconds, firstSignaturePageFaults, pageFaults)
         return line
+    }
+}
+
+/// The page faults this process has taken (getrusage's minor and major).
+enum PageFaults {
+    static var count: Int {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_minflt + usage.ru_majflt
     }
 }
 
@@ -397,7 +438,7 @@ public struct LivePathAllocations: Codable, Sendable {
                                painter: MakeScreenPainter, counter: AllocationCounter) throws -> LivePathAllocations {
         guard counter.seesAnAllocation() else { throw BlindCounter() }
         var total = 0, most = 0, first: [String] = []
-        _ = try LivePath.replay(recording, config: config, width: width, height: height, painter: painter) { index, event, feed in
+        _ = try LivePath.replay(recording, config: config, width: width, height: height, painter: painter, residentLevels: true) { index, event, feed in
             let allocations = counter.count(feed)
             total += allocations
             most = Swift.max(most, allocations)

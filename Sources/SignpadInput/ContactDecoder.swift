@@ -88,7 +88,7 @@ public struct ContactDecoder: Sendable {
     /// Feeds one event; calls `emit` for each stroke event a completed frame produced.
     public mutating func feed(_ event: InputEvent, emit: (StrokeEvent) -> Void) {
         typealias C = EventCode
-        let report = event.type == C.EV_SYN && event.code == C.SYN_REPORT
+        let report = event.endsFrame
         switch reading {
         case .dropping where report:
             reading = .inSync

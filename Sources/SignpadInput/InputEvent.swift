@@ -14,6 +14,9 @@ public struct InputEvent: Equatable, Sendable {
     }
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    /// SYN_REPORT: the device's frame is complete.
+    @inlinable public var endsFrame: Bool { type == EventCode.EV_SYN && code == EventCode.SYN_REPORT }
 }
 
 /// The event codes signpad reads, from <linux/input-event-codes.h>.

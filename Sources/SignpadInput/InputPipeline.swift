@@ -95,7 +95,7 @@ public struct InputPipeline: Sendable {
         if event.type == C.EV_SYN && event.code == C.SYN_DROPPED { sink.inputNotice(.eventsDropped(path: devices[index].path), now: now) }
         decode(index, now: now, into: sink) { decoder, emit in decoder.feed(event, emit: emit) }
         defer { obeyCommands(now: now, from: sink) }
-        guard event.type == C.EV_SYN && event.code == C.SYN_REPORT else { return }
+        guard event.endsFrame else { return }
         if let axes = devices[index].decoder.takeStuckPositionAxes() {
             sink.inputNotice(.positionNeverMoves(path: devices[index].path, movingAxes: axes), now: now)
         }

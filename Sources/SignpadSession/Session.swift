@@ -227,6 +227,10 @@ public final class Session: InputSink {
         }
     }
 
+    /// Maps every page of the ink's levels now (`InkRenderer.makeLevelsResident`): the session
+    /// of a kiosk that has taken signatures all over its box, whose ink finds its pages mapped.
+    public func makeInkLevelsResident() { renderer.makeLevelsResident() }
+
     /// Time passes (see `Kiosk.tick`).
     public func tick(now: Double) {
         kept.reserveRoom()
