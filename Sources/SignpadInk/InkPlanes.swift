@@ -59,10 +59,24 @@ struct LevelLayout: Sendable {
 /// when a copy of the renderer shares them.
 struct LevelStore: Sendable {
     private var pages: LevelPages
-    private let origin: Int
+    private var origin: Int
 
     init(_ layout: LevelLayout) {
         pages = LevelPages(byteCount: layout.byteCount)
+        origin = layout.origin
+    }
+
+    /// Whether a copy of the renderer shares the pages, so that a write copies them first.
+    mutating func isShared() -> Bool { !isKnownUniquelyReferenced(&pages) }
+
+    /// Serves `layout` from now on, every level zero. The pages are kept, with those ink reached
+    /// still mapped, when they are this store's alone and enough for it: the caller has zeroed
+    /// them. Else new ones are mapped.
+    mutating func serve(_ layout: LevelLayout) {
+        guard !isShared(), pages.byteCount >= layout.byteCount else {
+            self = LevelStore(layout)
+            return
+        }
         origin = layout.origin
     }
 

@@ -16,10 +16,20 @@ public struct InkRenderer: Sendable {
     /// pixels as dirty: the caller repaints), and takes the background inside from the canvas.
     public var clip: PixelRect {
         didSet {
+            // Cleared under the old clip, the levels keep their pages for the new one: a kiosk
+            // asked for signature after signature (each request changes the layout) maps them
+            // once, not at each signature.
+            if !levels.isShared() {
+                let newClip = clip
+                clip = oldValue
+                var cleared = DirtyRegion()
+                clearInk(dirty: &cleared)
+                clip = newClip
+            }
             box.restore(oldValue, into: &canvas)
             box = BoxBackground(from: canvas, clip: clip)
             layout = LevelLayout(clip: clip)
-            levels = LevelStore(layout)
+            levels.serve(layout)
             spans = RowSpanTable.storage(height: canvas.height, tables: 1)
             wetLog.count = 0
             shownWet = WetPath()
