@@ -316,8 +316,9 @@ enum InstructionCount {
 /// A recording's raw events through a `Session` offscreen, as `signpad run` has it: the input
 /// pipeline, the kiosk, the smoother, the renderer and the display.
 public enum LivePath {
-    /// Feeds every event, each inside `around`, after the loop's `tick` once a frame, as the
-    /// daemon ticks once per read of a device (the timers' work is not an input event's).
+    /// Feeds every event, each inside `around`, after the loop's `tick` once a frame: the daemon
+    /// ticks once per turn of its loop, after the frames it read, and the timers' work and the
+    /// room the kiosk reserves are the loop's, not an input event's.
     /// `residentLevels`: the ink's levels are mapped from the start, as in a kiosk that has drawn
     /// for a while (its pages stay mapped across Clear); else they are mapped as ink first
     /// reaches them, as in a daemon's first signature. Returns the events fed.
@@ -350,13 +351,16 @@ public enum LivePath {
     }
 
     /// The live path's time on a recording: its raw events fed a frame at a time, as the daemon
-    /// reads them, each frame timed. Twice: first as a fresh daemon's first signature, then
-    /// warm, as a running daemon is, with the ink's levels mapped as the table's (d) has them.
-    /// `strokeEvents`: the bench's count, to set it beside the strategies, which draw per stroke event.
+    /// reads them, each frame timed, after an untimed pass that warms the code, as the table's
+    /// strategies have. Twice: a fresh session, whose ink maps the levels' pages it reaches, as
+    /// in a daemon's first signature; then as a running kiosk is, its levels mapped as the
+    /// table's (d) has them. `strokeEvents`: the bench's count, to set it beside the strategies,
+    /// which draw per stroke event.
     public static func time(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter, strokeEvents: Int) throws -> LivePathTime {
+        _ = try replay(recording, config: config, width: width, height: height, painter: painter, residentLevels: false) { _, _, feed in feed() }
         let first = try timeFrames(recording, config: config, width: width, height: height, painter: painter, residentLevels: false)
         let warm = try timeFrames(recording, config: config, width: width, height: height, painter: painter, residentLevels: true)
-        return LivePathTime(rawEvents: recording.events.count, strokeEvents: strokeEvents, frames: warm.frames, totalMicroseconds: warm.total, maxMicroseconds: warm.most,
+        return LivePathTime(rawEvents: recording.events.count, strokeEvents: strokeEvents, frames: warm.frames, totalMicroseconds: warm.total, maxFrameMicroseconds: warm.most,
                             pageFaults: warm.faults, firstSignatureMicroseconds: first.total, firstSignaturePageFaults: first.faults)
     }
 
@@ -394,12 +398,12 @@ public struct LivePathTime: Codable, Sendable {
     /// The frames timed: the raw events up to each SYN_REPORT, fed together as the daemon reads them.
     public var frames: Int
     public var totalMicroseconds: Double
-    /// The costliest frame.
-    public var maxMicroseconds: Double
+    public var maxFrameMicroseconds: Double
     /// Page faults while the frames ran: none where the ink's levels are mapped.
     public var pageFaults: Int
     /// The same recording as a fresh daemon's first signature: its ink maps the levels' pages it reaches.
     public var firstSignatureMicroseconds: Double
+    /// The page faults that pass took: the levels' pages its ink mapped.
     public var firstSignaturePageFaults: Int
     /// Per stroke event, as the strategies' rows count.
     public var meanMicroseconds: Double { totalMicroseconds / Double(Swift.max(strokeEvents, 1)) }
@@ -408,7 +412,7 @@ public struct LivePathTime: Codable, Sendable {
     /// The table's line: the mean against (e)'s, whose goal is at most 0.25.
     public func line(peerMeanMicroseconds: Double?) -> String {
         var line = String(printf: "live path (f: every raw event through the daemon's Session, %ld raw in %ld frames for %ld stroke events): mean %.1f µs per stroke event, max %.1f µs per frame",
-                          rawEvents, frames, strokeEvents, meanMicroseconds, maxMicroseconds)
+                          rawEvents, frames, strokeEvents, meanMicroseconds, maxFrameMicroseconds)
         if let peer = peerMeanMicroseconds { line += String(printf: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
         line += String(printf: "\n  a fresh daemon's first signature: mean %.1f µs per stroke event, %ld page faults mapping the ink's levels (none once mapped: %ld)",
                        firstSignatureMeanMicroseconds, firstSignaturePageFaults, pageFaults)
@@ -416,11 +420,13 @@ public struct LivePathTime: Codable, Sendable {
     }
 }
 
-/// The page faults this process has taken (getrusage's minor and major).
+/// The page faults the calling thread has taken (getrusage's minor and major): not those of
+/// the exporter's or Pango's threads.
 enum PageFaults {
     static var count: Int {
         var usage = rusage()
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        // RUSAGE_THREAD, which Glibc's Swift overlay leaves out (it is _GNU_SOURCE's).
+        guard getrusage(1, &usage) == 0 else { return 0 }
         return usage.ru_minflt + usage.ru_majflt
     }
 }
