@@ -398,10 +398,12 @@ public struct LivePathTime: Codable, Sendable {
     /// The frames timed: the raw events up to each SYN_REPORT, fed together as the daemon reads them.
     public var frames: Int
     public var totalMicroseconds: Double
+    /// The costliest frame.
     public var maxFrameMicroseconds: Double
     /// Page faults while the frames ran: none where the ink's levels are mapped.
     public var pageFaults: Int
-    /// The same recording as a fresh daemon's first signature: its ink maps the levels' pages it reaches.
+    /// The same recording as a fresh session's first signature, its code warm: its ink maps the
+    /// levels' pages it reaches.
     public var firstSignatureMicroseconds: Double
     /// The page faults that pass took: the levels' pages its ink mapped.
     public var firstSignaturePageFaults: Int
@@ -414,7 +416,7 @@ public struct LivePathTime: Codable, Sendable {
         var line = String(printf: "live path (f: every raw event through the daemon's Session, %ld raw in %ld frames for %ld stroke events): mean %.1f µs per stroke event, max %.1f µs per frame",
                           rawEvents, frames, strokeEvents, meanMicroseconds, maxFrameMicroseconds)
         if let peer = peerMeanMicroseconds { line += String(printf: "; (f)/(e) mean %.2f [≤ 0.25]", meanMicroseconds / Swift.max(peer, 1e-9)) }
-        line += String(printf: "\n  a fresh daemon's first signature: mean %.1f µs per stroke event, %ld page faults mapping the ink's levels (none once mapped: %ld)",
+        line += String(printf: "\n  a fresh session's first signature (code warm): mean %.1f µs per stroke event, %ld page faults mapping the ink's levels (none once mapped: %ld)",
                        firstSignatureMeanMicroseconds, firstSignaturePageFaults, pageFaults)
         return line
     }

@@ -66,14 +66,16 @@ struct LevelStore: Sendable {
         origin = layout.origin
     }
 
-    /// Whether a copy of the renderer shares the pages, so that a write copies them first.
-    mutating func isShared() -> Bool { !isKnownUniquelyReferenced(&pages) }
+    /// Whether `serve(layout)` keeps these pages: they are this store's alone (no copy of the
+    /// renderer shares them) and enough for it.
+    mutating func canKeep(for layout: LevelLayout) -> Bool {
+        isKnownUniquelyReferenced(&pages) && pages.byteCount >= layout.byteCount
+    }
 
-    /// Serves `layout` from now on, every level zero. The pages are kept, with those ink reached
-    /// still mapped, when they are this store's alone and enough for it: the caller has zeroed
-    /// them. Else new ones are mapped.
+    /// Serves `layout` from now on, every level zero: the pages are kept, with those ink reached
+    /// still mapped, where `canKeep` says so (the caller has zeroed them), else new ones mapped.
     mutating func serve(_ layout: LevelLayout) {
-        guard !isShared(), pages.byteCount >= layout.byteCount else {
+        guard canKeep(for: layout) else {
             self = LevelStore(layout)
             return
         }

@@ -19,7 +19,8 @@ public struct InkRenderer: Sendable {
             // Cleared under the old clip, the levels keep their pages for the new one: a kiosk
             // asked for signature after signature (each request changes the layout) maps them
             // once, not at each signature.
-            if !levels.isShared() {
+            let next = LevelLayout(clip: clip)
+            if levels.canKeep(for: next) {
                 let newClip = clip
                 clip = oldValue
                 var cleared = DirtyRegion()
@@ -28,7 +29,7 @@ public struct InkRenderer: Sendable {
             }
             box.restore(oldValue, into: &canvas)
             box = BoxBackground(from: canvas, clip: clip)
-            layout = LevelLayout(clip: clip)
+            layout = next
             levels.serve(layout)
             spans = RowSpanTable.storage(height: canvas.height, tables: 1)
             wetLog.count = 0

@@ -321,7 +321,7 @@ import Testing
     /// The bench times the whole live path too: every raw event of the recording through a
     /// Session, a frame at a time, set beside (e) per stroke event (issue 58's goal: at most 0.25
     /// of it). Timed as a running kiosk is, with the ink's levels mapped as (d) has them, so
-    /// their page faults are not timed; a fresh daemon's first signature, which maps them, is told apart.
+    /// their page faults are not timed; a fresh session's first signature, which maps them, is told apart.
     @Test func theBenchTimesTheWholeLivePathBesideThePeer() throws {
         let recording = demoRecordingPath
         let events = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("E: ") }
@@ -338,6 +338,6 @@ import Testing
         #expect(warmFaults < firstFaults / 10, "\(live)")
         let text = try run(Self.signpad, ["bench", "--recording", recording, "--screen", "640x400"])
         #expect(text.status == 0 && text.output.contains("live path (f: every raw event through the daemon's Session, \(raw) raw in \(frames) frames for \(strokeEvents ?? -1) stroke events)")
-                && text.output.contains("(f)/(e) mean") && text.output.contains("a fresh daemon's first signature: mean"), "\(text.output)")
+                && text.output.contains("(f)/(e) mean") && text.output.contains("a fresh session's first signature (code warm): mean"), "\(text.output)")
     }
 }
