@@ -320,8 +320,9 @@ public enum LivePath {
     /// ticks once per turn of its loop, after the frames it read, and the timers' work and the
     /// room the kiosk reserves are the loop's, not an input event's.
     /// `residentLevels`: the ink's levels are mapped from the start, as in a kiosk that has drawn
-    /// for a while (its pages stay mapped across Clear); else they are mapped as ink first
-    /// reaches them, as in a daemon's first signature. Returns the events fed.
+    /// for a while (its pages stay mapped across Clear and from one request to the next); else
+    /// they are mapped as ink first reaches them, as in a daemon's first signature. Returns the
+    /// events fed.
     static func replay(_ recording: EvemuRecording, config: Config, width: Int, height: Int, painter: MakeScreenPainter,
                        residentLevels: Bool, around: (Int, InputEvent, () -> Void) -> Void) throws -> Int {
         let display = OffscreenDisplay(width: width, height: height, rotation: config.display.rotation)
